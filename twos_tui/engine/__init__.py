@@ -1,0 +1,78 @@
+"""Pure rules engine: cards, combinations and one module per variant.
+
+Nothing here imports textual, rich or the UI (``tests/test_boundaries.py`` checks).
+
+>>> from twos_tui.engine import classify
+>>> classify("big-two", ["3D", "3S"]).kind
+'pair'
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .protocol import Action, Choice, Decision, DealResult, Game, IllegalAction, OptionSpec
+
+#: variant id -> "module:Class" (imported on first use)
+_VARIANTS: dict[str, str] = {
+    "twos": "twos_tui.engine.twos:TwosGame",
+    "big-two": "twos_tui.engine.big_two:BigTwoGame",
+    "big-two-5r": "twos_tui.engine.big_two_5r:BigTwoFiveRoundGame",
+    "chinese-poker": "twos_tui.engine.chinese_poker:ChinesePokerGame",
+    "2v1": "twos_tui.engine.two_v_one:TwoVOneGame",
+    "twos-tricks": "twos_tui.engine.twos_tricks:TwosTricksGame",
+}
+
+VARIANT_IDS: tuple[str, ...] = tuple(_VARIANTS)
+
+
+def variant_class(variant_id: str) -> type[Game]:
+    """The game class of a variant id, e.g. ``variant_class("twos")``."""
+    try:
+        target = _VARIANTS[variant_id]
+    except KeyError:
+        raise ValueError(f"unknown variant {variant_id!r}; choose one of: "
+                         + ", ".join(VARIANT_IDS)) from None
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def new_game(variant_id: str, players: int | None = None, options: dict[str, Any] | None = None,
+             seed: int = 0, names: list[str] | None = None) -> Game:
+    """Start a match of a variant."""
+    return variant_class(variant_id)(players, options, seed, names)
+
+
+def load_game(data: dict[str, Any]) -> Game:
+    """Rebuild any game from its ``to_json()`` data."""
+    return variant_class(data["variant"]).from_json(data)
+
+
+def classify(variant_id: str, cards, **options: Any):
+    """Classify card strings as a combination of a climbing variant, or ``None``.
+
+    The result has ``.kind`` (``"single"``, ``"pair"``, ``"triple"``, ``"straight"``,
+    ``"flush"``, ``"full-house"``, ``"four-of-a-kind"``, ``"straight-flush"``, ``"run"``,
+    ``"pairs-sequence"``, ``"triples-sequence"``, ``"bomb-WxL"``) and ``.beats(other)``.
+    Options are the variant's house-rule ids (e.g. ``classify("twos", [...], hand_size=20)``).
+    Unknown card strings raise ``ValueError``.
+    """
+    from .cards import parse_card
+    from .climbing import ClimbingGame
+
+    cls = variant_class(variant_id)
+    if not issubclass(cls, ClimbingGame):
+        raise ValueError(f"{variant_id} is a trick game: it has no combinations")
+    codes = tuple(parse_card(c) for c in cards)
+    if not codes or len(set(codes)) != len(codes):
+        return None
+    players = options.pop("players", None) or cls.default_players
+    resolved = cls.resolve_options(players, options)
+    resolved["_players"] = players
+    return cls.classify_cards(codes, resolved)
+
+
+__all__ = ["Action", "Choice", "Decision", "DealResult", "Game", "IllegalAction",
+           "OptionSpec", "VARIANT_IDS", "classify", "load_game", "new_game",
+           "variant_class"]

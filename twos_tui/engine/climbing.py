@@ -1,0 +1,372 @@
+"""Shared machinery of the climbing (shedding) games: combinations, the trick flow,
+passing (re-entry or locked out), the end of a deal.
+
+A variant subclasses :class:`ClimbingGame` and supplies:
+
+* ``classify_cards(cards, options)`` -> :class:`Combination` or ``None`` (classmethod);
+* ``enumerate_combos(seat, top)`` -> the combinations the seat may play: every lead when
+  ``top`` is ``None``, else those that beat ``top`` (a canonical suit choice is allowed
+  where suits cannot change the outcome);
+* ``deal_cards()``: shuffles with ``self.rng``, fills ``self.hands`` and sets
+  ``self.dealer``, ``self.current`` and ``self.required_card``;
+* ``score_deal(winner)`` -> :class:`DealResult` (and sets ``self.match_over``);
+* ``card_sort_key`` and, where it differs, ``can_pass_lead``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .cards import CardError, display, display_cards, parse_card
+from .protocol import PASS, Action, Choice, Decision, DealResult, Game
+
+
+@dataclass(frozen=True, slots=True)
+class Combination:
+    """A legal set of cards and how it compares.
+
+    ``a.beats(b)`` when ``a.power > b.power`` (a bomb over a non-bomb), or when both
+    have the same ``power`` and ``slot`` (the same pattern: same count, same run
+    length, ...) and ``a.key > b.key``. If ``b.strict`` is set, ``a`` must carry the
+    same ``strict`` mark to beat it (e.g. a same-suit run under the house rule).
+    """
+
+    kind: str
+    cards: tuple[str, ...]
+    slot: tuple
+    key: tuple
+    power: int = 0
+    strict: str | None = None
+
+    def beats(self, other: "Combination") -> bool:
+        if self.power != other.power:
+            return self.power > other.power
+        if self.slot != other.slot:
+            return False
+        if other.strict is not None and self.strict != other.strict:
+            return False
+        return self.key > other.key
+
+    @property
+    def is_bomb(self) -> bool:
+        return self.power > 0
+
+    def describe(self) -> str:
+        return f"{self.kind.replace('-', ' ')} {display_cards(self.cards)}"
+
+
+def describe_kind(kind: str) -> str:
+    if kind.startswith("bomb-"):
+        w, l = kind[5:].split("x")
+        return f"bomb {w}×{l}"
+    return kind.replace("-", " ")
+
+
+class ClimbingGame(Game):
+    family: ClassVar[str] = "climbing"
+    #: penalty per deal unless the subclass scores otherwise
+    low_score_wins: ClassVar[bool] = True
+
+    def __init__(self, players=None, options=None, seed=0, names=None) -> None:
+        super().__init__(players, options, seed, names)
+        self.hands: list[list[str]] = [[] for _ in range(self.players)]
+        self.dealer = 0
+        self.current = 0
+        self.top: Combination | None = None     # the play to beat (None: free lead)
+        self.top_seat: int | None = None        # who made it
+        self.passed: list[bool] = [False] * self.players
+        self.trick: list[dict[str, Any]] = []   # plays and passes of the current trick
+        self.required_card: str | None = None   # must be in the first play of the deal
+        self.opening = True                     # nobody has played yet this deal
+        self.out_of_play: list[str] = []        # undealt cards (hidden from everyone)
+        self.start_deal()
+
+    # ----- variant hooks ---------------------------------------------------------------
+    @classmethod
+    def classify_cards(cls, cards: tuple[str, ...], options: dict[str, Any]) -> Combination | None:
+        raise NotImplementedError
+
+    def enumerate_combos(self, seat: int, top: Combination | None) -> list[Combination]:
+        raise NotImplementedError
+
+    def deal_cards(self) -> None:
+        raise NotImplementedError
+
+    def score_deal(self, winner: int) -> DealResult:
+        raise NotImplementedError
+
+    @property
+    def locked_out(self) -> bool:
+        """House rule: a pass keeps the player out until the next trick."""
+        return self.options.get("passing") == "locked"
+
+    def can_pass(self, seat: int) -> bool:
+        """May ``seat`` pass now? By default only when there is a play to beat."""
+        return self.top is not None
+
+    # ----- deal flow ----------------------------------------------------------------------
+    def start_deal(self) -> None:
+        self.deal_number += 1
+        self.deal_over = False
+        self.top = None
+        self.top_seat = None
+        self.passed = [False] * self.players
+        self.trick = []
+        self.opening = True
+        self.required_card = None
+        self.deal_cards()
+        for h in self.hands:
+            h.sort(key=self.card_sort_key)
+        self.log(f"Deal {self.deal_number}: {self.names[self.dealer]} deals; "
+                 f"{self.names[self.current]} starts.")
+
+    def next_deal(self) -> None:
+        if not self.deal_over or self.match_over:
+            raise ValueError("the deal is not over" if not self.deal_over else "the match is over")
+        self.start_deal()
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.deal_over or self.match_over:
+            return ()
+        return (self.current,)
+
+    # ----- legality ------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act():
+            return []
+        combos = self.enumerate_combos(seat, self.top)
+        if self.required_card is not None:
+            combos = [c for c in combos if self.required_card in c.cards]
+        acts = [Action("play", c.cards) for c in combos]
+        if self.can_pass(seat):
+            acts.append(PASS)
+        return acts
+
+    def parse_selection(self, seat: int, cards) -> tuple[str, ...]:
+        """Codes of a selection, or raise ValueError with the reason."""
+        if not cards:
+            raise ValueError("Select at least one card to play, or pass.")
+        codes = []
+        for c in cards:
+            try:
+                codes.append(parse_card(c))
+            except CardError as e:
+                raise ValueError(str(e)) from None
+        if len(set(codes)) != len(codes):
+            dup = next(c for c in codes if codes.count(c) > 1)
+            raise ValueError(f"{display(dup)} is chosen twice.")
+        hand = set(self.hands[seat])
+        for c in codes:
+            if c not in hand:
+                raise ValueError(f"{display(c)} is not in your hand.")
+        return tuple(codes)
+
+    def classify(self, cards: tuple[str, ...]) -> Combination | None:
+        return self.classify_cards(cards, self.options)
+
+    def check(self, seat: int, action: Action) -> str | None:
+        if self.match_over:
+            return "The match is over."
+        if self.deal_over:
+            return "The deal is over."
+        if seat != self.current:
+            return f"It is {self.names[self.current]}'s turn, not {self.names[seat]}'s."
+        if action.kind == "pass":
+            if not self.can_pass(seat):
+                return "You lead this trick: play something (there is nothing to pass on)."
+            return None
+        if action.kind != "play":
+            return f"'{action.kind}' is not a move in {self.name}: play cards or pass."
+        try:
+            codes = self.parse_selection(seat, action.cards)
+        except ValueError as e:
+            return str(e)
+        combo = self.classify(codes)
+        if combo is None:
+            return self.why_not_combination(codes)
+        if self.required_card is not None and self.required_card not in codes:
+            return f"The first play of the deal must include {display(self.required_card)}."
+        if self.top is not None and not combo.beats(self.top):
+            return self.why_not_beating(combo, self.top)
+        return None
+
+    def why_not_combination(self, codes: tuple[str, ...]) -> str:
+        return f"{display_cards(codes)} is not a combination you can play in {self.name}."
+
+    def why_not_beating(self, combo: Combination, top: Combination) -> str:
+        if combo.power < top.power:
+            return f"{describe_kind(top.kind).capitalize()} on the table can only be beaten by a stronger bomb."
+        if combo.slot != top.slot:
+            return (f"The table holds a {describe_kind(top.kind)} of {len(top.cards)}: "
+                    f"a {describe_kind(combo.kind)} of {len(combo.cards)} does not follow that pattern.")
+        if top.strict is not None and combo.strict != top.strict:
+            return f"A {top.strict} {describe_kind(top.kind)} can only be beaten by another {top.strict} one."
+        return f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}."
+
+    # ----- applying -------------------------------------------------------------------
+    def _apply(self, seat: int, action: Action) -> None:
+        if action.kind == "pass":
+            self.passed[seat] = True
+            self.trick.append({"seat": seat, "pass": True})
+            self.log(f"{self.names[seat]} passes.", seat, kind="pass")
+            self._advance(seat)
+            return
+        codes = self.parse_selection(seat, action.cards)
+        combo = self.classify(codes)
+        assert combo is not None
+        hand = self.hands[seat]
+        for c in codes:
+            hand.remove(c)
+        self.on_play(seat, combo)
+        self.top = combo
+        self.top_seat = seat
+        self.required_card = None
+        self.opening = False
+        if not self.locked_out:
+            self.passed = [False] * self.players
+        self.trick.append({"seat": seat, "cards": list(combo.cards), "kind": combo.kind})
+        bomb = " — BOMB!" if combo.is_bomb else ""
+        self.log(f"{self.names[seat]} plays {describe_kind(combo.kind)} "
+                 f"{display_cards(combo.cards)}{bomb}", seat, kind="play",
+                 cards=list(combo.cards), combo=combo.kind, bomb=combo.is_bomb)
+        if not hand:
+            self._end_deal(seat)
+            return
+        self._advance(seat)
+
+    def on_play(self, seat: int, combo: Combination) -> None:
+        """Hook for variants (e.g. to note bombs)."""
+
+    def _advance(self, seat: int) -> None:
+        n = self.players
+        nxt = (seat + 1) % n
+        if self.top_seat is None:
+            # nobody has played in this trick (an opening pass): the next seat leads,
+            # unless everyone has now passed: then the hook decides.
+            self.current = nxt
+            self.after_open_pass(seat)
+            return
+        if self.locked_out:
+            while nxt != self.top_seat and self.passed[nxt]:
+                nxt = (nxt + 1) % n
+        if nxt == self.top_seat:
+            self._new_trick(nxt)
+        else:
+            self.current = nxt
+
+    def after_open_pass(self, seat: int) -> None:
+        """Called after a pass with nothing on the table (variants that allow it)."""
+
+    def _new_trick(self, leader: int) -> None:
+        self.top = None
+        self.top_seat = None
+        self.passed = [False] * self.players
+        self.trick = []
+        self.current = leader
+        self.log(f"Everyone else passed: {self.names[leader]} leads a new trick.", leader,
+                 kind="trick")
+
+    def _end_deal(self, winner: int) -> None:
+        self.deal_over = True
+        result = self.score_deal(winner)
+        self.results.append(result)
+        self.totals = list(result.totals)
+        self.log(result.summary, winner, kind="deal-end")
+        if self.match_over:
+            names = ", ".join(self.names[i] for i in self.match_winners())
+            self.log(f"Match over: {names} wins.", None, kind="match-end")
+
+    # ----- decisions and observations ----------------------------------------------
+    def decision(self, seat: int) -> Decision | None:
+        if seat not in self.to_act():
+            return None
+        if self.top is None:
+            prompt = "Lead any combination."
+            if self.required_card:
+                prompt = f"Lead: your play must include {display(self.required_card)}."
+        else:
+            prompt = (f"Beat {self.names[self.top_seat]}'s {describe_kind(self.top.kind)} "
+                      f"{display_cards(self.top.cards)}, or pass.")
+        choices = (Choice("Pass", PASS, "p"),) if self.can_pass(seat) else ()
+        return Decision(seat, "play", prompt, (1, len(self.hands[seat])), "play", choices)
+
+    def status_line(self) -> str:
+        if self.match_over:
+            return "The match is over."
+        if self.deal_over:
+            return "The deal is over."
+        who = self.names[self.current]
+        if self.top is None:
+            return f"{who} to lead."
+        return f"{who} to beat {describe_kind(self.top.kind)} {display_cards(self.top.cards)}."
+
+    def seat_tags(self, seat: int) -> list[str]:
+        tags = []
+        if seat == self.dealer:
+            tags.append("dealer")
+        if self.passed[seat] and self.top is not None:
+            tags.append("passed")
+        if seat == self.top_seat:
+            tags.append("on top")
+        return tags
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return {
+            "variant": self.variant_id, "family": self.family, "seat": seat,
+            "players": self.players, "names": list(self.names),
+            "hand": list(self.hands[seat]),
+            "hand_counts": [len(h) for h in self.hands],
+            "to_act": list(self.to_act()), "dealer": self.dealer,
+            "deal_number": self.deal_number, "totals": list(self.totals),
+            "table": [dict(p) for p in self.trick if not p.get("pass")],
+            "trick": [dict(p) for p in self.trick],
+            "top": ({"seat": self.top_seat, "cards": list(self.top.cards),
+                     "kind": self.top.kind} if self.top else None),
+            "required_card": self.required_card,
+            "seat_tags": [self.seat_tags(i) for i in range(self.players)],
+            "history": [dict(h) for h in self.history],
+            "status": self.status_line(),
+            "deal_over": self.deal_over, "match_over": self.match_over,
+            "options": dict(self.options),
+        }
+
+    # ----- JSON -----------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        d = self._base_json()
+        d.update({
+            "hands": [list(h) for h in self.hands], "dealer": self.dealer,
+            "current": self.current,
+            "top": ([self.top_seat, list(self.top.cards)] if self.top else None),
+            "passed": list(self.passed), "trick": [dict(p) for p in self.trick],
+            "required_card": self.required_card, "opening": self.opening,
+            "out_of_play": list(self.out_of_play),
+        })
+        d.update(self.extra_json())
+        return d
+
+    def extra_json(self) -> dict[str, Any]:
+        """Variant-specific state for :meth:`to_json`."""
+        return {}
+
+    def load_extra_json(self, d: dict[str, Any]) -> None:
+        """Restore what :meth:`extra_json` saved."""
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "ClimbingGame":
+        g = cls._blank(data)
+        g.hands = [list(h) for h in data["hands"]]
+        g.dealer = data["dealer"]
+        g.current = data["current"]
+        if data["top"] is None:
+            g.top, g.top_seat = None, None
+        else:
+            g.top_seat = data["top"][0]
+            g.top = cls.classify_cards(tuple(data["top"][1]), g.options)
+        g.passed = list(data["passed"])
+        g.trick = [dict(p) for p in data["trick"]]
+        g.required_card = data["required_card"]
+        g.opening = data["opening"]
+        g.out_of_play = list(data["out_of_play"])
+        g.load_extra_json(data)
+        return g

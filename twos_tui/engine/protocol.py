@@ -1,0 +1,343 @@
+"""The one game protocol every variant implements.
+
+A *game* object is the whole state of a match (several deals). Seats are numbered
+``0 .. players-1`` and play passes to the left, i.e. to ``(seat + 1) % players``.
+
+Talking to a game:
+
+* ``game.to_act()``: the seats that must act now. Usually one; several during a
+  simultaneous hidden choice (2v1's card exchange, the duo's face-down follow after a
+  led 2). Empty when the deal or the match is over.
+* ``game.decision(seat)``: what that seat is being asked, as data a UI can render
+  without knowing the rules: a prompt, how many cards to select from the hand and which
+  action kind they make, and extra buttons (pass, bids, ...).
+* ``game.legal_actions(seat)``: the legal actions. Climbing games list plays with a
+  *canonical suit choice* where suits cannot change the outcome (see each variant);
+  ``game.check`` and ``game.apply`` accept any concrete selection exactly.
+* ``game.check(seat, action)``: ``None`` if legal, else a reason a player can read.
+* ``game.apply(seat, action)``: plays it, or raises :class:`IllegalAction` (a
+  ``ValueError``) with that reason and leaves the state untouched.
+* ``game.observation(seat)``: a JSON-able dict of everything that seat may know and
+  nothing more (see :meth:`Game.observation` for the common keys).
+* ``game.deal_over`` / ``game.match_over`` / ``game.last_result`` /
+  ``game.totals`` / ``game.next_deal()``.
+* ``game.to_json()`` / ``Game.from_json(data)``: the whole state, exactly; a game
+  also replays exactly from its seed and its action list.
+
+Options (house rules) are declared as :class:`OptionSpec` data, so a UI builds the rules
+picker without knowing the variant.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .cards import CardFace, standard_face
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow; ``str(err)`` is the player-readable reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing a seat does.
+
+    ``kind`` names it (``"play"``, ``"pass"``, ``"bid"``, ``"exchange"``, ...);
+    ``cards`` are card codes from the seat's hand (order kept where it matters);
+    ``value`` carries a number or a word (a bid, a chosen hand, ...).
+    """
+
+    kind: str
+    cards: tuple[str, ...] = ()
+    value: int | str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind}
+        if self.cards:
+            d["cards"] = list(self.cards)
+        if self.value is not None:
+            d["value"] = self.value
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Action":
+        return cls(d["kind"], tuple(d.get("cards", ())), d.get("value"))
+
+
+PASS = Action("pass")
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A button a decision offers besides submitting selected cards."""
+
+    label: str
+    action: Action
+    key: str | None = None  #: suggested key binding, e.g. "p" for pass
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What one seat is asked now, in terms a UI can render generically.
+
+    ``select`` is ``(min, max)`` cards to pick from the hand, or ``None`` when the
+    decision is made by choices only. Submitting the selection makes
+    ``Action(submit, selected_cards)``. ``choices`` are further buttons.
+    ``hidden`` is True when the choice is secret and simultaneous with other seats.
+    """
+
+    seat: int
+    kind: str
+    prompt: str
+    select: tuple[int, int] | None = None
+    submit: str | None = None
+    choices: tuple[Choice, ...] = ()
+    hidden: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "kind": self.kind, "prompt": self.prompt,
+            "select": list(self.select) if self.select else None, "submit": self.submit,
+            "choices": [{"label": c.label, "action": c.action.to_json(), "key": c.key}
+                        for c in self.choices],
+            "hidden": self.hidden,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One house rule: an id, what it means, its choices (value, label) and default."""
+
+    id: str
+    label: str
+    description: str
+    choices: tuple[tuple[Any, str], ...]
+    default: Any
+
+    def validate(self, value: Any) -> Any:
+        for v, _ in self.choices:
+            if v == value:
+                return v
+        allowed = ", ".join(str(v) for v, _ in self.choices)
+        raise ValueError(f"option {self.id!r} cannot be {value!r} (choose one of: {allowed})")
+
+    def label_of(self, value: Any) -> str:
+        for v, lab in self.choices:
+            if v == value:
+                return lab
+        return str(value)
+
+
+@dataclass
+class DealResult:
+    """How one deal ended: who won it, each seat's change, the totals after it."""
+
+    deal_number: int
+    winners: list[int]
+    changes: list[int]
+    totals: list[int]
+    summary: str
+    details: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deal_number": self.deal_number, "winners": self.winners,
+                "changes": self.changes, "totals": self.totals, "summary": self.summary,
+                "details": self.details}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "DealResult":
+        return cls(d["deal_number"], list(d["winners"]), list(d["changes"]),
+                   list(d["totals"]), d["summary"], list(d.get("details", [])))
+
+
+def rng_state_to_json(rng: random.Random) -> list:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(state: list) -> random.Random:
+    rng = random.Random()
+    rng.setstate((state[0], tuple(state[1]), state[2]))
+    return rng
+
+
+class Game(ABC):
+    """Base class of every variant. Subclasses set the class attributes and implement
+    the abstract methods; the base keeps the shared bookkeeping (seed, rng, names,
+    history, totals, deal results, JSON of those)."""
+
+    variant_id: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]                      #: one line for the picker
+    family: ClassVar[str]                       #: "climbing" or "trick"
+    player_counts: ClassVar[tuple[int, ...]]
+    default_players: ClassVar[int]
+    low_score_wins: ClassVar[bool] = False      #: penalty games: lowest total wins
+    score_label: ClassVar[str] = "Score"        #: "Deals won", "Penalty", "Coins", ...
+
+    # ----- construction -------------------------------------------------------------
+    def __init__(self, players: int | None = None, options: dict[str, Any] | None = None,
+                 seed: int = 0, names: list[str] | None = None) -> None:
+        players = self.default_players if players is None else players
+        if players not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts))
+            raise ValueError(f"{self.name} is for {counts} players, not {players}")
+        self.players = players
+        self.options = self.resolve_options(players, options or {})
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.names = list(names) if names else [f"Player {i + 1}" for i in range(players)]
+        if len(self.names) != players:
+            raise ValueError("one name per seat")
+        self.history: list[dict[str, Any]] = []   #: public log, each {"seat", "text", ...}
+        self.actions: list[tuple[int, dict[str, Any]]] = []  #: every applied action
+        self.totals = [0] * players
+        self.results: list[DealResult] = []
+        self.deal_number = 0
+        self.deal_over = False
+        self.match_over = False
+
+    @classmethod
+    def option_specs(cls, players: int | None = None) -> tuple[OptionSpec, ...]:
+        """The house rules of this variant (for ``players`` seats, where it matters)."""
+        return ()
+
+    @classmethod
+    def resolve_options(cls, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        specs = {s.id: s for s in cls.option_specs(players)}
+        unknown = set(options) - set(specs)
+        if unknown:
+            raise ValueError(f"{cls.name} has no option {sorted(unknown)[0]!r}")
+        return {i: (s.validate(options[i]) if i in options else s.default)
+                for i, s in specs.items()}
+
+    # ----- the protocol ---------------------------------------------------------------
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must act now (several for simultaneous hidden choices)."""
+
+    @abstractmethod
+    def decision(self, seat: int) -> Decision | None:
+        """What ``seat`` is asked now, or ``None`` if it is not that seat's turn."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Legal actions for ``seat`` (empty if it need not act)."""
+
+    @abstractmethod
+    def check(self, seat: int, action: Action) -> str | None:
+        """``None`` if ``action`` is legal for ``seat`` now, else the reason it is not."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> None:
+        """Carry out a checked, legal action."""
+
+    def apply(self, seat: int, action: Action) -> None:
+        reason = self.check(seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self._apply(seat, action)
+        self.actions.append((seat, action.to_json()))
+
+    @abstractmethod
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may know, JSON-able. Common keys, used by the UI:
+
+        ``variant``, ``seat``, ``players``, ``names``, ``hand`` (codes),
+        ``hand_counts`` (per seat), ``to_act``, ``dealer``, ``deal_number``,
+        ``totals``, ``table`` (list of ``{"seat", "cards", "label"}``; hidden cards
+        are ``"??"``), ``seat_tags`` (per seat, a list of short words such as
+        "passed", "dealer", "lone", "duo"), ``history`` (public log),
+        ``status`` (one line about the state of play), ``deal_over``, ``match_over``.
+        Variants add their own keys.
+        """
+
+    @abstractmethod
+    def next_deal(self) -> None:
+        """Start the next deal after ``deal_over`` (not after ``match_over``)."""
+
+    # ----- helpers the UI asks the engine for -----------------------------------------
+    def card_face(self, code: str) -> CardFace:
+        return standard_face(code)
+
+    def sort_cards(self, codes: list[str], by: str = "rank") -> list[str]:
+        """Hand order for display: ``by="rank"`` (low to high) or ``by="suit"``."""
+        return sorted(codes, key=lambda c: self.card_sort_key(c, by))
+
+    @abstractmethod
+    def card_sort_key(self, code: str, by: str = "rank") -> tuple:
+        """Sort key of one card in this variant's order."""
+
+    @property
+    def last_result(self) -> DealResult | None:
+        return self.results[-1] if self.results else None
+
+    def match_winners(self) -> list[int]:
+        """The seats that won the match (when ``match_over``)."""
+        best = min(self.totals) if self.low_score_wins else max(self.totals)
+        return [i for i, t in enumerate(self.totals) if t == best]
+
+    def target_text(self) -> str:
+        """One line about how the match is won, for the score panel."""
+        return ""
+
+    def rules_summary(self) -> list[str]:
+        """The chosen house rules as player-readable lines (for help and the picker)."""
+        specs = self.option_specs(self.players)
+        return [f"{s.label}: {s.label_of(self.options[s.id])}" for s in specs]
+
+    def log(self, text: str, seat: int | None = None, **extra: Any) -> None:
+        entry: dict[str, Any] = {"seat": seat, "text": text, "deal": self.deal_number}
+        entry.update(extra)
+        self.history.append(entry)
+
+    # ----- JSON -----------------------------------------------------------------------
+    def _base_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant_id, "players": self.players, "options": self.options,
+            "seed": self.seed, "rng": rng_state_to_json(self.rng), "names": self.names,
+            "history": self.history, "actions": [[s, a] for s, a in self.actions],
+            "totals": self.totals, "results": [r.to_json() for r in self.results],
+            "deal_number": self.deal_number, "deal_over": self.deal_over,
+            "match_over": self.match_over,
+        }
+
+    def _load_base(self, d: dict[str, Any]) -> None:
+        self.rng = rng_from_json(d["rng"])
+        self.history = [dict(h) for h in d["history"]]
+        self.actions = [(s, dict(a)) for s, a in d["actions"]]
+        self.totals = list(d["totals"])
+        self.results = [DealResult.from_json(r) for r in d["results"]]
+        self.deal_number = d["deal_number"]
+        self.deal_over = d["deal_over"]
+        self.match_over = d["match_over"]
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-able data (start from ``self._base_json()``)."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: dict[str, Any]) -> "Game":
+        """Rebuild a game from :meth:`to_json` output (use ``_load_base``)."""
+
+    @classmethod
+    def _blank(cls, data: dict[str, Any]) -> "Game":
+        """A game object with the base fields of ``data`` and no deal run yet."""
+        g = cls.__new__(cls)
+        Game.__init__(g, data["players"], data["options"], data["seed"], data["names"])
+        g._load_base(data)
+        return g
+
+    def replay(self) -> "Game":
+        """A fresh game from the same seed and options with every action re-applied."""
+        g = type(self)(self.players, dict(self.options), self.seed, list(self.names))
+        for seat, a in self.actions:
+            if g.deal_over and not g.match_over and not g.to_act():
+                g.next_deal()
+            g.apply(seat, Action.from_json(a))
+        return g
