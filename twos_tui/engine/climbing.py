@@ -80,6 +80,7 @@ class ClimbingGame(Game):
         self.required_card: str | None = None   # must be in the first play of the deal
         self.opening = True                     # nobody has played yet this deal
         self.out_of_play: list[str] = []        # undealt cards (hidden from everyone)
+        self.discards: list[str] = []           # cards played this deal (public)
         self.start_deal()
 
     # ----- variant hooks ---------------------------------------------------------------
@@ -115,6 +116,7 @@ class ClimbingGame(Game):
         self.trick = []
         self.opening = True
         self.required_card = None
+        self.discards = []
         self.deal_cards()
         for h in self.hands:
             h.sort(key=self.card_sort_key)
@@ -218,6 +220,7 @@ class ClimbingGame(Game):
         hand = self.hands[seat]
         for c in codes:
             hand.remove(c)
+        self.discards.extend(codes)
         self.on_play(seat, combo)
         self.top = combo
         self.top_seat = seat
@@ -276,6 +279,21 @@ class ClimbingGame(Game):
         if self.match_over:
             names = ", ".join(self.names[i] for i in self.match_winners())
             self.log(f"Match over: {names} wins.", None, kind="match-end")
+
+    # ----- card accounting -----------------------------------------------------------
+    def deck_cards(self) -> list[str]:
+        from .cards import full_deck
+        return full_deck()
+
+    def card_census(self) -> list[str]:
+        return [c for h in self.hands for c in h] + self.discards + self.out_of_play
+
+    def hidden_from(self, seat: int) -> set[str]:
+        hidden = set(self.out_of_play)
+        for i, h in enumerate(self.hands):
+            if i != seat:
+                hidden.update(h)
+        return hidden
 
     # ----- decisions and observations ----------------------------------------------
     def decision(self, seat: int) -> Decision | None:
@@ -340,7 +358,7 @@ class ClimbingGame(Game):
             "top": ([self.top_seat, list(self.top.cards)] if self.top else None),
             "passed": list(self.passed), "trick": [dict(p) for p in self.trick],
             "required_card": self.required_card, "opening": self.opening,
-            "out_of_play": list(self.out_of_play),
+            "out_of_play": list(self.out_of_play), "discards": list(self.discards),
         })
         d.update(self.extra_json())
         return d
@@ -368,5 +386,6 @@ class ClimbingGame(Game):
         g.required_card = data["required_card"]
         g.opening = data["opening"]
         g.out_of_play = list(data["out_of_play"])
+        g.discards = list(data["discards"])
         g.load_extra_json(data)
         return g

@@ -260,6 +260,22 @@ class Game(ABC):
     def next_deal(self) -> None:
         """Start the next deal after ``deal_over`` (not after ``match_over``)."""
 
+    # ----- card accounting (used by the property tests) ----------------------------
+    @abstractmethod
+    def deck_cards(self) -> list[str]:
+        """Every card of the deck in use this deal."""
+
+    @abstractmethod
+    def card_census(self) -> list[str]:
+        """Every card where it is now (hands, table, tricks, discards, out of play...),
+        concatenated: always a permutation of :meth:`deck_cards`."""
+
+    @abstractmethod
+    def hidden_from(self, seat: int) -> set[str]:
+        """Cards ``seat`` must not be able to see now (other hands, face-down cards,
+        undealt cards, others' secret choices). ``observation(seat)`` holds none of them,
+        neither as a code nor as its face label."""
+
     # ----- helpers the UI asks the engine for -----------------------------------------
     def card_face(self, code: str) -> CardFace:
         return standard_face(code)
