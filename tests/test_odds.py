@@ -205,6 +205,23 @@ def test_kronecker_path_matches_plain_dp_on_real_decks():
             assert fast == slow, (counts, n, w, l)
 
 
+@pytest.mark.parametrize("deck,n", [("standard", 13), ("standard", 20), ("decks:2", 30),
+                                    ("infinite", 9), ("infinite", 20)])
+def test_symmetric_pattern_method_matches_rank_dp(deck, n):
+    # Identical ranks use the high/low pattern sum; check it against the DP.
+    counts = parse_deck(deck).counts
+    total = odds._setup(counts, n)[2]
+    for row in odds_table(n, deck):
+        dp = 1 - Fraction(odds._avoid_weight_dp(counts, n, row.width, row.length), total)
+        assert row.probability == dp, row.label
+
+
+def test_no_long_run_patterns_small():
+    # Strings of 4 digits, no "11": h=0:1, h=1:4, h=2:3 (1010, 1001, 0101), h=3+:0.
+    assert odds._no_long_run_patterns(4, 2) == (1, 4, 3, 0, 0)
+    assert sum(odds._no_long_run_patterns(13, 14)) == 2 ** 13
+
+
 def _brute_infinite(n, w, l):
     hit = 0
     for seq in itertools.product(range(13), repeat=n):

@@ -172,35 +172,48 @@ def _unpack_coeff(v: int, k: int, bits: int) -> int:
 
 @lru_cache(maxsize=256)
 def _setup(counts: tuple[int, ...] | None, n: int):
-    """Per-rank weight lists and the slot width for the packed polynomials.
+    """Per-rank weights, slot width, start value and per-rank divisor.
 
-    Returns ``(weights, bits, total)`` where ``weights[r][c]`` is the weight of
-    rank ``r`` holding ``c`` cards and ``total`` is the weight of all hands.
+    Returns ``(weights, bits, total, start, divisor)``: ``weights[r][c]`` is
+    the weight of rank ``r`` holding ``c`` cards, ``total`` the weight of all
+    hands, ``start`` the packed polynomial before any rank, and ``divisor``
+    an exact divisor of every slot after each rank's product.
+
+    Finite decks: weights ``C(n_r, c)``, start 1, divisor 1; slot ``k``
+    counts the ``k``-card subsets of the ranks seen so far.
+
+    Infinite deck: ordered draws.  Slot ``k`` holds ``S_k * n!/k!`` where
+    ``S_k`` counts sequences of ``k`` draws from the ranks seen so far.  A
+    rank multiplies by ``sum_c n!/c! x^c``; since ``S'_m = sum C(m, c) S_k``
+    the product's slot ``m`` is ``S'_m * n! * n!/m!``, so dividing the whole
+    packed integer by ``n!`` restores the form exactly (every slot is a
+    multiple of ``n!``, and an exact division of a packed integer divides
+    each slot).  At the end slot ``n`` is the plain sequence count and the
+    total is ``13**n``.
     """
     if counts is None:
         fn = factorial(n)
-        w = [fn // factorial(c) for c in range(n + 1)]
-        weights = (tuple(w),) * _NRANKS
-        # Ordered draws: 13**n sequences, each counted n!**12 times by the
-        # scaled EGF (13 factors of n!/c!, multinomial = n!/prod c!).
-        total = 13 ** n * fn ** (_NRANKS - 1)
-        # Any coefficient <= coefficient of x^k in (sum_c n!/c! x^c)**13,
-        # which is <= n!**13 * 13**k / k!; bound generously.
-        bound = fn ** _NRANKS * 13 ** n
+        weights = (tuple(fn // factorial(c) for c in range(n + 1)),) * _NRANKS
+        total = 13 ** n
+        start = fn
+        divisor = fn
+        bound = 13 ** n * fn * fn  # largest slot value before the division
     else:
         weights = tuple(tuple(comb(m, c) for c in range(min(m, n) + 1))
                         for m in counts)
-        total = comb(sum(counts), n)
         big = sum(counts)
+        total = comb(big, n)
+        start = 1
+        divisor = 1
         bound = max(comb(big, k) for k in range(n + 1))
     bits = bound.bit_length() + 1
-    return weights, bits, total
+    return weights, bits, total, start, divisor
 
 
 @lru_cache(maxsize=4096)
 def _split_polys(counts: tuple[int, ...] | None, n: int, width: int):
     """Packed (low, high) polynomials for each rank at this width."""
-    weights, bits, _ = _setup(counts, n)
+    weights, bits = _setup(counts, n)[:2]
     out = []
     for wr in weights:
         low = [wr[c] if c < width else 0 for c in range(len(wr))]
@@ -212,11 +225,75 @@ def _split_polys(counts: tuple[int, ...] | None, n: int, width: int):
 @lru_cache(maxsize=8192)
 def _avoid_weight(counts: tuple[int, ...] | None, n: int, width: int, length: int) -> int:
     """Total weight of n-card hands with no run of ``length`` ranks >= ``width``."""
-    weights, bits, _ = _setup(counts, n)
+    if counts is None or len(set(counts)) == 1:
+        return _avoid_weight_patterns(counts, n, width, length)
+    return _avoid_weight_dp(counts, n, width, length)
+
+
+@lru_cache(maxsize=64)
+def _no_long_run_patterns(ranks: int, length: int) -> tuple[int, ...]:
+    """``out[h]`` = binary strings of ``ranks`` digits with ``h`` ones and no
+    ``length`` ones in a row."""
+    # state[(ones, streak)] -> number of strings
+    state = {(0, 0): 1}
+    for _ in range(ranks):
+        new: dict[tuple[int, int], int] = {}
+        for (ones, streak), v in state.items():
+            new[(ones, 0)] = new.get((ones, 0), 0) + v
+            if streak + 1 < length:
+                key = (ones + 1, streak + 1)
+                new[key] = new.get(key, 0) + v
+        state = new
+    out = [0] * (ranks + 1)
+    for (ones, _), v in state.items():
+        out[ones] += v
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _split_weights(counts: tuple[int, ...] | None, n: int, width: int) -> tuple[int, ...]:
+    """Identical ranks: ``out[h]`` = weight of hands in which a given set of
+    ``h`` ranks hold >= ``width`` cards each and the other ``13 - h`` fewer.
+
+    By symmetry it does not matter which ``h`` ranks, so the weight of hands
+    avoiding a run is ``sum_h patterns_l(h) * out[h]`` (see
+    :func:`_no_long_run_patterns`).  About 40 polynomial products per width
+    instead of one per rank and streak per length.
+    """
+    _, bits, _, start, divisor = _setup(counts, n)
+    low, high = _split_polys(counts, n, width)[0]
+    mask = (1 << ((n + 1) * bits)) - 1
+
+    def times(a: int, b: int) -> int:
+        v = (a * b) & mask
+        return v // divisor if divisor != 1 else v
+
+    low_pow = [start]
+    high_pow = [start]
+    for _ in range(_NRANKS):
+        low_pow.append(times(low_pow[-1], low))
+        high_pow.append(times(high_pow[-1], high) if high_pow[-1] else 0)
+    out = []
+    for h in range(_NRANKS + 1):
+        a, b = low_pow[_NRANKS - h], high_pow[h]
+        out.append(_unpack_coeff(times(a, b), n, bits) if a and b else 0)
+    return tuple(out)
+
+
+def _avoid_weight_patterns(counts: tuple[int, ...] | None, n: int, width: int,
+                           length: int) -> int:
+    split = _split_weights(counts, n, width)
+    patterns = _no_long_run_patterns(_NRANKS, length)
+    return sum(p * w for p, w in zip(patterns, split))
+
+
+def _avoid_weight_dp(counts: tuple[int, ...] | None, n: int, width: int, length: int) -> int:
+    """Rank-by-rank DP (any cards-per-rank line of 13 ranks)."""
+    _, bits, _, start, divisor = _setup(counts, n)
     polys = _split_polys(counts, n, width)
     mask = (1 << ((n + 1) * bits)) - 1
     # state[s] = packed polynomial of hands so far whose current streak is s.
-    state = [1] + [0] * (length - 1)
+    state = [start] + [0] * (length - 1)
     for low, high in polys:
         everything = sum(state)
         new = [(everything * low) & mask]
@@ -226,6 +303,8 @@ def _avoid_weight(counts: tuple[int, ...] | None, n: int, width: int, length: in
                 new.append((f * high) & mask if f else 0)
         else:
             new.extend([0] * (length - 1))
+        if divisor != 1:
+            new = [v // divisor for v in new]
         state = new
     return _unpack_coeff(sum(state), n, bits)
 
@@ -265,7 +344,7 @@ def _shape_probability(width: int, length: int, n: int,
                        counts: tuple[int, ...] | None) -> Fraction:
     if not _possible(counts, n, width, length):
         return Fraction(0)
-    _, _, total = _setup(counts, n)
+    total = _setup(counts, n)[2]
     return 1 - Fraction(_avoid_weight(counts, n, width, length), total)
 
 
