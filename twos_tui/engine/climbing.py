@@ -65,6 +65,7 @@ def describe_kind(kind: str) -> str:
 
 class ClimbingGame(Game):
     family: ClassVar[str] = "climbing"
+    _checked: tuple | None = None  # (seat, cards, codes, combo) of the last check
     #: penalty per deal unless the subclass scores otherwise
     low_score_wins: ClassVar[bool] = True
 
@@ -180,17 +181,29 @@ class ClimbingGame(Game):
             return None
         if action.kind != "play":
             return f"'{action.kind}' is not a move in {self.name}: play cards or pass."
-        try:
-            codes = self.parse_selection(seat, action.cards)
-        except ValueError as e:
-            return str(e)
-        combo = self.classify(codes)
-        if combo is None:
-            return self.why_not_combination(codes)
+        combo = self.lookup_play(seat, action.cards)
+        if combo is not None:
+            codes = combo.cards
+        else:
+            try:
+                codes = self.parse_selection(seat, action.cards)
+            except ValueError as e:
+                return str(e)
+            combo = self.classify(codes)
+            if combo is None:
+                return self.why_not_combination(codes)
         if self.required_card is not None and self.required_card not in codes:
             return f"The first play of the deal must include {display(self.required_card)}."
         if self.top is not None and not combo.beats(self.top):
             return self.why_not_beating(combo, self.top)
+        # remembered for _apply, which follows at once (apply = check + _apply)
+        self._checked = (seat, action.cards, codes, combo)
+        return None
+
+    def lookup_play(self, seat: int, cards) -> Combination | None:
+        """Fast path for :meth:`check`: the combination ``cards`` make if they are
+        exactly a known play from ``seat``'s hand (e.g. one listed by
+        ``legal_actions``), else ``None`` (then the cards are parsed and classified)."""
         return None
 
     def why_not_combination(self, codes: tuple[str, ...]) -> str:
@@ -214,8 +227,12 @@ class ClimbingGame(Game):
             self.log(f"{self.names[seat]} passes.", seat, kind="pass")
             self._advance(seat)
             return
-        codes = self.parse_selection(seat, action.cards)
-        combo = self.classify(codes)
+        memo, self._checked = self._checked, None
+        if memo is not None and memo[0] == seat and memo[1] is action.cards:
+            codes, combo = memo[2], memo[3]
+        else:
+            codes = self.parse_selection(seat, action.cards)
+            combo = self.classify(codes)
         assert combo is not None
         hand = self.hands[seat]
         for c in codes:

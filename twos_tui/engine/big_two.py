@@ -1,0 +1,368 @@
+"""Big Two (RULINGS §2, after Blume's page).
+
+Actions: ``Action("play", cards)`` with the concrete card codes played (suits matter
+in Big Two, so every suit choice is a different play and ``legal_actions`` lists each
+one, cards in rank order), or ``Action("pass")`` when there is a play to beat.
+
+Rules as implemented:
+
+* 52 cards, 13 to each of 2, 3 or 4 players; undealt cards are out of play (hidden).
+* Single-card order 3 < 4 < ... < K < A < 2, then suit spades > hearts > clubs > diamonds
+  (so 3♦ is the lowest card and 2♠ the highest).
+* First dealer by a cut (highest card, aces high, suit breaking ties); the deal then
+  passes to the left. The holder of 3♦ (or of the lowest dealt card when 3♦ is out of
+  play) starts every deal and that first play must include the card.
+* Plays: single, pair, triple (beaten only by the same count) and five-card hands,
+  weakest kind first: straight, flush, full house, four of a kind with any fifth card,
+  straight flush. A five-card hand beats any weaker kind.
+* Straights run 2-3-4-5-6 up to 10-J-Q-K-A (the 2 sits below the 3, no wrapping, so
+  J-Q-K-A-2 is no straight) and compare by their top card, rank then suit. House rule:
+  2-3-4-5-6 is the highest straight (its 2 is then its top card).
+* Flushes compare by the highest card, rank then suit; house rule: suit first.
+  Full houses by the triple, four of a kind by the quad's rank.
+* Penalties when someone goes out: 13 cards left 50, 12 cards 40, 11 cards 30, otherwise
+  one point a card. The match ends after the deal in which someone reaches the target
+  (default 100); the lowest total wins.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+from typing import Any, ClassVar
+
+from .cards import display, display_cards
+from .climbing import Combination, describe_kind
+from .poker_hands import (CODE_IDX, IDX_CODE, RANK_LABEL, PokerClimbingGame, new_entry,
+                          passing_spec, penalty_50_40_30, target_spec)
+from .protocol import DealResult, OptionSpec
+
+SUIT_GLYPHS = ("♦", "♣", "♥", "♠")
+
+# five-card categories, weakest first
+STRAIGHT, FLUSH, FULL_HOUSE, FOUR_KIND, STRAIGHT_FLUSH = 1, 2, 3, 4, 5
+FIVE_KIND = {STRAIGHT: "straight", FLUSH: "flush", FULL_HOUSE: "full-house",
+             FOUR_KIND: "four-of-a-kind", STRAIGHT_FLUSH: "straight-flush"}
+FIVE_ORDER = "straight < flush < full house < four of a kind < straight flush"
+
+S1, S2, S3, S5 = (1,), (2,), (3,), (5,)
+_SLOT_NAME = {S1: "single card", S2: "pair", S3: "triple", S5: "five-card hand"}
+
+
+def _windows(rank_lists: list[list[int]]) -> tuple[dict[int, int], list[list[int]]]:
+    """Straight windows (lists of climbing rank indices, lowest first) ->
+    ({13-bit rank mask: window number}, windows)."""
+    masks = {}
+    for w, ranks in enumerate(rank_lists):
+        m = 0
+        for r in ranks:
+            m |= 1 << r
+        masks[m] = w
+    return masks, rank_lists
+
+
+# Blume: straight order 2, 3, ..., A (climbing index of the two is 12)
+_BLUME_WINDOWS = [[(s + k - 1) % 13 for k in range(5)] for s in range(9)]
+
+
+def rank_mask(idxs) -> int:
+    m = 0
+    for i in idxs:
+        m |= 1 << (i >> 2)
+    return m
+
+
+class BigTwoGame(PokerClimbingGame):
+    variant_id: ClassVar[str] = "big-two"
+    name: ClassVar[str] = "Big Two"
+    summary: ClassVar[str] = ("Shed your 13 cards with singles, pairs, triples and poker "
+                              "hands; 2 is high and suits break ties.")
+    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
+    default_players: ClassVar[int] = 4
+    low_score_wins: ClassVar[bool] = True
+    score_label: ClassVar[str] = "Penalty"
+    hand_size: ClassVar[int] = 13
+
+    #: straight windows of this variant (climbing rank indices, lowest card first)
+    WINDOW_MASKS, WINDOWS = _windows(_BLUME_WINDOWS)
+
+    # ----- options -------------------------------------------------------------------
+    @classmethod
+    def option_specs(cls, players: int | None = None) -> tuple[OptionSpec, ...]:
+        return (
+            passing_spec(),
+            target_spec(100),
+            OptionSpec(
+                "straight_23456", "2-3-4-5-6",
+                "Where the straight 2-3-4-5-6 stands among straights.",
+                (("low", "Lowest straight"), ("high", "Highest straight (the 2 is its top card)")),
+                "low"),
+            OptionSpec(
+                "flush_order", "Flushes compare by",
+                "How two flushes are compared.",
+                (("rank", "Highest card, then its suit"),
+                 ("suit", "Suit first, then the highest card")),
+                "rank"),
+        )
+
+    def target_text(self) -> str:
+        return (f"Penalty points for cards left; the match ends when someone reaches "
+                f"{self.options['target']}. Lowest total wins.")
+
+    # ----- card order ------------------------------------------------------------------
+    def card_sort_key(self, code: str, by: str = "rank") -> tuple:
+        i = CODE_IDX[code]
+        if by == "suit":
+            return (i & 3, i >> 2)
+        return (i >> 2, i & 3)
+
+    # ----- classification ----------------------------------------------------------------
+    @classmethod
+    def _flush_suit_first(cls, options: dict[str, Any]) -> bool:
+        return options.get("flush_order") == "suit"
+
+    @classmethod
+    def _straight_key(cls, window: int, idxs, options: dict[str, Any]) -> int:
+        """Key of a straight in ``window`` (0..51 for the top card, 52+ above all)."""
+        ranks = cls.WINDOWS[window]
+        if window == 0 and ranks[0] == 12 and options.get("straight_23456") == "high":
+            two = next(i for i in idxs if i >> 2 == 12)
+            return 52 + (two & 3)
+        top = ranks[-1]
+        return next(i for i in idxs if i >> 2 == top)
+
+    @classmethod
+    def _flush_key(cls, idxs, options: dict[str, Any]) -> int:
+        top = max(idxs)
+        if cls._flush_suit_first(options):
+            return (top & 3) * 13 + (top >> 2)
+        return top
+
+    @classmethod
+    def classify_idx(cls, idxs: list[int], options: dict[str, Any]) -> tuple[str, tuple, int] | None:
+        """(kind, slot, key) of ascending card integers, or ``None``."""
+        n = len(idxs)
+        if n == 1:
+            return "single", S1, idxs[0]
+        if n == 2:
+            if idxs[0] >> 2 == idxs[1] >> 2:
+                return "pair", S2, idxs[1]
+            return None
+        if n == 3:
+            r = idxs[0] >> 2
+            if idxs[1] >> 2 == r and idxs[2] >> 2 == r:
+                return "triple", S3, r
+            return None
+        if n != 5:
+            return None
+        counts: dict[int, int] = {}
+        for i in idxs:
+            counts[i >> 2] = counts.get(i >> 2, 0) + 1
+        if len(counts) == 2:
+            (r1, c1), (r2, c2) = counts.items()
+            if c1 < c2:
+                r1, c1, r2, c2 = r2, c2, r1, c1
+            if c1 == 4:
+                return "four-of-a-kind", S5, FOUR_KIND * 64 + r1
+            return "full-house", S5, FULL_HOUSE * 64 + r1
+        if len(counts) != 5:
+            return None
+        flush = len({i & 3 for i in idxs}) == 1
+        w = cls.WINDOW_MASKS.get(rank_mask(idxs))
+        if w is not None:
+            cat = STRAIGHT_FLUSH if flush else STRAIGHT
+            return FIVE_KIND[cat], S5, cat * 64 + cls._straight_key(w, idxs, options)
+        if flush:
+            return "flush", S5, FLUSH * 64 + cls._flush_key(idxs, options)
+        return None
+
+    @classmethod
+    def classify_cards(cls, cards: tuple[str, ...], options: dict[str, Any]) -> Combination | None:
+        try:
+            idxs = sorted(CODE_IDX[c] for c in cards)
+        except KeyError:
+            return None
+        if len(set(idxs)) != len(idxs):
+            return None
+        got = cls.classify_idx(idxs, options)
+        if got is None:
+            return None
+        kind, slot, key = got
+        return Combination(kind, tuple(IDX_CODE[i] for i in idxs), slot, (key,))
+
+    # ----- enumeration of a hand ------------------------------------------------------
+    def _enumerate(self, idxs: list[int]) -> list[list]:
+        opts = self.options
+        cls = type(self)
+        by_rank: list[list[int]] = [[] for _ in range(13)]
+        by_suit: list[list[int]] = [[] for _ in range(4)]
+        for i in idxs:
+            by_rank[i >> 2].append(i)
+            by_suit[i & 3].append(i)
+        out = [new_entry(i, (i,), "single", S1) for i in idxs]
+        pairs_of: list[list[tuple]] = [[] for _ in range(13)]
+        triples_of: list[list[tuple]] = [[] for _ in range(13)]
+        for r, cards in enumerate(by_rank):
+            if len(cards) >= 2:
+                for p in combinations(cards, 2):
+                    pairs_of[r].append(p)
+                    out.append(new_entry(p[1], p, "pair", S2))
+            if len(cards) >= 3:
+                for t in combinations(cards, 3):
+                    triples_of[r].append(t)
+                    out.append(new_entry(r, t, "triple", S3))
+        # straights and straight flushes
+        for w, ranks in enumerate(cls.WINDOWS):
+            lists = [by_rank[r] for r in ranks]
+            if not all(lists):
+                continue
+            for pick in product(*lists):
+                sidx = sorted(pick)
+                flush = len({i & 3 for i in pick}) == 1
+                cat = STRAIGHT_FLUSH if flush else STRAIGHT
+                out.append(new_entry(cat * 64 + cls._straight_key(w, sidx, opts), sidx,
+                                     FIVE_KIND[cat], S5))
+        # flushes (straight flushes already listed)
+        wm = cls.WINDOW_MASKS
+        for cards in by_suit:
+            if len(cards) >= 5:
+                for f in combinations(cards, 5):
+                    if rank_mask(f) in wm:
+                        continue
+                    out.append(new_entry(FLUSH * 64 + cls._flush_key(f, opts), f, "flush", S5))
+        # full houses and four of a kind
+        for r, trips in enumerate(triples_of):
+            if not trips:
+                continue
+            for r2, prs in enumerate(pairs_of):
+                if r2 == r or not prs:
+                    continue
+                for t in trips:
+                    for p in prs:
+                        out.append(new_entry(FULL_HOUSE * 64 + r, sorted(t + p),
+                                             "full-house", S5))
+            if len(by_rank[r]) == 4:
+                quad = tuple(by_rank[r])
+                for i in idxs:
+                    if i >> 2 != r:
+                        out.append(new_entry(FOUR_KIND * 64 + r, sorted(quad + (i,)),
+                                             "four-of-a-kind", S5))
+        return out
+
+    # ----- dealing -------------------------------------------------------------------
+    @staticmethod
+    def _cut_value(code: str) -> int:
+        # aces high for the cut (2 lowest), suit breaks ties
+        i = CODE_IDX[code]
+        r = i >> 2
+        natural = 0 if r == 12 else r + 1      # 2 -> 0, 3 -> 1, ..., A -> 12
+        return natural * 4 + (i & 3)
+
+    def deal_cards(self) -> None:
+        deck = list(IDX_CODE)
+        if self.deal_number == 1:
+            self.dealer = self.cut_for_deal(deck, self._cut_value)
+        else:
+            self.dealer = (self.dealer + 1) % self.players
+        self.rng.shuffle(deck)
+        n, k = self.players, self.hand_size
+        for j in range(n):
+            seat = (self.dealer + 1 + j) % n
+            self.hands[seat] = deck[j * k:(j + 1) * k]
+        self.out_of_play = deck[n * k:]
+        dealt = deck[:n * k]
+        start = min(dealt, key=CODE_IDX.__getitem__)
+        self.required_card = start
+        self.current = next(s for s in range(n) if start in self.hands[s])
+
+    def start_deal(self) -> None:
+        super().start_deal()
+        self.log(f"{self.names[self.current]} holds {display(self.required_card)} and must "
+                 f"play it in the first play.", self.current, kind="starter")
+
+    # ----- scoring ---------------------------------------------------------------------
+    def penalty_for(self, left: int) -> int:
+        return penalty_50_40_30(left, self.hand_size)
+
+    def score_deal(self, winner: int) -> DealResult:
+        changes = [0 if i == winner else self.penalty_for(len(h))
+                   for i, h in enumerate(self.hands)]
+        result = self.penalty_result(winner, changes, self.hand_size)
+        if self.match_ends(result.totals):
+            self.match_over = True
+        return result
+
+    def match_ends(self, totals: list[int]) -> bool:
+        return max(totals) >= self.options["target"]
+
+    # ----- reasons -------------------------------------------------------------------
+    def why_not_combination(self, codes: tuple[str, ...]) -> str:
+        idxs = sorted(CODE_IDX[c] for c in codes)
+        n = len(idxs)
+        ranks = {i >> 2 for i in idxs}
+        shown = display_cards(codes)
+        if n == 2:
+            return f"{shown}: a pair must be two cards of the same rank."
+        if n == 3:
+            return f"{shown}: a triple must be three cards of the same rank."
+        if n == 4:
+            if len(ranks) == 1:
+                return "Four of a kind must be played with a fifth card."
+            return f"{self.name} has no four-card play: play 1, 2, 3 or 5 cards."
+        if n == 5:
+            if len(ranks) == 5 and self._near_straight(idxs):
+                return self._straight_reason(idxs)
+            return (f"{shown} is not a poker hand: five cards must make a straight, flush, "
+                    f"full house, four of a kind with one more card, or straight flush.")
+        if n > 5 and len(ranks) == n:
+            return f"{self.name} straights are five cards long."
+        return f"{self.name} plays are 1, 2, 3 or 5 cards; {shown} is not one of them."
+
+    @staticmethod
+    def _near_straight(idxs) -> bool:
+        """Five different ranks that would be consecutive if the order wrapped around."""
+        ranks = sorted({i >> 2 for i in idxs})
+        for shift in range(13):
+            rs = sorted((r + shift) % 13 for r in ranks)
+            if rs[-1] - rs[0] == 4:
+                return True
+        return False
+
+    def _straight_reason(self, idxs) -> str:
+        ranks = {i >> 2 for i in idxs}
+        if ranks == {8, 9, 10, 11, 12}:
+            return ("J-Q-K-A-2 is not a straight in Big Two: in straights the 2 sits below "
+                    "the 3, and straights do not wrap around.")
+        return "Straights do not wrap around: in Big Two they run from 2-3-4-5-6 up to 10-J-Q-K-A."
+
+    def why_not_beating(self, combo: Combination, top: Combination) -> str:
+        if top.slot != combo.slot:
+            if top.slot == S5:
+                return "Only a five-card hand beats a five-card hand."
+            need = _SLOT_NAME.get(top.slot, "play")
+            return (f"The table holds a {need}: only a higher {need} beats it "
+                    f"(plays are beaten only by the same number of cards).")
+        a, b = combo.key[0], top.key[0]
+        if top.slot == S5 and a // 64 != b // 64:
+            return (f"A {describe_kind(combo.kind)} does not beat a {describe_kind(top.kind)} "
+                    f"(five-card hands rank {FIVE_ORDER}).")
+        what = describe_kind(top.kind)
+        return (f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
+                f"{self._compare_text(top)}")
+
+    def _compare_text(self, top: Combination) -> str:
+        kind = top.kind
+        if kind == "single":
+            return "singles compare by rank (3 low, 2 high), then suit (♠ > ♥ > ♣ > ♦)."
+        if kind == "pair":
+            return "pairs compare by rank, then by the higher suit in each pair."
+        if kind == "triple":
+            return "triples compare by rank."
+        if kind in ("straight", "straight-flush"):
+            return "it must rank higher by its top card (rank, then suit)."
+        if kind == "flush":
+            if self._flush_suit_first(self.options):
+                return "flushes compare by suit first, then by their highest card."
+            return "flushes compare by their highest card (rank, then suit)."
+        if kind == "full-house":
+            return "full houses compare by their three of a kind."
+        return "four of a kind compares by the rank of the four."
