@@ -323,11 +323,9 @@ def test_row_json():
 
 def test_both_full_tables_fast():
     import time
-    odds._table.cache_clear()
-    odds._shape_probability.cache_clear()
-    odds._avoid_weight.cache_clear()
-    odds._split_polys.cache_clear()
-    odds._setup.cache_clear()
+    for obj in vars(odds).values():
+        if hasattr(obj, "cache_clear"):
+            obj.cache_clear()
     t = time.perf_counter()
     odds_table(13)
     odds_table(20)

@@ -64,6 +64,11 @@ __all__ = [
     "bomb_order",
     "bomb_strength",
     "hand_has_shape",
+    "longest_runs",
+    "describe_deck",
+    "format_per_10m",
+    "format_probability",
+    "one_in",
     "deal_rank_counts",
 ]
 
@@ -464,6 +469,55 @@ def bomb_strength(hand_size: int, deck: str = "standard") -> dict[tuple[int, int
 
 
 # ---------------------------------------------------------------------------
+# Text helpers shared by the CLI and the Odds screen
+
+
+def describe_deck(deck: str) -> str:
+    """A short player-facing description of a deck string."""
+    spec = parse_deck(deck)
+    if spec.name == "standard":
+        return "standard deck (52 cards)"
+    if spec.name == "chinese":
+        return "Chinese Poker deck (48 cards: one 2, three aces)"
+    if spec.name == "infinite":
+        return "endless deck (each card drawn with replacement)"
+    k = spec.counts[0] // 4
+    return f"{k} decks shuffled together ({spec.size} cards)"
+
+
+def format_per_10m(value: float) -> str:
+    """Expected hands per 10,000,000, readable at every size."""
+    if value == 0:
+        return "0"
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 0.1:
+        return f"{value:,.1f}"
+    return f"{value:.2g}"
+
+
+def format_probability(p) -> str:
+    """A probability as a short decimal (scientific when tiny)."""
+    x = float(p)
+    if x == 1:
+        return "1"
+    if x >= 0.0001:
+        return f"{x:.6f}"
+    return f"{x:.3e}"
+
+
+def one_in(p) -> str:
+    """``1 in N`` odds text."""
+    x = float(p)
+    if x <= 0:
+        return "never"
+    n = 1 / x
+    if n < 10:
+        return f"1 in {n:.2f}"
+    return f"1 in {n:,.0f}"
+
+
+# ---------------------------------------------------------------------------
 # Helpers shared with the Monte Carlo cross-check
 
 
@@ -475,6 +529,25 @@ def hand_has_shape(rank_counts, width: int, length: int) -> bool:
         if streak >= length:
             return True
     return False
+
+
+def longest_runs(rank_counts, max_w: int) -> list[int]:
+    """``out[w]`` = longest streak of consecutive ranks holding >= w cards
+    (index 0 unused), for w = 1..max_w.  A hand holds w x l iff out[w] >= l."""
+    out = [0] * (max_w + 1)
+    for w in range(1, max_w + 1):
+        best = streak = 0
+        for c in rank_counts:
+            if c >= w:
+                streak += 1
+                if streak > best:
+                    best = streak
+            else:
+                streak = 0
+        out[w] = best
+        if best == 0:
+            break
+    return out
 
 
 def deal_rank_counts(rng, hand_size: int, deck: str = "standard") -> list[int]:
