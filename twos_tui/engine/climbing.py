@@ -310,6 +310,8 @@ class ClimbingGame(Game):
         for i, h in enumerate(self.hands):
             if i != seat:
                 hidden.update(h)
+        # the card that must open the deal is announced with its holder
+        hidden.discard(self.required_card)
         return hidden
 
     # ----- decisions and observations ----------------------------------------------
