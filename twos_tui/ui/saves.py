@@ -1,0 +1,102 @@
+"""Saved games: one JSON file per match, rewritten after every action.
+
+The data directory is ``$TWOS_TUI_HOME`` when set (the tests point it at a temporary
+directory), else ``~/.local/share/twos-tui``. A save holds the engine's own
+``to_json()`` data plus what the app needs to resume (who sits where, AI levels and the
+AI generators' state); games are rebuilt with the engine's ``load_game`` only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SAVE_FORMAT = 1
+KEEP_SAVES = 30  #: older finished saves beyond this many are deleted
+
+
+def data_dir() -> Path:
+    env = os.environ.get("TWOS_TUI_HOME")
+    if env:
+        return Path(env)
+    return Path.home() / ".local" / "share" / "twos-tui"
+
+
+def saves_dir() -> Path:
+    return data_dir() / "saves"
+
+
+def write_save(save_id: str, data: dict[str, Any]) -> Path:
+    """Write atomically (a crash mid-write never leaves a half file)."""
+    d = saves_dir()
+    d.mkdir(parents=True, exist_ok=True)
+    path = d / f"{save_id}.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+@dataclass(frozen=True)
+class SaveInfo:
+    path: Path
+    save_id: str
+    variant: str
+    variant_name: str
+    names: list[str]
+    totals: list[int]
+    deal_number: int
+    match_over: bool
+    updated: float
+
+    def describe(self) -> str:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.updated))
+        scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.totals))
+        return f"{self.variant_name} · deal {self.deal_number} · {scores} · {when}"
+
+
+def read_save(path: Path) -> dict[str, Any]:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def list_saves(unfinished_only: bool = True) -> list[SaveInfo]:
+    """Saved games, most recently played first."""
+    d = saves_dir()
+    if not d.is_dir():
+        return []
+    out: list[SaveInfo] = []
+    for p in d.glob("*.json"):
+        try:
+            data = read_save(p)
+            g = data["game"]
+            info = SaveInfo(p, p.stem, g["variant"], data.get("variant_name", g["variant"]),
+                            list(g["names"]), list(g["totals"]), int(g["deal_number"]),
+                            bool(g["match_over"]), float(data.get("updated", p.stat().st_mtime)))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # a foreign or damaged file: not ours to resume
+        if unfinished_only and info.match_over:
+            continue
+        out.append(info)
+    out.sort(key=lambda s: (s.updated, s.save_id), reverse=True)
+    return out
+
+
+def prune_saves(keep: int = KEEP_SAVES) -> None:
+    """Delete the oldest finished saves beyond ``keep``."""
+    finished = [s for s in list_saves(unfinished_only=False) if s.match_over]
+    for s in finished[keep:]:
+        try:
+            s.path.unlink()
+        except OSError:
+            pass
+
+
+def delete_save(save_id: str) -> None:
+    try:
+        (saves_dir() / f"{save_id}.json").unlink()
+    except OSError:
+        pass

@@ -1,0 +1,1 @@
+"""The app's screens: home, picker, table, help and the dialogs between turns."""

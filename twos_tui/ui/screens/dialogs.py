@@ -1,0 +1,96 @@
+"""Screens between turns and deals: pass-to-player (hot-seat) and deal/match end."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Static
+
+from ..session import Session
+
+
+class PassScreen(Screen[None]):
+    """Hides the whole table until the named player is at the keyboard."""
+
+    BINDINGS = [Binding("enter", "ready", "I'm ready"), Binding("space", "ready", show=False)]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player_name = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pass-box"):
+            yield Static(Text(f"Pass to {self.player_name}", style="bold"), id="pass-title")
+            yield Static(Text("The table is hidden so nobody sees another player's hand.\n"
+                              f"{self.player_name}: press Enter (or the button) when only you "
+                              "can see the screen."), id="pass-text")
+            with Center():
+                yield Button(f"I am {self.player_name}: show my hand", id="ready",
+                             variant="primary")
+        yield Footer()
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#ready")
+    def _ready(self) -> None:
+        self.dismiss(None)
+
+
+class DealEndScreen(ModalScreen[str]):
+    """Each player's change and the totals; next deal, or play again / new game / home."""
+
+    BINDINGS = [Binding("enter", "default", "Continue"), Binding("h", "choose('home')", "Home"),
+                Binding("escape", "choose('home')", show=False)]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        g = self.session.game
+        r = g.last_result
+        over = g.match_over
+        with Vertical(id="end-box"):
+            title = "Match over" if over else f"Deal {r.deal_number if r else g.deal_number} over"
+            yield Static(Text(title, style="bold"), id="end-title")
+            body = Text()
+            if r is not None:
+                body.append(r.summary + "\n", style="bold")
+                for line in r.details:
+                    body.append(f"  {line}\n")
+                body.append("\n")
+                width = max(len(n) for n in g.names)
+                body.append(f"{'Player':<{width}}  {'change':>7}  {g.score_label}\n", style="dim")
+                for seat, name in enumerate(g.names):
+                    ch = r.changes[seat] if seat < len(r.changes) else 0
+                    body.append(f"{name:<{width}}  {ch:>+7}  {r.totals[seat]:>5}\n")
+            target = g.target_text()
+            if target:
+                body.append(f"\n{target}", style="dim")
+            if over:
+                winners = ", ".join(g.names[i] for i in g.match_winners())
+                body.append(f"\n\n★ {winners} win{'s' if len(g.match_winners()) == 1 else ''} "
+                            "the match!", style="bold")
+            yield Static(body, id="end-body")
+            with Horizontal(id="end-buttons"):
+                if over:
+                    yield Button("Play again", id="again", variant="success")
+                    yield Button("New game", id="new")
+                else:
+                    yield Button("Next deal", id="next", variant="success")
+                yield Button("Home", id="home")
+
+    def action_default(self) -> None:
+        self.dismiss("again" if self.session.game.match_over else "next")
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)

@@ -1,0 +1,65 @@
+"""Help: the rules of the game as chosen (house rules included), the keys and a worked
+example, from the Markdown files shipped in ``twos_tui/ui/help``."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
+
+from ...engine import Game
+from ..helptext import help_markdown, keys_markdown
+
+
+class HelpScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("q", "close", "Back", show=False),
+        Binding("r", "tab('rules')", "Rules"),
+        Binding("k", "tab('keys')", "Keys"),
+        Binding("o", "odds", "Odds"),
+        Binding("question_mark", "close", show=False),
+    ]
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="?")
+        with TabbedContent(initial="rules"):
+            with TabPane(f"{self.game.name} rules", id="rules"):
+                with VerticalScroll(id="rules-scroll"):
+                    yield Markdown(help_markdown(self.game), id="rules-md", open_links=False)
+            with TabPane("Keys", id="keys"):
+                with VerticalScroll(id="keys-scroll"):
+                    yield Markdown(keys_markdown(), id="keys-md", open_links=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = f"Help: {self.game.name}"
+        self.query_one("#rules-scroll").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+        self.query_one(f"#{tab}-scroll").focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "odds":
+            return self.game.variant_id == "twos"  # bomb odds matter in Twos only
+        return True
+
+    def action_odds(self) -> None:
+        self.app.open_odds(self.game)
+
+    @on(TabbedContent.TabActivated)
+    def _tab(self, event: TabbedContent.TabActivated) -> None:
+        pane = event.pane.id
+        if pane:
+            self.query_one(f"#{pane}-scroll").focus()

@@ -1,0 +1,227 @@
+"""The rules picker: variant, player count, who sits where, house rules, seed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from ...ai import LEVELS
+from ...engine import Game, new_game
+from ..session import AI, AI_NAMES, HUMAN, SeatConfig, Session
+from ..variants import available_variants, player_counts_text
+
+
+def seat_kinds() -> list[tuple[Text, str]]:
+    kinds = [(Text("Human"), HUMAN)]
+    kinds += [(Text(f"AI · {lvl}"), f"{AI}:{lvl}") for lvl in LEVELS]
+    return kinds
+
+
+class PickerScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("ctrl+s", "start", "Start"),
+        Binding("f1", "help", "Rules help"),
+    ]
+
+    def __init__(self, variant: str | None = None) -> None:
+        super().__init__()
+        self.variants = available_variants()
+        ids = [c.variant_id for c in self.variants]
+        self.variant_index = ids.index(variant) if variant in ids else 0
+        self.players = self.cls.default_players
+        self.seat_inputs: list[tuple[Input, Select]] = []
+        self.option_selects: list[tuple[Any, Select]] = []
+        self._building = False
+
+    @property
+    def cls(self) -> type[Game]:
+        return self.variants[self.variant_index]
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="♣")
+        with Horizontal(id="picker"):
+            ol = OptionList(id="variant-list")
+            for c in self.variants:
+                ol.add_option(Option(Text.assemble((c.name, "bold"), "\n",
+                                                   (player_counts_text(c), "dim")),
+                                     id=c.variant_id))
+            yield ol
+            with VerticalScroll(id="settings"):
+                yield Static(id="variant-desc")
+                with Horizontal(classes="row"):
+                    yield Label("Players", classes="row-label")
+                    yield Select([], id="players", allow_blank=True, compact=True)
+                yield Label(Text("Seats", style="bold"), classes="section")
+                yield Vertical(id="seats")
+                yield Label(Text("House rules", style="bold"), classes="section")
+                yield Vertical(id="options")
+                with Horizontal(classes="row"):
+                    yield Label("Seed", classes="row-label")
+                    yield Input(placeholder="random", id="seed", type="integer", compact=True)
+        yield Static(id="picker-error")
+        with Horizontal(id="picker-buttons"):
+            yield Button("Start", id="start", variant="success", compact=True)
+            yield Button("Rules help (F1)", id="help", compact=True)
+            yield Button("Back", id="back", compact=True)
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.title = "New game"
+        ol = self.query_one("#variant-list", OptionList)
+        ol.highlighted = self.variant_index
+        ol.focus()
+        await self.rebuild()
+
+    # ----- building the variant's settings ----------------------------------------------
+    async def rebuild(self) -> None:
+        self._building = True
+        cls = self.cls
+        if self.players not in cls.player_counts:
+            self.players = cls.default_players
+        desc = Text()
+        desc.append(cls.name, style="bold")
+        desc.append(f" — {cls.summary}\n")
+        desc.append(f"{player_counts_text(cls)} · {cls.score_label}, "
+                    f"{'lowest' if cls.low_score_wins else 'highest'} wins", style="dim")
+        self.query_one("#variant-desc", Static).update(desc)
+        players = self.query_one("#players", Select)
+        players.set_options([(Text(str(n)), n) for n in cls.player_counts])
+        players.value = self.players
+        players.disabled = len(cls.player_counts) == 1
+        await self.rebuild_seats()
+        await self.rebuild_options()
+        self._building = False
+
+    async def rebuild_seats(self) -> None:
+        box = self.query_one("#seats", Vertical)
+        old = [(i.value, s.value) for i, s in self.seat_inputs]
+        await box.remove_children()
+        rows, self.seat_inputs = [], []
+        for seat in range(self.players):
+            if seat < len(old):
+                name, kind = old[seat]
+            else:
+                name = "Player 1" if seat == 0 else AI_NAMES[seat - 1]
+                kind = HUMAN if seat == 0 else f"{AI}:{LEVELS[0]}"
+            inp = Input(value=name, max_length=12, compact=True, classes="seat-name")
+            sel = Select(seat_kinds(), value=kind, allow_blank=False, compact=True,
+                         classes="seat-kind")
+            self.seat_inputs.append((inp, sel))
+            rows.append(Horizontal(Label(f"Seat {seat + 1}", classes="row-label"), inp, sel,
+                                   classes="row"))
+        await box.mount_all(rows)
+
+    async def rebuild_options(self) -> None:
+        box = self.query_one("#options", Vertical)
+        await box.remove_children()
+        rows, self.option_selects = [], []
+        specs = self.cls.option_specs(self.players)
+        for spec in specs:
+            choices = [(Text(label), i) for i, (_, label) in enumerate(spec.choices)]
+            default = next(i for i, (v, _) in enumerate(spec.choices) if v == spec.default)
+            sel = Select(choices, value=default, allow_blank=False, compact=True,
+                         classes="option-select")
+            self.option_selects.append((spec, sel))
+            rows.append(Vertical(
+                Horizontal(Label(spec.label, classes="option-label"), sel, classes="row"),
+                Static(Text(spec.description, style="dim"), classes="option-desc"),
+                classes="option"))
+        if not specs:
+            rows.append(Static(Text("This game has no house-rule options.", style="dim")))
+        await box.mount_all(rows)
+
+    @on(OptionList.OptionHighlighted, "#variant-list")
+    async def _variant(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index != self.variant_index:
+            self.variant_index = event.option_index
+            self.query_one("#picker-error", Static).update("")
+            await self.rebuild()
+
+    @on(OptionList.OptionSelected, "#variant-list")
+    def _variant_chosen(self) -> None:
+        self.query_one("#players", Select).focus()
+
+    @on(Select.Changed, "#players")
+    async def _players(self, event: Select.Changed) -> None:
+        if self._building or event.value is Select.NULL or event.value == self.players:
+            return
+        self.players = int(event.value)
+        await self.rebuild_seats()
+        await self.rebuild_options()
+
+    # ----- reading the choices ----------------------------------------------------------
+    def chosen_options(self) -> dict[str, Any]:
+        out = {}
+        for spec, sel in self.option_selects:
+            if isinstance(sel.value, int):
+                out[spec.id] = spec.choices[sel.value][0]
+        return out
+
+    def chosen_seats(self) -> list[SeatConfig]:
+        seats = []
+        for i, (inp, sel) in enumerate(self.seat_inputs):
+            kind = str(sel.value)
+            name = inp.value.strip() or f"Player {i + 1}"
+            if kind.startswith(AI):
+                seats.append(SeatConfig(name, AI, kind.partition(":")[2] or LEVELS[0]))
+            else:
+                seats.append(SeatConfig(name, HUMAN))
+        return seats
+
+    def chosen_seed(self) -> int | None:
+        text = self.query_one("#seed", Input).value.strip()
+        return int(text) if text else None
+
+    def problem(self, seats: list[SeatConfig]) -> str | None:
+        if not any(not s.is_ai for s in seats):
+            return "At least one seat must be human."
+        names = [s.name for s in seats]
+        if len(set(names)) != len(names):
+            return "Give every seat a different name."
+        return None
+
+    # ----- actions ----------------------------------------------------------------------
+    def action_start(self) -> None:
+        seats = self.chosen_seats()
+        err = self.problem(seats)
+        if err is None:
+            try:
+                session = Session.start(self.cls.variant_id, seats, self.players,
+                                        self.chosen_options(), self.chosen_seed(),
+                                        autosave=self.app.autosave)
+            except ValueError as e:
+                err = str(e)
+        if err is not None:
+            self.query_one("#picker-error", Static).update(Text(f"✗ {err}", style="bold red"))
+            return
+        self.app.start_session(session)
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+        game = new_game(self.cls.variant_id, self.players, self.chosen_options(), 0,
+                        [s.name for s in self.chosen_seats()])
+        self.app.push_screen(HelpScreen(game))
+
+    def action_back(self) -> None:
+        self.app.go_home()
+
+    @on(Button.Pressed, "#start")
+    def _start(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#help")
+    def _help(self) -> None:
+        self.action_help()
+
+    @on(Button.Pressed, "#back")
+    def _back(self) -> None:
+        self.action_back()

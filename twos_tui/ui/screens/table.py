@@ -1,0 +1,545 @@
+"""The card table: one screen for every variant, driven by the engine's protocol.
+
+The screen shows ``game.observation(viewer)`` (``viewer`` is the human whose hand is on
+screen), asks ``game.decision(viewer)`` what to offer, ``game.check`` whether the
+selection may be played, and plays it with ``apply``. AI seats play in an async worker
+with a short pause; hot-seat games put a "pass to NAME" screen between human turns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, RichLog, Static
+
+from ...engine import Action
+from ..session import Session
+from ..widgets import HandView, InfoPanel, SeatPanel, cards_text
+
+
+class TableScreen(Screen):
+    """A game in play."""
+
+    BINDINGS = [
+        Binding("left", "cursor(-1)", "Move", show=False),
+        Binding("right", "cursor(1)", "Move", show=False),
+        Binding("up", "row(-1)", "Row up", show=False),
+        Binding("down", "row(1)", "Row down", show=False),
+        Binding("space", "toggle", "Select"),
+        Binding("enter", "submit", "Play"),
+        Binding("p", "pass_turn", "Pass"),
+        Binding("s", "sort", "Sort"),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("q", "leave", "Home"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.sort_by = "rank"
+        self.selected: set[str] = set()
+        self.viewer: int | None = None if session.hot_seat else session.humans[0]
+        self._ai_running = False
+        self._pass_pending = False
+        self._deal_end_shown: int | None = None
+        self._log_count = 0
+        self._choice_sig: tuple | None = None
+        self._decision = None
+        self._hand_order: list[str] = []
+
+    @property
+    def game(self):
+        return self.session.game
+
+    # ----- layout -----------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        g = self.game
+        yield Header(show_clock=False, icon="♠")
+        trick = g.family == "trick"
+        with Horizontal(id="main"):
+            with Vertical(id="play-area"):
+                if trick:
+                    with Container(id="compass"):
+                        yield Static(classes="corner")
+                        yield SeatPanel(id="seat-north", classes="seat")
+                        yield Static(classes="corner")
+                        yield SeatPanel(id="seat-west", classes="seat")
+                        yield InfoPanel(id="trick", classes="trick-centre")
+                        yield SeatPanel(id="seat-east", classes="seat")
+                else:
+                    with Horizontal(id="opponents"):
+                        for i in range(g.players - 1):
+                            yield SeatPanel(id=f"opp-{i}", classes="seat")
+                    yield InfoPanel(id="trick")
+                yield RichLog(id="log", wrap=True, max_lines=400, auto_scroll=True,
+                              min_width=10)
+            with Vertical(id="side"):
+                yield InfoPanel(id="score")
+        yield Static(id="prompt")
+        yield Static(id="message")
+        yield HandView(id="hand")
+        with Horizontal(id="actions"):
+            yield Button("Play", id="submit", variant="success", compact=True)
+            yield Horizontal(id="choices")
+            yield Button("Sort: rank", id="sort", compact=True)
+            yield Button("Help", id="help", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        g = self.game
+        self.title = g.name
+        for b in self.query(Button):
+            b.can_focus = False
+        self.query_one("#log", RichLog).can_focus = False
+        self.query_one(HandView).focus()
+        self.refresh_view()
+        self.call_after_refresh(self.after_change)
+
+    # ----- rendering --------------------------------------------------------------------
+    def _positions(self) -> dict[int, str]:
+        """Seat -> compass position for the trick layout (you sit south)."""
+        n = self.game.players
+        me = self.viewer if self.viewer is not None else self.session.humans[0]
+        order = [(me + k) % n for k in range(1, n)]
+        names = {1: ["north"], 2: ["west", "east"], 3: ["west", "north", "east"]}[len(order)]
+        return dict(zip(order, names))
+
+    def refresh_view(self) -> None:
+        g = self.game
+        v = self.viewer
+        public_seat = v if v is not None else self.session.humans[0]
+        obs = g.observation(public_seat)
+        self.sub_title = f"Deal {obs.get('deal_number', g.deal_number)}"
+        self._render_seats(obs, hidden=v is None)
+        self._render_trick(obs, hidden=v is None)
+        self._render_score(obs)
+        self._render_log(obs)
+        self._render_hand(obs if v is not None else None)
+
+    def _seat_extra(self, obs: dict[str, Any], seat: int) -> list[Text]:
+        """Variant keys shown on a seat panel: per-seat face-down or face-up cards."""
+        extra: list[Text] = []
+        for key in ("coins",):
+            vals = obs.get(key)
+            if isinstance(vals, list) and seat < len(vals):
+                extra.append(Text(f"{key}: {vals[seat]}"))
+        return extra
+
+    def _render_seats(self, obs: dict[str, Any], hidden: bool) -> None:
+        g = self.game
+        to_act = set(obs.get("to_act", ()))
+        counts = obs.get("hand_counts") or [None] * g.players
+        tags = obs.get("seat_tags") or [[] for _ in range(g.players)]
+        me = self.viewer
+
+        def fill(panel: SeatPanel, seat: int) -> None:
+            panel.show(g.names[seat], counts[seat], list(tags[seat]), seat in to_act,
+                       self._seat_extra(obs, seat), self.session.seats[seat].is_ai)
+
+        if g.family == "trick":
+            pos = self._positions()
+            for name in ("north", "west", "east"):
+                panel = self.query_one(f"#seat-{name}", SeatPanel)
+                seat = next((s for s, p in pos.items() if p == name), None)
+                panel.display = seat is not None
+                if seat is not None:
+                    fill(panel, seat)
+        else:
+            base = me if me is not None else self.session.humans[0]
+            order = [(base + k) % g.players for k in range(1, g.players)]
+            for i, seat in enumerate(order):
+                fill(self.query_one(f"#opp-{i}", SeatPanel), seat)
+        # the viewer's own line above the hand
+        if me is None:
+            self.query_one("#prompt", Static).update("")
+            return
+
+    def _render_trick(self, obs: dict[str, Any], hidden: bool) -> None:
+        g = self.game
+        panel = self.query_one("#trick", InfoPanel)
+        panel.border_title = "Table"
+        if hidden:
+            panel.update(Text("The table is hidden until the next player is at the screen.",
+                              style="italic"))
+            return
+        entries = obs.get("trick")
+        if entries is None:
+            entries = obs.get("table", [])
+        face = g.card_face
+        out = Text()
+        if g.family == "trick":
+            pos = self._positions()
+            by_pos: dict[str, dict] = {}
+            for e in obs.get("table", []):
+                p = pos.get(e.get("seat"), "south")
+                by_pos[p] = e
+            for p in ("north", "west", "east", "south"):
+                e = by_pos.get(p)
+                if e is None:
+                    continue
+                who = "You" if e.get("seat") == self.viewer else g.names[e["seat"]]
+                out.append(f"{p[0].upper()} {who}: ", style="bold")
+                out.append_text(cards_text(list(e.get("cards", [])), face))
+                if e.get("label"):
+                    out.append(f" {e['label']}", style="italic")
+                out.append("\n")
+            if not by_pos:
+                out.append("No cards on the table yet.\n", style="italic")
+        else:
+            shown = entries[-6:]
+            if len(entries) > len(shown):
+                out.append(f"… {len(entries) - len(shown)} earlier\n", style="dim")
+            last_play = max((i for i, e in enumerate(shown) if not e.get("pass")), default=None)
+            for i, e in enumerate(shown):
+                seat = e.get("seat")
+                who = g.names[seat] if seat is not None else ""
+                out.append(("▶ " if i == last_play else "  ") + f"{who}: ", style="bold")
+                if e.get("pass"):
+                    out.append("pass", style="italic")
+                else:
+                    out.append_text(cards_text(list(e.get("cards", [])), face))
+                    label = e.get("label") or (e.get("kind") or "").replace("-", " ")
+                    if label:
+                        out.append(f"  {label}", style="italic")
+                out.append("\n")
+            if not entries:
+                out.append("Nothing on the table: a new lead.\n", style="italic")
+        out.append(obs.get("status", ""), style="dim")
+        panel.update(out)
+
+    def _render_score(self, obs: dict[str, Any]) -> None:
+        g = self.game
+        totals = obs.get("totals", g.totals)
+        t = Text()
+        t.append(f"Deal {obs.get('deal_number', g.deal_number)}\n", style="bold")
+        width = max(len(n) for n in g.names)
+        for seat, total in enumerate(totals):
+            me = " ◀" if seat == self.viewer else ""
+            t.append(f"{g.names[seat]:<{width}}  {total:>4}{me}\n")
+        target = g.target_text()
+        if target:
+            t.append(f"\n{target}", style="dim")
+        panel = self.query_one("#score", InfoPanel)
+        panel.border_title = g.score_label
+        panel.update(t)
+
+    def _render_log(self, obs: dict[str, Any]) -> None:
+        log = self.query_one("#log", RichLog)
+        history = obs.get("history", [])
+        if len(history) < self._log_count:
+            log.clear()
+            self._log_count = 0
+        for entry in history[self._log_count:]:
+            kind = entry.get("kind")
+            style = ""
+            if entry.get("bomb"):
+                style = "bold red"
+            elif kind in ("deal-end", "match-end"):
+                style = "bold"
+            elif kind == "pass":
+                style = "dim"
+            log.write(Text(str(entry.get("text", "")), style=style))
+        self._log_count = len(history)
+
+    def _render_hand(self, obs: dict[str, Any] | None) -> None:
+        g = self.game
+        hand = self.query_one(HandView)
+        prompt = self.query_one("#prompt", Static)
+        if obs is None:
+            self._decision = None
+            hand.set_hand([], [], set(), "Hand hidden: waiting for the next player.")
+            self._render_actions()
+            return
+        cards = g.sort_cards(list(obs.get("hand", [])), by=self.sort_by)
+        self._hand_order = cards
+        self.selected &= set(cards)
+        v = self.viewer
+        d = g.decision(v) if v in g.to_act() else None
+        self._decision = d
+        selectable = bool(d and d.select)
+        if not selectable:
+            self.selected.clear()
+        hand.set_hand(cards, [g.card_face(c) for c in cards], self.selected, "", selectable)
+        me = Text()
+        me.append(f"{g.names[v]}", style="bold")
+        tags = (obs.get("seat_tags") or [[]] * g.players)[v]
+        if tags:
+            me.append(" · " + " · ".join(tags), style="italic")
+        me.append(" — ")
+        if d is not None:
+            me.append(d.prompt, style="bold yellow")
+        elif g.deal_over:
+            me.append(obs.get("status", "The deal is over."))
+        else:
+            waiting = ", ".join(g.names[s] for s in g.to_act())
+            me.append(f"waiting for {waiting}…" if waiting else obs.get("status", ""),
+                      style="italic")
+        prompt.update(me)
+        self._render_actions()
+
+    def _render_actions(self) -> None:
+        d = self._decision
+        submit = self.query_one("#submit", Button)
+        if d is not None and d.select:
+            submit.display = True
+            submit.label = (d.submit or "play").replace("-", " ").capitalize()
+            legal = self.current_reason() is None
+            submit.disabled = not legal
+            submit.variant = "success" if legal else "default"
+        else:
+            submit.display = False
+        sig = tuple((c.label, c.key) for c in d.choices) if d else ()
+        if sig != self._choice_sig:
+            self._choice_sig = sig
+            box = self.query_one("#choices", Horizontal)
+            box.remove_children()
+            buttons = []
+            for i, c in enumerate(d.choices if d else ()):
+                label = f"{c.label} ({c.key})" if c.key else c.label
+                b = Button(label, name=str(i), classes="choice", compact=True)
+                b.can_focus = False
+                buttons.append(b)
+            if buttons:
+                box.mount_all(buttons)
+        self.query_one("#sort", Button).label = f"Sort: {self.sort_by}"
+
+    # ----- selection --------------------------------------------------------------------
+    def selection_action(self) -> Action | None:
+        d = self._decision
+        if d is None or not d.select:
+            return None
+        cards = [c for c in self._hand_order if c in self.selected]
+        if not cards and d.select == (1, 1) and self._hand_order:
+            cards = [self._hand_order[self.query_one(HandView).cursor]]
+        return Action(d.submit or "play", tuple(cards))
+
+    def current_reason(self) -> str | None:
+        a = self.selection_action()
+        if a is None:
+            return "Nothing to play now."
+        return self.game.check(self.viewer, a)
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        m = self.query_one("#message", Static)
+        m.set_class(error, "error")
+        m.update(Text(("✗ " if error else "") + text))
+
+    def _selection_changed(self) -> None:
+        self.query_one(HandView).set_selected(self.selected)
+        self.show_message("")
+        self._render_actions()
+
+    def action_cursor(self, step: int) -> None:
+        hand = self.query_one(HandView)
+        if hand.cards:
+            hand.cursor = (hand.cursor + step) % len(hand.cards)
+
+    def action_row(self, step: int) -> None:
+        hand = self.query_one(HandView)
+        if hand.cards:
+            i = hand.cursor + step * hand.per_row()
+            if 0 <= i < len(hand.cards):
+                hand.cursor = i
+
+    def toggle_index(self, i: int) -> None:
+        d = self._decision
+        if d is None or not d.select or not (0 <= i < len(self._hand_order)):
+            return
+        code = self._hand_order[i]
+        if code in self.selected:
+            self.selected.discard(code)
+        elif d.select[1] == 1:
+            self.selected = {code}
+        else:
+            self.selected.add(code)
+        self._selection_changed()
+
+    def action_toggle(self) -> None:
+        self.toggle_index(self.query_one(HandView).cursor)
+
+    @on(HandView.Toggled)
+    def _clicked(self, event: HandView.Toggled) -> None:
+        self.toggle_index(event.index)
+
+    def action_clear(self) -> None:
+        if self.selected:
+            self.selected.clear()
+            self._selection_changed()
+
+    def action_sort(self) -> None:
+        self.sort_by = "suit" if self.sort_by == "rank" else "rank"
+        hand = self.query_one(HandView)
+        current = self._hand_order[hand.cursor] if self._hand_order else None
+        self.refresh_view()
+        if current in self._hand_order:
+            hand.cursor = self._hand_order.index(current)
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+        self.app.push_screen(HelpScreen(self.game))
+
+    def action_leave(self) -> None:
+        self.app.notify("Game saved: Continue from the home screen.", timeout=3)
+        self.app.go_home()
+
+    # ----- acting -----------------------------------------------------------------------
+    def act(self, action: Action) -> None:
+        seat = self.viewer
+        if seat is None or self._decision is None:
+            return
+        reason = self.game.check(seat, action)
+        if reason is not None:
+            self.show_message(reason, error=True)
+            return
+        self.session.apply(seat, action)
+        self.selected.clear()
+        self.show_message("")
+        self.after_change()
+
+    def action_submit(self) -> None:
+        a = self.selection_action()
+        if a is None:
+            if self._decision is not None and self._decision.choices and \
+                    len(self._decision.choices) == 1:
+                self.act(self._decision.choices[0].action)
+            return
+        self.act(a)
+
+    def action_pass_turn(self) -> None:
+        d = self._decision
+        if d is None:
+            return
+        for c in d.choices:
+            if c.action.kind == "pass":
+                self.act(c.action)
+                return
+        reason = self.game.check(self.viewer, Action("pass")) or "You cannot pass now."
+        self.show_message(reason, error=True)
+
+    def on_key(self, event) -> None:
+        d = self._decision
+        if d is None or event.key in ("p", "space", "enter", "s", "q"):
+            return
+        for c in d.choices:
+            if c.key and c.key == event.key:
+                event.stop()
+                self.act(c.action)
+                return
+
+    @on(Button.Pressed, "#submit")
+    def _submit_pressed(self) -> None:
+        self.action_submit()
+
+    @on(Button.Pressed, "#sort")
+    def _sort_pressed(self) -> None:
+        self.action_sort()
+
+    @on(Button.Pressed, "#help")
+    def _help_pressed(self) -> None:
+        self.action_help()
+
+    @on(Button.Pressed, ".choice")
+    def _choice_pressed(self, event: Button.Pressed) -> None:
+        d = self._decision
+        if d is not None and event.button.name is not None:
+            i = int(event.button.name)
+            if i < len(d.choices):
+                self.act(d.choices[i].action)
+
+    # ----- flow -------------------------------------------------------------------------
+    def after_change(self) -> None:
+        """After any action: announce, refresh, then hand the turn on."""
+        g = self.game
+        self._announce()
+        if self.session.save_error:
+            self.app.notify(self.session.save_error, severity="error")
+        if g.deal_over:
+            self.refresh_view()
+            self._show_deal_end()
+            return
+        self.advance()
+
+    def _announce(self) -> None:
+        history = self.game.history
+        for entry in history[self._log_count:]:
+            if entry.get("bomb"):
+                self.app.notify(str(entry.get("text", "Bomb!")), title="Bomb!",
+                                severity="warning", timeout=4)
+
+    def advance(self) -> None:
+        s = self.session
+        if s.ai_to_act() and not self._ai_running:
+            self._ai_running = True
+            self.ai_loop()
+        humans = s.humans_to_act()
+        if humans and not self._pass_pending:
+            target = self.viewer if self.viewer in humans else humans[0]
+            if s.hot_seat and target != self.viewer:
+                self.viewer = None
+                self.selected.clear()
+                self._pass_pending = True
+                self.refresh_view()
+                from .dialogs import PassScreen
+                self.app.push_screen(PassScreen(self.game.names[target]),
+                                     lambda _r, t=target: self._passed_to(t))
+                return
+            self.viewer = target
+        self.refresh_view()
+
+    def _passed_to(self, seat: int) -> None:
+        self._pass_pending = False
+        self.viewer = seat
+        self.advance()
+
+    @work(group="ai")
+    async def ai_loop(self) -> None:
+        s = self.session
+        try:
+            while True:
+                seats = s.ai_to_act()
+                if not seats or self.game.deal_over:
+                    return
+                await asyncio.sleep(self.app.ai_pause)
+                seats = s.ai_to_act()
+                if not seats:
+                    return
+                seat = seats[0]
+                inputs = s.ai_inputs(seat)
+                if self.app.ai_pause > 0:
+                    action = await asyncio.to_thread(s.ai_choose, seat, inputs)
+                else:
+                    action = s.ai_choose(seat, inputs)
+                if self.game.check(seat, action) is not None:
+                    continue  # a simultaneous human choice changed the state: ask again
+                s.apply(seat, action)
+                self.after_change()
+        finally:
+            self._ai_running = False
+
+    def _show_deal_end(self) -> None:
+        g = self.game
+        if self._deal_end_shown == g.deal_number:
+            return
+        self._deal_end_shown = g.deal_number
+        from .dialogs import DealEndScreen
+        self.app.push_screen(DealEndScreen(self.session), self._deal_end_choice)
+
+    def _deal_end_choice(self, choice: str | None) -> None:
+        if choice == "next":
+            self.session.next_deal()
+            self.selected.clear()
+            self.after_change()
+        elif choice == "again":
+            self.app.start_session(self.session.again())
+        elif choice == "new":
+            self.app.open_picker(self.game.variant_id)
+        elif choice == "home":
+            self.app.go_home()

@@ -1,0 +1,174 @@
+"""A match being played in the app: the engine game plus who sits in each seat.
+
+Nothing here knows a rule: it asks the engine (``to_act``, ``decision``,
+``legal_actions``, ``check``, ``apply``, ``observation``) and the AI
+(``agent_for(...).choose``). It also autosaves after every action.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..ai import LEVELS, RandomAgent, agent_for, ai_rng
+from ..engine import Action, Game, load_game, new_game, variant_class
+from ..engine.protocol import rng_from_json, rng_state_to_json
+from . import saves
+
+HUMAN = "human"
+AI = "ai"
+AI_NAMES = ("Ada", "Bram", "Cleo", "Dev", "Esme", "Finn")
+
+
+@dataclass
+class SeatConfig:
+    """One seat: its player's name, human or AI, and the AI's level."""
+
+    name: str
+    kind: str = HUMAN
+    level: str = LEVELS[0]
+
+    @property
+    def is_ai(self) -> bool:
+        return self.kind == AI
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "level": self.level}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "SeatConfig":
+        return cls(d["name"], d.get("kind", HUMAN), d.get("level", LEVELS[0]))
+
+
+def default_seats(players: int, humans: int = 1) -> list[SeatConfig]:
+    """Seat 0 (and the next ``humans - 1`` seats) human, the rest AI."""
+    seats = []
+    for i in range(players):
+        if i < humans:
+            name = f"Player {i + 1}"
+            seats.append(SeatConfig(name, HUMAN))
+        else:
+            seats.append(SeatConfig(AI_NAMES[i - 1 if humans else i], AI))
+    return seats
+
+
+def random_seed() -> int:
+    return secrets.randbelow(1_000_000)
+
+
+class Session:
+    """A game, its seats, the AI generators and the save file."""
+
+    def __init__(self, game: Game, seats: list[SeatConfig], save_id: str | None = None,
+                 ai_rngs: dict[int, random.Random] | None = None, autosave: bool = True) -> None:
+        if len(seats) != game.players:
+            raise ValueError("one seat configuration per player")
+        self.game = game
+        self.seats = seats
+        self.autosave = autosave
+        self.save_id = save_id or (time.strftime("%Y%m%d-%H%M%S")
+                                   + f"-{game.variant_id}-{game.seed}-{secrets.token_hex(2)}")
+        self.ai_rngs = ai_rngs or {i: ai_rng(game.seed, i) for i, s in enumerate(seats) if s.is_ai}
+        self._agents: dict[int, Any] = {}
+        self.save_error: str | None = None  #: the last autosave failure, for the UI
+
+    # ----- construction -------------------------------------------------------------
+    @classmethod
+    def start(cls, variant: str, seats: list[SeatConfig] | None = None,
+              players: int | None = None, options: dict[str, Any] | None = None,
+              seed: int | None = None, autosave: bool = True) -> "Session":
+        vcls = variant_class(variant)
+        players = players or (len(seats) if seats else vcls.default_players)
+        seats = seats or default_seats(players)
+        seed = random_seed() if seed is None else seed
+        game = new_game(variant, players, options or {}, seed, [s.name for s in seats])
+        session = cls(game, seats, autosave=autosave)
+        session.save()
+        return session
+
+    def again(self) -> "Session":
+        """The same table, rules and seats with the next seed."""
+        return Session.start(self.game.variant_id, [SeatConfig(**s.to_json()) for s in self.seats],
+                             self.game.players, dict(self.game.options), self.game.seed + 1,
+                             autosave=self.autosave)
+
+    # ----- who plays ----------------------------------------------------------------
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if not s.is_ai]
+
+    @property
+    def hot_seat(self) -> bool:
+        return len(self.humans) >= 2
+
+    def ai_to_act(self) -> list[int]:
+        return [s for s in self.game.to_act() if self.seats[s].is_ai]
+
+    def humans_to_act(self) -> list[int]:
+        return [s for s in self.game.to_act() if not self.seats[s].is_ai]
+
+    def agent(self, seat: int):
+        if seat not in self._agents:
+            level = self.seats[seat].level
+            try:
+                self._agents[seat] = agent_for(self.game.variant_id, level)
+            except ImportError:
+                # this variant's AI module is not installed: play legal moves at random
+                self._agents[seat] = RandomAgent()
+        return self._agents[seat]
+
+    def ai_inputs(self, seat: int):
+        """What the AI of ``seat`` sees: its observation, legal actions and decision."""
+        g = self.game
+        return g.observation(seat), g.legal_actions(seat), g.decision(seat)
+
+    def ai_choose(self, seat: int, inputs=None) -> Action:
+        obs, legal, decision = inputs or self.ai_inputs(seat)
+        rng = self.ai_rngs.setdefault(seat, ai_rng(self.game.seed, seat))
+        return self.agent(seat).choose(obs, legal, decision, rng)
+
+    # ----- acting -------------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply through the engine (raises IllegalAction, state unchanged) and save."""
+        self.game.apply(seat, action)
+        self.save()
+
+    def next_deal(self) -> None:
+        self.game.next_deal()
+        self.save()
+
+    # ----- saving -------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": saves.SAVE_FORMAT, "updated": time.time(),
+            "variant_name": self.game.name,
+            "seats": [s.to_json() for s in self.seats],
+            "ai_rngs": {str(k): rng_state_to_json(r) for k, r in self.ai_rngs.items()},
+            "game": self.game.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], save_id: str | None = None,
+                  autosave: bool = True) -> "Session":
+        game = load_game(data["game"])
+        seats = [SeatConfig.from_json(s) for s in data["seats"]]
+        rngs = {int(k): rng_from_json(v) for k, v in data.get("ai_rngs", {}).items()}
+        return cls(game, seats, save_id, rngs, autosave=autosave)
+
+    @classmethod
+    def resume(cls, info: saves.SaveInfo) -> "Session":
+        return cls.from_json(saves.read_save(info.path), info.save_id)
+
+    def save(self) -> None:
+        if not self.autosave:
+            return
+        try:
+            saves.write_save(self.save_id, self.to_json())
+            if self.game.match_over:
+                saves.prune_saves()
+            self.save_error = None
+        except OSError as e:  # a read-only home must not stop the game; the UI says so
+            self.save_error = f"Could not save the game: {e}"
