@@ -708,6 +708,9 @@ class TwosGame(ClimbingGame):
                     f" or with a bomb.")
         if top.strict is not None and combo.strict != top.strict:
             return "Only a same-suit run beats a same-suit run (house rule)."
+        if top.key[0] == len(CODES) - 1:
+            return (f"Nothing tops {theirs}, the highest card, in this pattern: "
+                    f"only a bomb beats it.")
         return (f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
                 f"your top card {mine} is not above {theirs}.")
 
