@@ -447,9 +447,33 @@ def odds_table(hand_size: int, deck: str = "standard") -> list[Row]:
     return list(_table(hand_size, spec.counts))
 
 
+@lru_cache(maxsize=128)
+def _bomb_table(hand_size: int, counts: tuple[int, ...] | None) -> tuple[Row, ...]:
+    top = hand_size if counts is None else min(max(counts), hand_size)
+    rows = []
+    if _possible(counts, hand_size, 4, 1):
+        rows.append(Row(4, 1, _shape_probability(4, 1, hand_size, counts)))
+    for w in range(2, top + 1):
+        for l in range(3, _NRANKS + 1):
+            if not _possible(counts, hand_size, w, l):
+                break
+            p = _shape_probability(w, l, hand_size, counts)
+            if p == 0:
+                break
+            rows.append(Row(w, l, p))
+    rows = [r for r in rows if r.probability > 0]
+    rows.sort(key=_sort_key)
+    return tuple(rows)
+
+
 def bomb_shapes(hand_size: int, deck: str = "standard") -> list[Row]:
-    """The bomb rows of :func:`odds_table` (rarest, i.e. strongest, first)."""
-    return [r for r in odds_table(hand_size, deck) if r.bomb]
+    """The bomb rows of :func:`odds_table` (rarest, i.e. strongest, first).
+
+    Computed directly (only bomb shapes), so it is cheaper than the table.
+    """
+    spec = parse_deck(deck)
+    _check_hand_size(hand_size, spec)
+    return list(_bomb_table(hand_size, spec.counts))
 
 
 def bomb_order(hand_size: int, deck: str = "standard") -> list[tuple[int, int]]:
