@@ -330,3 +330,20 @@ def test_both_full_tables_fast():
     odds_table(13)
     odds_table(20)
     assert time.perf_counter() - t < 1.0
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(derandomize=True, deadline=None, max_examples=60)
+@given(counts=st.lists(st.integers(0, 5), min_size=13, max_size=13).filter(lambda c: sum(c) >= 1),
+       data=st.data())
+def test_packed_dp_matches_dictionary_dp_on_random_decks(counts, data):
+    counts = tuple(counts)
+    n = data.draw(st.integers(1, min(sum(counts), 14)))
+    w = data.draw(st.integers(1, 5))
+    l = data.draw(st.integers(1, 6))
+    fast = shape_probability_counts(w, l, n, counts)
+    slow = odds._generic_probability(w, l, n, counts)
+    assert fast == slow
+    assert 0 <= fast <= 1
