@@ -224,10 +224,10 @@ def test_first_play_must_include_lowest_option():
         assert legal and all(low in a.cards for a in legal)
         other = next(c for c in g.hands[seat] if c != low)
         assert "must include" in g.check(seat, Action("play", (other,)))
-        # other seats do not learn which card it is
+        # the card that must open is announced to everyone (climbing base convention)
         for s in range(3):
-            obs = g.observation(s)
-            assert obs["required_card"] == (low if s == seat else None)
+            assert g.observation(s)["required_card"] == low
+        assert "must include" in g.decision(seat).prompt
         g.apply(seat, legal[0])
         assert g.required_card is None
 

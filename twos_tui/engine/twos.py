@@ -717,8 +717,6 @@ class TwosGame(ClimbingGame):
     # ----- observations -----------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         obs = super().observation(seat)
-        if self.required_card is not None and self.required_card not in self.hands[seat]:
-            obs["required_card"] = None   # the lowest card is in another hand: hidden
         obs["bomb_order"] = self.bomb_order_text()
         obs["score_label"] = self.score_label
         return obs
