@@ -516,3 +516,14 @@ def test_card_sort_keys():
     g = new_game("twos", seed=0)
     assert g.sort_cards(["2S", "3H", "AC", "3S", "10D"]) == ["3S", "3H", "10D", "AC", "2S"]
     assert g.sort_cards(["3H", "2S", "3S", "4D"], by="suit") == ["3S", "2S", "4D", "3H"]
+
+
+def test_rules_summary_describes_the_chosen_rules():
+    lines = new_game("twos", 2, seed=0).rules_summary()
+    text = "\n".join(lines)
+    assert "Hand size: 20 cards (12 out of play)" in text
+    assert "Deals to win: 5" in text and "Deals played" not in text
+    assert lines[-1].startswith("Bombs, weakest to strongest: 2×3, 2×4, 4×1, 2×5")
+    pen = new_game("twos", 3, seed=0, options={"scoring": "penalty"}).rules_summary()
+    assert any(line.startswith("Deals played: 5") for line in pen)
+    assert not any(line.startswith("Deals to win") for line in pen)

@@ -478,7 +478,7 @@ def _option_specs(players: int) -> tuple[OptionSpec, ...]:
         OptionSpec("hand_size", "Hand size",
                    f"Cards dealt to each player; the rest stay out of play, face down "
                    f"(usual: {dflt}).",
-                   tuple((n, f"{n} cards" + (f" ({52 - n * players} out of play)"
+                   tuple((n, f"{n} card{'s' if n > 1 else ''}" + (f" ({52 - n * players} out of play)"
                                              if n * players < 52 else ""))
                          for n in range(1, most + 1)),
                    dflt),
@@ -562,7 +562,9 @@ class TwosGame(ClimbingGame):
         return [shape_label(s) for s in self.bomb_order() if s[0] * s[1] <= hs]
 
     def rules_summary(self) -> list[str]:
-        lines = super().rules_summary()
+        unused = "deals_to_win" if self.options["scoring"] == "penalty" else "penalty_deals"
+        lines = [f"{s.label}: {s.label_of(self.options[s.id])}"
+                 for s in self.option_specs(self.players) if s.id != unused]
         order = self.bomb_order_text()
         if order:
             lines.append("Bombs, weakest to strongest: " + ", ".join(order))
