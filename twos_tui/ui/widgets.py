@@ -22,7 +22,10 @@ from ..engine.cards import CardFace
 
 FaceFn = Callable[[str], CardFace]
 
-_COLOURS = {"red": "#c0182b", "black": "#111111", "dim": "grey50"}
+#: colour hints from ``card_face`` -> ink that reads well on the light card face
+_COLOURS = {"red": "#c0182b", "black": "#111111", "dim": "grey50", "blue": "#1f48b0",
+            "yellow": "#8a5a00", "green": "#17702a", "magenta": "#93207f",
+            "white": "#4a4a4a", "purple": "#6a2aa0", "orange": "#a04a00"}
 
 
 def chip_style(face: CardFace, selected: bool = False) -> Style:
@@ -203,3 +206,108 @@ class InfoPanel(Static):
     DEFAULT_CSS = """
     InfoPanel { border: round $panel-lighten-2; padding: 0 1; height: auto; }
     """
+
+
+def _line(width: int, parts: list[tuple[int, Text]]) -> Text:
+    """Place text pieces at columns on one line (later pieces move right if they collide)."""
+    out = Text()
+    col = 0
+    for at, piece in sorted(parts, key=lambda p: p[0]):
+        at = max(at, col + (1 if col else 0))
+        out.append(" " * (at - col))
+        out.append_text(piece)
+        col = at + piece.cell_len
+    if col < width:
+        out.append(" " * (width - col))
+    return out
+
+
+class SeatInfo:
+    """What the compass shows of one seat."""
+
+    def __init__(self, name: str, count: int | None, tags: list[str], turn: bool,
+                 cards: Text | None, ai: bool) -> None:
+        self.name, self.count, self.tags, self.turn = name, count, tags, turn
+        self.cards, self.ai = cards, ai
+
+    def title(self) -> Text:
+        t = Text()
+        if self.turn:
+            t.append("▶ ", style="bold yellow")
+        t.append(self.name, style="bold reverse" if self.turn else "bold")
+        if self.ai:
+            t.append(" (AI)", style="dim")
+        return t
+
+    def info(self) -> Text:
+        bits = []
+        if self.count is not None:
+            bits.append(f"{self.count} card{'s' if self.count != 1 else ''}")
+        bits.extend(self.tags)
+        if self.turn:
+            bits.append("to play")
+        return Text(" · ".join(bits), style="italic")
+
+
+class CompassView(Widget):
+    """The trick-taking table: opponents around the trick, you at the bottom.
+
+    Positions are "north", "west", "east" (the seats after yours, to your left first)
+    and "south" (you); each shows its name, cards left, tags and the card(s) it played.
+    """
+
+    DEFAULT_CSS = """
+    CompassView { height: auto; min-height: 8; border: round $panel-lighten-2; padding: 0 1; }
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.seats: dict[str, SeatInfo] = {}
+        self.status = Text()
+        self.note = ""
+
+    def show(self, seats: dict[str, SeatInfo], status: Text, note: str = "") -> None:
+        self.seats = seats
+        self.status = status
+        self.note = note
+        self.refresh(layout=True)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return 8 if "north" in self.seats else 6
+
+    def render(self) -> Text:
+        w = max(self.content_region.width, 20)
+        if self.note:
+            return Text(self.note, style="italic")
+        lines: list[Text] = []
+        centre = w // 2
+
+        def centred(t: Text) -> Text:
+            return _line(w, [(max(0, centre - t.cell_len // 2), t)])
+
+        n = self.seats.get("north")
+        if n is not None:
+            lines.append(centred(n.title()))
+            lines.append(centred(n.info()))
+            lines.append(centred(n.cards or Text("·", style="dim")))
+        we, ea = self.seats.get("west"), self.seats.get("east")
+        names, infos, plays = [], [], []
+        if we is not None:
+            names.append((0, we.title()))
+            infos.append((0, we.info()))
+            plays.append((max(0, w // 4 - (we.cards.cell_len if we.cards else 1) // 2),
+                          we.cards or Text("·", style="dim")))
+        if ea is not None:
+            t, i = ea.title(), ea.info()
+            names.append((max(0, w - t.cell_len), t))
+            infos.append((max(0, w - i.cell_len), i))
+            c = ea.cards or Text("·", style="dim")
+            plays.append((max(0, 3 * w // 4 - c.cell_len // 2), c))
+        lines += [_line(w, names), _line(w, infos), _line(w, plays)]
+        s = self.seats.get("south")
+        if s is not None:
+            you = Text.assemble(s.cards or Text("·", style="dim"), "  ",
+                                Text(s.name, style="bold"))
+            lines.append(centred(you))
+        lines.append(self.status)
+        return Text("\n").join(lines)

@@ -21,7 +21,7 @@ from textual.widgets import Button, Footer, Header, RichLog, Static
 
 from ...engine import Action
 from ..session import Session
-from ..widgets import HandView, InfoPanel, SeatPanel, cards_text
+from ..widgets import CompassView, HandView, InfoPanel, SeatInfo, SeatPanel, cards_text
 
 
 class TableScreen(Screen):
@@ -67,13 +67,7 @@ class TableScreen(Screen):
         with Horizontal(id="main"):
             with Vertical(id="play-area"):
                 if trick:
-                    with Container(id="compass"):
-                        yield Static(classes="corner")
-                        yield SeatPanel(id="seat-north", classes="seat")
-                        yield Static(classes="corner")
-                        yield SeatPanel(id="seat-west", classes="seat")
-                        yield InfoPanel(id="trick", classes="trick-centre")
-                        yield SeatPanel(id="seat-east", classes="seat")
+                    yield CompassView(id="compass")
                 else:
                     with Horizontal(id="opponents"):
                         for i in range(g.players - 1):
@@ -145,13 +139,7 @@ class TableScreen(Screen):
                        self._seat_extra(obs, seat), self.session.seats[seat].is_ai)
 
         if g.family == "trick":
-            pos = self._positions()
-            for name in ("north", "west", "east"):
-                panel = self.query_one(f"#seat-{name}", SeatPanel)
-                seat = next((s for s, p in pos.items() if p == name), None)
-                panel.display = seat is not None
-                if seat is not None:
-                    fill(panel, seat)
+            return  # the compass shows the seats (see _render_trick)
         else:
             base = me if me is not None else self.session.humans[0]
             order = [(base + k) % g.players for k in range(1, g.players)]
@@ -162,8 +150,60 @@ class TableScreen(Screen):
             self.query_one("#prompt", Static).update("")
             return
 
+    def _variant_notes(self, obs: dict[str, Any]) -> Text:
+        """Private or phase facts some variants add to the observation (2v1)."""
+        g = self.game
+        face = g.card_face
+        out = Text()
+
+        def add(label: str, codes: list[str]) -> None:
+            if out.cell_len:
+                out.append("  ")
+            out.append(label + " ", style="dim")
+            out.append_text(cards_text(codes, face))
+
+        if obs.get("my_face_down"):
+            add("Your face-down card:", [obs["my_face_down"]])
+        if obs.get("my_choice"):
+            add("Your choice:", list(obs["my_choice"]))
+        if obs.get("received"):
+            add("Received:", list(obs["received"]))
+        if obs.get("blindfold"):
+            if out.cell_len:
+                out.append("  ")
+            out.append("Blindfold: the duo follows face down.", style="bold")
+        return out
+
     def _render_trick(self, obs: dict[str, Any], hidden: bool) -> None:
         g = self.game
+        face = g.card_face
+        status = Text(obs.get("status", ""), style="dim")
+        if g.family == "trick":
+            view = self.query_one("#compass", CompassView)
+            view.border_title = "Table"
+            if hidden:
+                view.show({}, Text(), "The table is hidden until the next player is at "
+                                      "the screen.")
+                return
+            to_act = set(obs.get("to_act", ()))
+            counts = obs.get("hand_counts") or [None] * g.players
+            tags = obs.get("seat_tags") or [[] for _ in range(g.players)]
+            played: dict[int, Text] = {}
+            for e in obs.get("table", []):
+                t = cards_text(list(e.get("cards", [])), face)
+                if e.get("label"):
+                    t.append(f" {e['label']}", style="italic")
+                played[e.get("seat")] = t
+            pos = self._positions()
+            pos[self.viewer] = "south"
+            seats = {}
+            for seat, p in pos.items():
+                seats[p] = SeatInfo(g.names[seat], counts[seat], list(tags[seat]),
+                                    seat in to_act, played.get(seat),
+                                    self.session.seats[seat].is_ai)
+            notes = self._variant_notes(obs)
+            view.show(seats, Text.assemble(status, "\n", notes) if notes.cell_len else status)
+            return
         panel = self.query_one("#trick", InfoPanel)
         panel.border_title = "Table"
         if hidden:
@@ -173,46 +213,30 @@ class TableScreen(Screen):
         entries = obs.get("trick")
         if entries is None:
             entries = obs.get("table", [])
-        face = g.card_face
         out = Text()
-        if g.family == "trick":
-            pos = self._positions()
-            by_pos: dict[str, dict] = {}
-            for e in obs.get("table", []):
-                p = pos.get(e.get("seat"), "south")
-                by_pos[p] = e
-            for p in ("north", "west", "east", "south"):
-                e = by_pos.get(p)
-                if e is None:
-                    continue
-                who = "You" if e.get("seat") == self.viewer else g.names[e["seat"]]
-                out.append(f"{p[0].upper()} {who}: ", style="bold")
+        shown = entries[-6:]
+        if len(entries) > len(shown):
+            out.append(f"… {len(entries) - len(shown)} earlier\n", style="dim")
+        last_play = max((i for i, e in enumerate(shown) if not e.get("pass")), default=None)
+        for i, e in enumerate(shown):
+            seat = e.get("seat")
+            who = g.names[seat] if seat is not None else ""
+            out.append(("▶ " if i == last_play else "  ") + f"{who}: ", style="bold")
+            if e.get("pass"):
+                out.append("pass", style="italic")
+            else:
                 out.append_text(cards_text(list(e.get("cards", [])), face))
-                if e.get("label"):
-                    out.append(f" {e['label']}", style="italic")
-                out.append("\n")
-            if not by_pos:
-                out.append("No cards on the table yet.\n", style="italic")
-        else:
-            shown = entries[-6:]
-            if len(entries) > len(shown):
-                out.append(f"… {len(entries) - len(shown)} earlier\n", style="dim")
-            last_play = max((i for i, e in enumerate(shown) if not e.get("pass")), default=None)
-            for i, e in enumerate(shown):
-                seat = e.get("seat")
-                who = g.names[seat] if seat is not None else ""
-                out.append(("▶ " if i == last_play else "  ") + f"{who}: ", style="bold")
-                if e.get("pass"):
-                    out.append("pass", style="italic")
-                else:
-                    out.append_text(cards_text(list(e.get("cards", [])), face))
-                    label = e.get("label") or (e.get("kind") or "").replace("-", " ")
-                    if label:
-                        out.append(f"  {label}", style="italic")
-                out.append("\n")
-            if not entries:
-                out.append("Nothing on the table: a new lead.\n", style="italic")
-        out.append(obs.get("status", ""), style="dim")
+                label = e.get("label") or (e.get("kind") or "").replace("-", " ")
+                if label:
+                    out.append(f"  {label}", style="italic")
+            out.append("\n")
+        if not entries:
+            out.append("Nothing on the table: a new lead.\n", style="italic")
+        out.append_text(status)
+        notes = self._variant_notes(obs)
+        if notes.cell_len:
+            out.append("\n")
+            out.append_text(notes)
         panel.update(out)
 
     def _render_score(self, obs: dict[str, Any]) -> None:
