@@ -1,0 +1,520 @@
+"""Chinese Poker, the shedding game on Blume's page (RULINGS §4) — not the gambling game.
+
+Actions:
+
+* ``Action("play", cards)`` with concrete card codes. Suits never matter in this game,
+  so ``legal_actions`` lists one *canonical* suit choice per play (the lowest-suited
+  cards of each rank in hand, cards in rank order); ``check``/``apply`` accept any
+  concrete selection that makes the same play.
+* ``Action("pass")``: when there is a play to beat, and also on the deal's opening
+  play (see below).
+* Two players only: ``Action("choose-hand", value="A" | "B" | "C")`` during the hand
+  choice at the start of each deal.
+
+Rules as implemented:
+
+* The deck is 48 cards: the 2♥, 2♦, 2♣ and A♣ are removed (so the only two is the
+  2♠ and there are three aces). Since suits never matter, which three twos and which
+  ace leave makes no difference to play.
+* 4 players get 12 cards each, 3 players 16 each. With 2 players the dealer deals three
+  hands of 16 (A, B, C), chooses one, the other player chooses one of the remaining two,
+  and the third is out of play for the deal (hidden from both). Only the player
+  choosing sees the hands on offer.
+* First dealer by a cut (highest rank, aces high; tied players cut again); afterwards
+  the winner of a deal deals the next. The dealer plays first.
+* Opening play: nobody has played yet, so each player in turn, starting with the
+  dealer, may pass instead of leading. If everyone passes, the dealer must lead (so a
+  deal always gets going). Later tricks: whoever leads must play.
+* Passing is for that turn only: a player who passed may play later in the trick. The
+  trick ends when every other player has passed since the last play; the last player
+  to play leads.
+* Plays, compared by rank only (3 < 4 < ... < K < A < 2; equal ranks never beat):
+  a single; a pair or two or more pairs of consecutive ranks (``pairs-sequence``,
+  e.g. 44-55-66); a triple or two or more consecutive triples (``triples-sequence``);
+  a full house (by its triple); a straight of 5 to 13 cards in which the 2 is *low*
+  (2-3-4-5-6 is the lowest), beaten only by a higher straight of the same length.
+  Pair and triple sequences use the single-card order with no wrapping, and are
+  beaten only by the same kind and length with a higher top rank.
+* Four of a kind plus one more card (``four-of-a-kind``) is a bomb: it beats any other
+  play. Two bombs compare by their fifth card (default) or, house rule, by the rank of
+  the four.
+* Penalties for the others when someone goes out: every card still held 50, all but one
+  40, all but two 30, otherwise one point a card. The match ends after the deal in
+  which someone reaches the target (default 100); lowest total wins.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Any, ClassVar
+
+from .cards import display_cards
+from .climbing import Combination, describe_kind
+from .poker_hands import (CODE_BIT, CODE_IDX, E_ACTION, E_MASK, IDX_CODE, PokerClimbingGame,
+                          _KEY, new_entry, penalty_50_40_30, target_spec)
+from .protocol import PASS, Action, Choice, DealResult, Decision, OptionSpec
+
+#: the four cards taken out of the 52-card deck
+REMOVED = ("2H", "2D", "2C", "AC")
+CP_DECK: tuple[str, ...] = tuple(c for c in IDX_CODE if c not in REMOVED)
+_CP_SET = frozenset(CP_DECK)
+
+SINGLE = ("single",)
+FULL = ("full-house",)
+BOMB = ("four",)
+
+LETTERS = ("A", "B", "C")
+
+
+def _sp(r: int) -> int:
+    """Straight position of a climbing rank index: the 2 is lowest (0), the ace 12."""
+    return (r + 1) % 13
+
+
+class _CPHand:
+    """Rank structure of one hand and its combinations, generated family by family."""
+
+    __slots__ = ("hand", "mask", "by_rank", "groups", "done")
+
+    def __init__(self, hand: tuple, idxs: list[int]) -> None:
+        self.hand = hand
+        m = 0
+        by_rank: list[list[int]] = [[] for _ in range(13)]
+        for i in idxs:
+            by_rank[i >> 2].append(i)
+            m |= 1 << i
+        self.mask = m
+        self.by_rank = by_rank
+        self.groups: dict[tuple, list] = {}
+        self.done: set[str] = set()
+
+
+class ChinesePokerGame(PokerClimbingGame):
+    variant_id: ClassVar[str] = "chinese-poker"
+    name: ClassVar[str] = "Chinese Poker"
+    summary: ClassVar[str] = ("Suits never matter: shed runs, pair and triple chains and "
+                              "full houses; four of a kind plus one bombs anything.")
+    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
+    default_players: ClassVar[int] = 4
+    low_score_wins: ClassVar[bool] = True
+    score_label: ClassVar[str] = "Penalty"
+    bomb_slot: ClassVar[tuple | None] = BOMB
+
+    _cp: list | None = None          # per-seat _CPHand cache (never saved)
+
+    def __init__(self, players=None, options=None, seed=0, names=None) -> None:
+        self.phase = "play"
+        self.offered: dict[str, list[str]] = {}
+        self.chooser: int | None = None
+        self.open_passes = 0
+        self.next_dealer: int | None = None
+        super().__init__(players, options, seed, names)
+
+    # ----- options -------------------------------------------------------------------
+    @classmethod
+    def option_specs(cls, players: int | None = None) -> tuple[OptionSpec, ...]:
+        return (
+            target_spec(100),
+            OptionSpec(
+                "bomb_compare", "Four of a kind against four of a kind",
+                "How one four-of-a-kind bomb beats another.",
+                (("fifth", "By the extra fifth card"), ("quad", "By the rank of the four")),
+                "fifth"),
+        )
+
+    def target_text(self) -> str:
+        return (f"Penalty points for cards left; the match ends when someone reaches "
+                f"{self.options['target']}. Lowest total wins.")
+
+    @property
+    def hand_size(self) -> int:
+        return 12 if self.players == 4 else 16
+
+    # ----- cards -------------------------------------------------------------------------
+    def deck_cards(self) -> list[str]:
+        return list(CP_DECK)
+
+    def card_sort_key(self, code: str, by: str = "rank") -> tuple:
+        i = CODE_IDX[code]
+        if by == "suit":
+            return (i & 3, i >> 2)
+        return (i >> 2, i & 3)
+
+    # ----- classification --------------------------------------------------------------
+    @classmethod
+    def classify_idx(cls, idxs: list[int], options: dict[str, Any]) -> tuple[str, tuple, int, int] | None:
+        """(kind, slot, key, power) of ascending card integers, or ``None``."""
+        n = len(idxs)
+        if n == 1:
+            return "single", SINGLE, idxs[0] >> 2, 0
+        counts: dict[int, int] = {}
+        for i in idxs:
+            r = i >> 2
+            counts[r] = counts.get(r, 0) + 1
+        ranks = sorted(counts)
+        k = len(ranks)
+        if n == 5 and k == 2:
+            (r1, c1), (r2, c2) = sorted(counts.items(), key=lambda rc: -rc[1])
+            if c1 == 4:
+                key = r1 if options.get("bomb_compare") == "quad" else r2
+                return "four-of-a-kind", BOMB, key, 1
+            return "full-house", FULL, r1, 0
+        consecutive = ranks[-1] - ranks[0] == k - 1
+        if n == 2 * k and consecutive and all(v == 2 for v in counts.values()):
+            return ("pair" if k == 1 else "pairs-sequence"), ("pairs", k), ranks[-1], 0
+        if n == 3 * k and consecutive and all(v == 3 for v in counts.values()):
+            return ("triple" if k == 1 else "triples-sequence"), ("triples", k), ranks[-1], 0
+        if n == k and 5 <= n <= 13:
+            sps = sorted(_sp(r) for r in ranks)
+            if sps[-1] - sps[0] == n - 1:
+                return "straight", ("straight", n), sps[-1], 0
+        return None
+
+    @classmethod
+    def classify_cards(cls, cards: tuple[str, ...], options: dict[str, Any]) -> Combination | None:
+        if not all(c in _CP_SET for c in cards):
+            return None
+        idxs = sorted(CODE_IDX[c] for c in cards)
+        if len(set(idxs)) != len(idxs):
+            return None
+        got = cls.classify_idx(idxs, options)
+        if got is None:
+            return None
+        kind, slot, key, power = got
+        return Combination(kind, tuple(IDX_CODE[i] for i in idxs), slot, (key,), power)
+
+    # ----- generating plays from a hand (canonical suit choice) -----------------------
+    def _hand_state(self, seat: int) -> _CPHand:
+        cp = self._cp
+        if cp is None or len(cp) != self.players:
+            cp = self._cp = [None] * self.players
+        hand = tuple(self.hands[seat])
+        st = cp[seat]
+        if st is None or st.hand != hand:
+            st = cp[seat] = _CPHand(hand, sorted(CODE_IDX[c] for c in hand))
+        return st
+
+    def _family(self, st: _CPHand, fam: str) -> None:
+        if fam in st.done:
+            return
+        st.done.add(fam)
+        br = st.by_rank
+        g = st.groups
+        if fam == "single":
+            g[SINGLE] = [new_entry(r, (cs[0],), "single", SINGLE) for r, cs in enumerate(br) if cs]
+        elif fam in ("pairs", "triples"):
+            w = 2 if fam == "pairs" else 3
+            one, many = ("pair", "pairs-sequence") if w == 2 else ("triple", "triples-sequence")
+            for start in range(13):
+                if len(br[start]) < w:
+                    continue
+                cards: list[int] = []
+                for end in range(start, 13):
+                    if len(br[end]) < w:
+                        break
+                    cards = cards + br[end][:w]
+                    k = end - start + 1
+                    slot = (fam, k)
+                    g.setdefault(slot, []).append(
+                        new_entry(end, sorted(cards), one if k == 1 else many, slot))
+            for slot in [s for s in g if s[0] == fam]:
+                g[slot].sort(key=_KEY)
+        elif fam == "full-house":
+            lst = []
+            for t, ts in enumerate(br):
+                if len(ts) < 3:
+                    continue
+                for p, ps in enumerate(br):
+                    if p != t and len(ps) >= 2:
+                        lst.append(new_entry(t, sorted(ts[:3] + ps[:2]), "full-house", FULL))
+            if lst:
+                g[FULL] = lst
+        elif fam == "straight":
+            # straight positions: the 2 (rank 12) is lowest
+            present = [bool(br[(sp - 1) % 13]) for sp in range(13)]
+            for start in range(13):
+                if not present[start]:
+                    continue
+                cards = []
+                for end in range(start, 13):
+                    if not present[end]:
+                        break
+                    cards.append(br[(end - 1) % 13][0])
+                    n = end - start + 1
+                    if n >= 5:
+                        slot = ("straight", n)
+                        g.setdefault(slot, []).append(
+                            new_entry(end, sorted(cards), "straight", slot))
+            for slot in [s for s in g if s[0] == "straight"]:
+                g[slot].sort(key=_KEY)
+        elif fam == "four":
+            by_quad = self.options.get("bomb_compare") == "quad"
+            lst = []
+            for q, qs in enumerate(br):
+                if len(qs) != 4:
+                    continue
+                for f, fs in enumerate(br):
+                    if f != q and fs:
+                        lst.append(new_entry(q if by_quad else f, sorted(qs + fs[:1]),
+                                             "four-of-a-kind", BOMB, 1))
+            if lst:
+                lst.sort(key=_KEY)
+                g[BOMB] = lst
+
+    _FAMILIES = ("single", "pairs", "triples", "full-house", "straight", "four")
+
+    def _entries_beating(self, seat: int, top: Combination | None) -> list[list]:
+        st = self._hand_state(seat)
+        g = st.groups
+        out: list[list] = []
+        if top is None:
+            for fam in self._FAMILIES:
+                self._family(st, fam)
+            for lst in g.values():
+                out.extend(lst)
+            return out
+        self._family(st, top.slot[0])
+        lst = g.get(top.slot)
+        if lst:
+            out.extend(lst[bisect_right(lst, top.key[0], key=_KEY):])
+        if top.power == 0:
+            self._family(st, "four")
+            bombs = g.get(BOMB)
+            if bombs:
+                out.extend(bombs)
+        return out
+
+    def lookup_play(self, seat: int, cards) -> Combination | None:
+        """Fast check: known card codes, all in hand, no repeats -> classify on ints."""
+        if type(cards) is not tuple:
+            return None
+        st = self._hand_state(seat)
+        m = 0
+        try:
+            for c in cards:
+                b = CODE_BIT[c]
+                if m & b or not st.mask & b:
+                    return None
+                m |= b
+        except KeyError:
+            return None
+        idxs = sorted(CODE_IDX[c] for c in cards)
+        got = self.classify_idx(idxs, self.options)
+        if got is None:
+            return None
+        kind, slot, key, power = got
+        return Combination(kind, tuple(IDX_CODE[i] for i in idxs), slot, (key,), power)
+
+    # ----- dealing -------------------------------------------------------------------
+    @staticmethod
+    def _cut_value(code: str) -> int:
+        r = CODE_IDX[code] >> 2
+        return 0 if r == 12 else r + 1        # aces high, 2 low; suits do not count
+
+    def deal_cards(self) -> None:
+        deck = list(CP_DECK)
+        if self.deal_number == 1 or self.next_dealer is None:
+            self.dealer = self.cut_for_deal(deck, self._cut_value)
+        else:
+            self.dealer = self.next_dealer
+        self.rng.shuffle(deck)
+        n = self.players
+        self.open_passes = 0
+        self.out_of_play = []
+        self.current = self.dealer
+        self.required_card = None
+        if n == 2:
+            key = self.card_sort_key
+            self.offered = {L: sorted(deck[16 * j:16 * (j + 1)], key=key)
+                            for j, L in enumerate(LETTERS)}
+            self.hands = [[] for _ in range(n)]
+            self.phase = "choose"
+            self.chooser = self.dealer
+            return
+        k = self.hand_size
+        for j in range(n):
+            seat = (self.dealer + 1 + j) % n
+            self.hands[seat] = deck[j * k:(j + 1) * k]
+        self.offered = {}
+        self.phase = "play"
+        self.chooser = None
+
+    # ----- the hand choice (2 players) ----------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        if self.deal_over or self.match_over:
+            return ()
+        if self.phase == "choose":
+            return (self.chooser,)
+        return (self.current,)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase == "choose":
+            if seat != self.chooser or self.deal_over or self.match_over:
+                return []
+            return [Action("choose-hand", value=L) for L in sorted(self.offered)]
+        return super().legal_actions(seat)
+
+    def check(self, seat: int, action: Action) -> str | None:
+        if self.phase == "choose" and not (self.match_over or self.deal_over):
+            if seat != self.chooser:
+                return f"It is {self.names[self.chooser]}'s turn to choose a hand."
+            if action.kind != "choose-hand":
+                return "First choose one of the hands on offer."
+            if action.value not in self.offered:
+                letters = " or ".join(sorted(self.offered))
+                return f"Hand {action.value} is not on offer: choose {letters}."
+            return None
+        if action.kind == "choose-hand":
+            return "The hands have already been chosen for this deal."
+        return super().check(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        if action.kind != "choose-hand":
+            super()._apply(seat, action)
+            return
+        letter = action.value
+        self.hands[seat] = self.offered.pop(letter)
+        self.log(f"{self.names[seat]} takes hand {letter}.", seat, kind="choose-hand")
+        if seat == self.dealer:
+            self.chooser = (self.dealer + 1) % self.players
+        else:
+            (rest,) = self.offered.values()
+            self.out_of_play = rest
+            self.offered = {}
+            self.chooser = None
+            self.phase = "play"
+            self.current = self.dealer
+            self.log("The third hand is out of play for this deal. "
+                     f"{self.names[self.dealer]} plays first.", None, kind="choose-hand")
+
+    # ----- passing on the opening play ---------------------------------------------------
+    def can_pass(self, seat: int) -> bool:
+        if self.top is not None:
+            return True
+        return self.phase == "play" and self.opening and self.open_passes < self.players
+
+    def after_open_pass(self, seat: int) -> None:
+        # a pass on an empty table locks nobody out of the first trick
+        self.passed = [False] * self.players
+        self.open_passes += 1
+        if self.open_passes >= self.players:
+            self.current = self.dealer
+            self.log(f"Everyone passed: {self.names[self.dealer]} must lead.", self.dealer,
+                     kind="trick")
+
+    def decision(self, seat: int) -> Decision | None:
+        if seat not in self.to_act():
+            return None
+        if self.phase == "choose":
+            letters = sorted(self.offered)
+            who = "You deal: choose" if seat == self.dealer else "Choose"
+            prompt = f"{who} one of the hands {', '.join(letters)} to play this deal."
+            return Decision(seat, "choose-hand", prompt, None, None,
+                            tuple(Choice(f"Hand {L}", Action("choose-hand", value=L), L.lower())
+                                  for L in letters))
+        d = super().decision(seat)
+        if self.top is None and self.can_pass(seat):
+            d = Decision(seat, d.kind, "Open the deal with any combination, or pass.",
+                         d.select, d.submit, d.choices)
+        return d
+
+    def status_line(self) -> str:
+        if self.phase == "choose" and not (self.deal_over or self.match_over):
+            return f"{self.names[self.chooser]} is choosing a hand."
+        return super().status_line()
+
+    # ----- accounting ------------------------------------------------------------------------
+    def card_census(self) -> list[str]:
+        offered = [c for L in sorted(self.offered) for c in self.offered[L]]
+        return super().card_census() + offered
+
+    def hidden_from(self, seat: int) -> set[str]:
+        hidden = super().hidden_from(seat)
+        if seat != self.chooser:
+            for cards in self.offered.values():
+                hidden.update(cards)
+        return hidden
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        obs = super().observation(seat)
+        obs["phase"] = self.phase
+        if self.phase == "choose":
+            obs["hand_choice"] = {"chooser": self.chooser, "letters": sorted(self.offered)}
+            if seat == self.chooser:
+                obs["offered_hands"] = {L: list(cs) for L, cs in sorted(self.offered.items())}
+        return obs
+
+    # ----- scoring ---------------------------------------------------------------------
+    def penalty_for(self, left: int) -> int:
+        return penalty_50_40_30(left, self.hand_size)
+
+    def score_deal(self, winner: int) -> DealResult:
+        changes = [0 if i == winner else self.penalty_for(len(h))
+                   for i, h in enumerate(self.hands)]
+        result = self.penalty_result(winner, changes, self.hand_size)
+        self.next_dealer = winner
+        if max(result.totals) >= self.options["target"]:
+            self.match_over = True
+        return result
+
+    # ----- JSON ------------------------------------------------------------------------
+    def extra_json(self) -> dict[str, Any]:
+        return {"phase": self.phase,
+                "offered": {L: list(cs) for L, cs in self.offered.items()},
+                "chooser": self.chooser, "open_passes": self.open_passes,
+                "next_dealer": self.next_dealer}
+
+    def load_extra_json(self, d: dict[str, Any]) -> None:
+        self.phase = d["phase"]
+        self.offered = {L: list(cs) for L, cs in d["offered"].items()}
+        self.chooser = d["chooser"]
+        self.open_passes = d["open_passes"]
+        self.next_dealer = d["next_dealer"]
+
+    # ----- reasons -------------------------------------------------------------------
+    def why_not_combination(self, codes: tuple[str, ...]) -> str:
+        idxs = sorted(CODE_IDX[c] for c in codes)
+        n = len(idxs)
+        counts: dict[int, int] = {}
+        for i in idxs:
+            counts[i >> 2] = counts.get(i >> 2, 0) + 1
+        shown = display_cards(codes)
+        vals = set(counts.values())
+        if n == 2:
+            return f"{shown}: a pair must be two cards of the same rank."
+        if n == 4 and len(counts) == 1:
+            return "Four of a kind must be played with one more card."
+        if vals == {2}:
+            return (f"{shown}: pairs played together must be of consecutive ranks "
+                    f"(like 4-4-5-5-6-6).")
+        if vals == {3}:
+            return (f"{shown}: triples played together must be of consecutive ranks "
+                    f"(like 3-3-3-4-4-4).")
+        if vals == {1}:
+            if n < 5:
+                return f"{shown}: straights are at least five cards long."
+            return (f"{shown} is not a straight: it needs consecutive ranks, with the 2 "
+                    f"below the 3 and no wrapping past the ace.")
+        return (f"{shown} is not a play in Chinese Poker: play a single, pairs or triples "
+                f"(alone or in a consecutive chain), a full house, a straight of 5 or more, "
+                f"or four of a kind with one more card.")
+
+    def why_not_beating(self, combo: Combination, top: Combination) -> str:
+        if top.power > combo.power:
+            return "Only a higher four of a kind (with its fifth card) beats four of a kind."
+        if top.slot != combo.slot:
+            if top.kind == "straight":
+                return (f"Only a higher straight of exactly {len(top.cards)} cards (or four of "
+                        f"a kind plus one) beats that straight.")
+            if top.slot[0] in ("pairs", "triples") and top.slot[1] > 1:
+                return (f"Only a higher {describe_kind(top.kind)} of {top.slot[1]} "
+                        f"{top.slot[0]} (or four of a kind plus one) beats it.")
+            return (f"Only a higher {describe_kind(top.kind)} (or four of a kind plus one) "
+                    f"beats a {describe_kind(top.kind)}.")
+        if combo.power:
+            if self.options.get("bomb_compare") == "quad":
+                return "Four of a kind against four of a kind: the higher four wins."
+            return ("Four of a kind against four of a kind: the higher fifth card wins "
+                    "(equal ranks do not beat).")
+        return (f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
+                f"suits do not count, so it needs a higher rank.")
