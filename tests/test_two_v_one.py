@@ -446,3 +446,28 @@ def test_seeded_matches_are_reproducible_and_round_trip_everywhere():
                 g = roundtrip(g)
         assert state(g.replay()) == state(g)
         assert max(g.totals) >= 7
+
+
+def test_check_accepts_exactly_the_listed_legal_actions():
+    import random
+    from itertools import combinations as combos
+    for seed in range(40):
+        g = new_game("2v1", seed=seed)
+        rng = random.Random(seed)
+        while not g.deal_over:
+            for seat in range(3):
+                legal = g.legal_actions(seat)
+                d = g.decision(seat)
+                if d is None:
+                    assert legal == []
+                    continue
+                if d.select is None:
+                    offered = [c.action for c in d.choices]
+                    assert offered == legal
+                    continue
+                k = d.select[0]
+                every = [Action(d.submit, cs) for cs in combos(g.hands[seat], k)]
+                accepted = [a for a in every if g.check(seat, a) is None]
+                assert sorted(map(repr, accepted)) == sorted(map(repr, legal))
+            seat = rng.choice(g.to_act())
+            g.apply(seat, rng.choice(g.legal_actions(seat)))

@@ -190,3 +190,16 @@ def test_faces_and_sorting():
     assert g.card_face("10H").label == "10♥"
     assert g.sort_cards(["2H", "AH", "3H", "KS"], "rank") == ["3H", "KS", "AH", "2H"]
     assert g.sort_cards(["2H", "AH", "3H", "KS"], "suit") == ["KS", "3H", "AH", "2H"]
+
+
+def test_check_accepts_exactly_the_listed_legal_actions():
+    for seed in range(20):
+        g = new_game("twos-tricks", seed=seed)
+        rng = random.Random(seed)
+        while not g.deal_over:
+            (seat,) = g.to_act()
+            every = [Action("play", (c,)) for c in g.hands[seat]]
+            accepted = [a for a in every if g.check(seat, a) is None]
+            assert accepted == g.legal_actions(seat)
+            assert g.decision(seat).select == (1, 1)
+            g.apply(seat, rng.choice(accepted))
