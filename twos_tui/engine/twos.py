@@ -229,7 +229,10 @@ def _classify_mask(mask: int, opt: tuple[int, str, bool]) -> Combination | None:
 
 def classify_twos(cards, options: dict[str, Any] | None = None) -> Combination | None:
     """Classify card codes (any spelling parse_card accepts) or return ``None``."""
-    opt = _opt_key(options or {})
+    return _classify_opt(cards, _opt_key(options or {}))
+
+
+def _classify_opt(cards, opt: tuple[int, str, bool]) -> Combination | None:
     key = tuple(cards)
     table = _COMBO_CACHE.get(opt)
     if table is None:
@@ -264,6 +267,8 @@ def _action(mask: int) -> Action:
         if len(_ACTIONS) > _CACHE_LIMIT:
             _ACTIONS.clear()
             _MASK_OF.clear()
+            _ACTIONS.update(_SET_ACTIONS)
+            _MASK_OF.update({a.cards: m for m, a in _SET_ACTIONS.items()})
         cards = _cards_of_mask(mask)
         a = _ACTIONS[mask] = Action("play", cards)
         _MASK_OF[cards] = mask
@@ -276,6 +281,25 @@ _SET_OUT = {n: tuple(tuple(tuple((SET_SLOTS[n], 4 * r + t, None, sub << (4 * r))
                            for m in range(16))
                      for r in range(NRANKS))
             for n in (1, 2, 3)}
+
+
+def _set_actions() -> tuple[dict, dict]:
+    """Per (n, rank, suit mask): the tops and the Actions of the canonical sets (built
+    once; these never leave the action cache)."""
+    acts: dict[int, Action] = {}
+    table = {}
+    for n in (1, 2, 3):
+        table[n] = tuple(tuple(
+            (tuple(o[1] for o in _SET_OUT[n][r][m]),
+             tuple(acts.setdefault(o[3], Action("play", _cards_of_mask(o[3])))
+                   for o in _SET_OUT[n][r][m]))
+            for m in range(16)) for r in range(NRANKS))
+    return acts, table
+
+
+_SET_ACTIONS, _SET_TABLE = _set_actions()
+_ACTIONS.update(_SET_ACTIONS)
+_MASK_OF.update({a.cards: m for m, a in _SET_ACTIONS.items()})
 
 
 def _sets(ms: list[int], n: int, out: list) -> None:
@@ -432,8 +456,17 @@ class _HandPlays:
         if entry is None:
             out: list = []
             if slot[0] == "set":
-                _sets(self.ms, slot[1], out)
-            elif self.opt[2]:
+                table = _SET_TABLE[slot[1]]
+                tops: list[int] = []
+                acts: list[Action] = []
+                for r in range(NRANKS):
+                    t, a = table[r][self.ms[r]]
+                    if t:
+                        tops.extend(t)
+                        acts.extend(a)
+                entry = self._slots[slot] = (tops, acts, [None] * len(tops))
+                return entry
+            if self.opt[2]:
                 _suited_runs(self.ms, out.append, slot[1])
             else:
                 _multi(self.ms, 1, out.append, slot[1])
@@ -588,7 +621,7 @@ class TwosGame(ClimbingGame):
         return classify_twos(cards, options)
 
     def classify(self, cards: tuple[str, ...]) -> Combination | None:
-        return classify_twos(cards, self.options)
+        return _classify_opt(cards, self._opt)
 
     # ----- dealing and scoring ------------------------------------------------------------
     def deal_cards(self) -> None:
