@@ -84,6 +84,7 @@ class BigTwoGame(PokerClimbingGame):
 
     #: straight windows of this variant (climbing rank indices, lowest card first)
     WINDOW_MASKS, WINDOWS = _windows(_BLUME_WINDOWS)
+    WINDOW_BITS = tuple(WINDOW_MASKS)
 
     # ----- options -------------------------------------------------------------------
     @classmethod
@@ -190,58 +191,73 @@ class BigTwoGame(PokerClimbingGame):
         return Combination(kind, tuple(IDX_CODE[i] for i in idxs), slot, (key,))
 
     # ----- enumeration of a hand ------------------------------------------------------
-    def _enumerate(self, idxs: list[int]) -> list[list]:
+    FAMILIES: ClassVar[tuple] = (1, 2, 3, 5)
+
+    def _gen_family(self, fam: int, idxs: list[int], by_rank: list[list[int]]) -> list[list]:
+        if fam == 1:
+            return [[i, (IDX_CODE[i],), 1 << i, "single", S1, 0, None, None] for i in idxs]
+        out: list[list] = []
+        if fam == 2:
+            for cards in by_rank:
+                if len(cards) >= 2:
+                    for p in combinations(cards, 2):
+                        out.append(new_entry(p[1], p, "pair", S2))
+            return out
+        if fam == 3:
+            for r, cards in enumerate(by_rank):
+                if len(cards) >= 3:
+                    for t in combinations(cards, 3):
+                        out.append(new_entry(r, t, "triple", S3))
+            return out
+        if fam != 5:
+            return out
         opts = self.options
         cls = type(self)
-        by_rank: list[list[int]] = [[] for _ in range(13)]
-        by_suit: list[list[int]] = [[] for _ in range(4)]
-        for i in idxs:
-            by_rank[i >> 2].append(i)
-            by_suit[i & 3].append(i)
-        out = [new_entry(i, (i,), "single", S1) for i in idxs]
-        pairs_of: list[list[tuple]] = [[] for _ in range(13)]
-        triples_of: list[list[tuple]] = [[] for _ in range(13)]
+        rm = 0
         for r, cards in enumerate(by_rank):
-            if len(cards) >= 2:
-                for p in combinations(cards, 2):
-                    pairs_of[r].append(p)
-                    out.append(new_entry(p[1], p, "pair", S2))
-            if len(cards) >= 3:
-                for t in combinations(cards, 3):
-                    triples_of[r].append(t)
-                    out.append(new_entry(r, t, "triple", S3))
+            if cards:
+                rm |= 1 << r
         # straights and straight flushes
-        for w, ranks in enumerate(cls.WINDOWS):
-            lists = [by_rank[r] for r in ranks]
-            if not all(lists):
+        for w, wmask in enumerate(cls.WINDOW_BITS):
+            if rm & wmask != wmask:
                 continue
-            for pick in product(*lists):
+            for pick in product(*[by_rank[r] for r in cls.WINDOWS[w]]):
                 sidx = sorted(pick)
-                flush = len({i & 3 for i in pick}) == 1
-                cat = STRAIGHT_FLUSH if flush else STRAIGHT
+                s0 = pick[0] & 3
+                cat = STRAIGHT_FLUSH if all(i & 3 == s0 for i in pick) else STRAIGHT
                 out.append(new_entry(cat * 64 + cls._straight_key(w, sidx, opts), sidx,
                                      FIVE_KIND[cat], S5))
         # flushes (straight flushes already listed)
+        by_suit: list[list[int]] = [[], [], [], []]
+        for i in idxs:
+            by_suit[i & 3].append(i)
         wm = cls.WINDOW_MASKS
+        suit_first = cls._flush_suit_first(opts)
         for cards in by_suit:
-            if len(cards) >= 5:
-                for f in combinations(cards, 5):
-                    if rank_mask(f) in wm:
-                        continue
-                    out.append(new_entry(FLUSH * 64 + cls._flush_key(f, opts), f, "flush", S5))
-        # full houses and four of a kind
-        for r, trips in enumerate(triples_of):
-            if not trips:
+            if len(cards) < 5:
                 continue
-            for r2, prs in enumerate(pairs_of):
-                if r2 == r or not prs:
+            smask = rank_mask(cards)
+            may_straight = any(smask & b == b for b in cls.WINDOW_BITS)
+            for f in combinations(cards, 5):
+                if may_straight and rank_mask(f) in wm:
                     continue
-                for t in trips:
-                    for p in prs:
+                top = f[4]
+                key = (top & 3) * 13 + (top >> 2) if suit_first else top
+                out.append(new_entry(FLUSH * 64 + key, f, "flush", S5))
+        # full houses and four of a kind
+        for r, cards in enumerate(by_rank):
+            if len(cards) < 3:
+                continue
+            trips = list(combinations(cards, 3))
+            for r2, cards2 in enumerate(by_rank):
+                if r2 == r or len(cards2) < 2:
+                    continue
+                for p in combinations(cards2, 2):
+                    for t in trips:
                         out.append(new_entry(FULL_HOUSE * 64 + r, sorted(t + p),
                                              "full-house", S5))
-            if len(by_rank[r]) == 4:
-                quad = tuple(by_rank[r])
+            if len(cards) == 4:
+                quad = tuple(cards)
                 for i in idxs:
                     if i >> 2 != r:
                         out.append(new_entry(FOUR_KIND * 64 + r, sorted(quad + (i,)),

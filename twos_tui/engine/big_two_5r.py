@@ -34,6 +34,7 @@ class BigTwoFiveRoundGame(BigTwoGame):
 
     # straights 3-4-5-6-7 ... J-Q-K-A-2 (climbing indices are already in that order)
     WINDOW_MASKS, WINDOWS = _windows([[s + k for k in range(5)] for s in range(9)])
+    WINDOW_BITS = tuple(WINDOW_MASKS)
 
     @classmethod
     def option_specs(cls, players: int | None = None) -> tuple[OptionSpec, ...]:

@@ -45,14 +45,13 @@ Rules as implemented:
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from typing import Any, ClassVar
 
 from .cards import display_cards
 from .climbing import Combination, describe_kind
-from .poker_hands import (CODE_BIT, CODE_IDX, E_ACTION, E_MASK, IDX_CODE, PokerClimbingGame,
-                          _KEY, new_entry, penalty_50_40_30, target_spec)
-from .protocol import PASS, Action, Choice, DealResult, Decision, OptionSpec
+from .poker_hands import (CODE_BIT, CODE_IDX, IDX_CODE, PokerClimbingGame, new_entry,
+                          penalty_50_40_30, target_spec)
+from .protocol import Action, Choice, DealResult, Decision, OptionSpec
 
 #: the four cards taken out of the 52-card deck
 REMOVED = ("2H", "2D", "2C", "AC")
@@ -71,24 +70,6 @@ def _sp(r: int) -> int:
     return (r + 1) % 13
 
 
-class _CPHand:
-    """Rank structure of one hand and its combinations, generated family by family."""
-
-    __slots__ = ("hand", "mask", "by_rank", "groups", "done")
-
-    def __init__(self, hand: tuple, idxs: list[int]) -> None:
-        self.hand = hand
-        m = 0
-        by_rank: list[list[int]] = [[] for _ in range(13)]
-        for i in idxs:
-            by_rank[i >> 2].append(i)
-            m |= 1 << i
-        self.mask = m
-        self.by_rank = by_rank
-        self.groups: dict[tuple, list] = {}
-        self.done: set[str] = set()
-
-
 class ChinesePokerGame(PokerClimbingGame):
     variant_id: ClassVar[str] = "chinese-poker"
     name: ClassVar[str] = "Chinese Poker"
@@ -99,8 +80,9 @@ class ChinesePokerGame(PokerClimbingGame):
     low_score_wins: ClassVar[bool] = True
     score_label: ClassVar[str] = "Penalty"
     bomb_slot: ClassVar[tuple | None] = BOMB
-
-    _cp: list | None = None          # per-seat _CPHand cache (never saved)
+    #: plays are a canonical suit choice, so the cache is rebuilt when a hand changes
+    incremental_cache: ClassVar[bool] = False
+    FAMILIES: ClassVar[tuple] = ("single", "pairs", "triples", "full-house", "straight", "four")
 
     def __init__(self, players=None, options=None, seed=0, names=None) -> None:
         self.phase = "play"
@@ -184,25 +166,12 @@ class ChinesePokerGame(PokerClimbingGame):
         return Combination(kind, tuple(IDX_CODE[i] for i in idxs), slot, (key,), power)
 
     # ----- generating plays from a hand (canonical suit choice) -----------------------
-    def _hand_state(self, seat: int) -> _CPHand:
-        cp = self._cp
-        if cp is None or len(cp) != self.players:
-            cp = self._cp = [None] * self.players
-        hand = tuple(self.hands[seat])
-        st = cp[seat]
-        if st is None or st.hand != hand:
-            st = cp[seat] = _CPHand(hand, sorted(CODE_IDX[c] for c in hand))
-        return st
-
-    def _family(self, st: _CPHand, fam: str) -> None:
-        if fam in st.done:
-            return
-        st.done.add(fam)
-        br = st.by_rank
-        g = st.groups
+    def _gen_family(self, fam: str, idxs: list[int], br: list[list[int]]) -> list[list]:
+        out: list[list] = []
         if fam == "single":
-            g[SINGLE] = [new_entry(r, (cs[0],), "single", SINGLE) for r, cs in enumerate(br) if cs]
-        elif fam in ("pairs", "triples"):
+            return [[r, (IDX_CODE[cs[0]],), 1 << cs[0], "single", SINGLE, 0, None, None]
+                    for r, cs in enumerate(br) if cs]
+        if fam in ("pairs", "triples"):
             w = 2 if fam == "pairs" else 3
             one, many = ("pair", "pairs-sequence") if w == 2 else ("triple", "triples-sequence")
             for start in range(13):
@@ -214,25 +183,20 @@ class ChinesePokerGame(PokerClimbingGame):
                         break
                     cards = cards + br[end][:w]
                     k = end - start + 1
-                    slot = (fam, k)
-                    g.setdefault(slot, []).append(
-                        new_entry(end, sorted(cards), one if k == 1 else many, slot))
-            for slot in [s for s in g if s[0] == fam]:
-                g[slot].sort(key=_KEY)
-        elif fam == "full-house":
-            lst = []
+                    out.append(new_entry(end, cards, one if k == 1 else many, (fam, k)))
+            return out
+        if fam == "full-house":
             for t, ts in enumerate(br):
                 if len(ts) < 3:
                     continue
                 for p, ps in enumerate(br):
                     if p != t and len(ps) >= 2:
-                        lst.append(new_entry(t, sorted(ts[:3] + ps[:2]), "full-house", FULL))
-            if lst:
-                g[FULL] = lst
-        elif fam == "straight":
+                        out.append(new_entry(t, sorted(ts[:3] + ps[:2]), "full-house", FULL))
+            return out
+        if fam == "straight":
             # straight positions: the 2 (rank 12) is lowest
             present = [bool(br[(sp - 1) % 13]) for sp in range(13)]
-            for start in range(13):
+            for start in range(9):
                 if not present[start]:
                     continue
                 cards = []
@@ -242,58 +206,29 @@ class ChinesePokerGame(PokerClimbingGame):
                     cards.append(br[(end - 1) % 13][0])
                     n = end - start + 1
                     if n >= 5:
-                        slot = ("straight", n)
-                        g.setdefault(slot, []).append(
-                            new_entry(end, sorted(cards), "straight", slot))
-            for slot in [s for s in g if s[0] == "straight"]:
-                g[slot].sort(key=_KEY)
-        elif fam == "four":
+                        out.append(new_entry(end, sorted(cards), "straight", ("straight", n)))
+            return out
+        if fam == "four" and len(idxs) >= 5:
             by_quad = self.options.get("bomb_compare") == "quad"
-            lst = []
             for q, qs in enumerate(br):
                 if len(qs) != 4:
                     continue
                 for f, fs in enumerate(br):
                     if f != q and fs:
-                        lst.append(new_entry(q if by_quad else f, sorted(qs + fs[:1]),
+                        out.append(new_entry(q if by_quad else f, sorted(qs + fs[:1]),
                                              "four-of-a-kind", BOMB, 1))
-            if lst:
-                lst.sort(key=_KEY)
-                g[BOMB] = lst
-
-    _FAMILIES = ("single", "pairs", "triples", "full-house", "straight", "four")
-
-    def _entries_beating(self, seat: int, top: Combination | None) -> list[list]:
-        st = self._hand_state(seat)
-        g = st.groups
-        out: list[list] = []
-        if top is None:
-            for fam in self._FAMILIES:
-                self._family(st, fam)
-            for lst in g.values():
-                out.extend(lst)
-            return out
-        self._family(st, top.slot[0])
-        lst = g.get(top.slot)
-        if lst:
-            out.extend(lst[bisect_right(lst, top.key[0], key=_KEY):])
-        if top.power == 0:
-            self._family(st, "four")
-            bombs = g.get(BOMB)
-            if bombs:
-                out.extend(bombs)
         return out
 
     def lookup_play(self, seat: int, cards) -> Combination | None:
         """Fast check: known card codes, all in hand, no repeats -> classify on ints."""
         if type(cards) is not tuple:
             return None
-        st = self._hand_state(seat)
+        hm = self._cache(seat).mask
         m = 0
         try:
             for c in cards:
                 b = CODE_BIT[c]
-                if m & b or not st.mask & b:
+                if m & b or not hm & b:
                     return None
                 m |= b
         except KeyError:

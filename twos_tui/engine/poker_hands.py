@@ -24,7 +24,7 @@ from bisect import bisect_right
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from .cards import CLIMB_RANKS, RANK_TEXT, display, display_cards
+from .cards import CLIMB_RANKS, RANK_TEXT, display
 from .climbing import ClimbingGame, Combination
 from .protocol import PASS, Action, DealResult, OptionSpec
 
@@ -50,19 +50,18 @@ _KEY = itemgetter(0)
 E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO = range(8)
 
 
+_IDX_BIT = tuple(1 << i for i in range(52))
+
+
 def new_entry(key: int, idxs, kind: str, slot: tuple, power: int = 0) -> list:
     """An entry of the hand cache for the (ascending) card integers ``idxs``."""
-    mask = 0
-    for i in idxs:
-        mask |= 1 << i
-    return [key, tuple(IDX_CODE[i] for i in idxs), mask, kind, slot, power, None, None]
+    return [key, tuple(map(IDX_CODE.__getitem__, idxs)), sum(map(_IDX_BIT.__getitem__, idxs)),
+            kind, slot, power, None, None]
 
 
 def hand_mask(codes) -> int:
-    m = 0
-    for c in codes:
-        m |= CODE_BIT[c]
-    return m
+    """Bit mask of distinct card codes."""
+    return sum(map(CODE_BIT.__getitem__, set(codes)))
 
 
 def penalty_50_40_30(left: int, full: int) -> int:
@@ -98,65 +97,93 @@ def target_spec(default: int = 100) -> OptionSpec:
 
 
 class _SeatCache:
-    __slots__ = ("hand", "mask", "groups", "by_cards")
+    """The combinations of one seat's hand, generated family by family on demand."""
 
-    def __init__(self, hand: tuple, mask: int, groups: dict, by_cards: dict) -> None:
-        self.hand = hand
+    __slots__ = ("hand", "n", "mask", "idxs", "by_rank", "groups", "by_cards", "done")
+
+    def __init__(self, hand: list, mask: int, groups: dict, by_cards: dict,
+                 done: set) -> None:
+        self.hand = hand            # the hand list object itself
+        self.n = len(hand)          # ... and its length when this cache was made
         self.mask = mask
+        self.idxs: list[int] | None = None
+        self.by_rank: list[list[int]] | None = None
         self.groups = groups
         self.by_cards = by_cards
+        self.done = done
 
 
 class PokerClimbingGame(ClimbingGame):
     """A climbing game whose combinations are enumerated per hand into a fast cache.
 
-    Subclasses implement ``_enumerate(idxs)`` (entries of every combination in a hand
-    of ascending card integers), ``classify_cards`` (returning ``Combination`` objects
-    whose ``key`` is a one-int tuple and whose cards are sorted by ``idx``) and set
-    ``bomb_slot`` if some play beats every non-bomb.
+    Subclasses implement ``_gen_family(fam, idxs, by_rank)`` (entries of every combination of one
+    *family* — the first element of a slot — in a hand of ascending card integers),
+    list their families in ``FAMILIES``, implement ``classify_cards`` (returning
+    ``Combination`` objects whose ``key`` is a one-int tuple and whose cards are sorted
+    by ``idx``) and set ``bomb_slot`` if some play beats every non-bomb.
+
+    A seat's cache is fresh while the seat's hand is the same list object with the same
+    length (hands only lose cards during a deal; replacing a hand list, as a new deal
+    or a loaded game does, starts a new cache).
     """
 
+    FAMILIES: ClassVar[tuple] = ()
     incremental_cache: ClassVar[bool] = True
     bomb_slot: ClassVar[tuple | None] = None
     _hc: list | None = None        # per-seat _SeatCache (rebuilt lazily, never saved)
 
     # ----- the hand cache ------------------------------------------------------------
-    def _enumerate(self, idxs: list[int]) -> list[list]:
+    def _gen_family(self, fam, idxs: list[int], by_rank: list[list[int]]) -> list[list]:
+        """Entries of family ``fam`` for ascending card integers ``idxs``, which
+        ``by_rank`` lists rank by rank (do not modify either)."""
         raise NotImplementedError
-
-    def _build_cache(self, hand: tuple) -> _SeatCache:
-        entries = self._enumerate(sorted(CODE_IDX[c] for c in hand))
-        groups: dict[tuple, list] = {}
-        by_cards: dict[tuple, list] = {}
-        for e in entries:
-            groups.setdefault(e[E_SLOT], []).append(e)
-            by_cards[e[E_CARDS]] = e
-        for lst in groups.values():
-            lst.sort(key=_KEY)
-        return _SeatCache(hand, hand_mask(hand), groups, by_cards)
 
     def _cache(self, seat: int) -> _SeatCache:
         hc = self._hc
         if hc is None or len(hc) != self.players:
             hc = self._hc = [None] * self.players
-        hand = tuple(self.hands[seat])
+        hand = self.hands[seat]
         c = hc[seat]
-        if c is not None and c.hand == hand:
+        if c is not None and c.hand is hand and c.n == len(hand):
             return c
-        if c is not None and self.incremental_cache:
-            mask = hand_mask(hand)
-            if mask & ~c.mask == 0:
-                gone = c.mask & ~mask
-                groups = {}
-                for slot, lst in c.groups.items():
-                    kept = [e for e in lst if not e[E_MASK] & gone]
-                    if kept:
-                        groups[slot] = kept
-                c = _SeatCache(hand, mask, groups, c.by_cards)
-                hc[seat] = c
-                return c
-        c = hc[seat] = self._build_cache(hand)
+        mask = hand_mask(hand)
+        if c is not None and self.incremental_cache and c.hand is hand and not mask & ~c.mask:
+            gone = c.mask & ~mask
+            groups = {}
+            for slot, lst in c.groups.items():
+                kept = [e for e in lst if not e[2] & gone]
+                if kept:
+                    groups[slot] = kept
+            c = hc[seat] = _SeatCache(hand, mask, groups, c.by_cards, c.done)
+            return c
+        c = hc[seat] = _SeatCache(hand, mask, {}, {}, set())
         return c
+
+    def _ensure(self, c: _SeatCache, fam) -> None:
+        """Generate family ``fam`` of the cached hand if not done yet."""
+        if fam in c.done:
+            return
+        c.done = c.done | {fam}
+        if c.idxs is None:
+            c.idxs = idxs = sorted(CODE_IDX[x] for x in c.hand)
+            c.by_rank = by_rank = [[] for _ in range(13)]
+            for i in idxs:
+                by_rank[i >> 2].append(i)
+        entries = self._gen_family(fam, c.idxs, c.by_rank)
+        if not entries:
+            return
+        groups, by_cards = c.groups, c.by_cards
+        touched = set()
+        for e in entries:
+            slot = e[E_SLOT]
+            lst = groups.get(slot)
+            if lst is None:
+                lst = groups[slot] = []
+            lst.append(e)
+            touched.add(slot)
+            by_cards[e[E_CARDS]] = e
+        for slot in touched:
+            groups[slot].sort(key=_KEY)
 
     @staticmethod
     def _combo_of(e: list) -> Combination:
@@ -167,24 +194,33 @@ class PokerClimbingGame(ClimbingGame):
         return combo
 
     def _entries_beating(self, seat: int, top: Combination | None) -> list[list]:
-        groups = self._cache(seat).groups
-        out: list[list] = []
+        c = self._cache(seat)
+        groups = c.groups
         if top is None:
+            for fam in self.FAMILIES:
+                if fam not in c.done:
+                    self._ensure(c, fam)
+            out: list[list] = []
             req = self.required_card
             if req is not None:
                 bit = CODE_BIT.get(req, 0)
                 for lst in groups.values():
-                    out.extend([e for e in lst if e[E_MASK] & bit])
+                    out.extend([e for e in lst if e[2] & bit])
             else:
                 for lst in groups.values():
                     out.extend(lst)
             return out
-        lst = groups.get(top.slot)
-        if lst:
-            out.extend(lst[bisect_right(lst, top.key[0], key=_KEY):])
-        if self.bomb_slot is not None and top.power == 0:
-            bombs = groups.get(self.bomb_slot)
-            if bombs and self.bomb_slot != top.slot:
+        slot = top.slot
+        if slot[0] not in c.done:
+            self._ensure(c, slot[0])
+        lst = groups.get(slot)
+        out = lst[bisect_right(lst, top.key[0], key=_KEY):] if lst else []
+        bomb = self.bomb_slot
+        if bomb is not None and top.power == 0:
+            if bomb[0] not in c.done:
+                self._ensure(c, bomb[0])
+            bombs = groups.get(bomb)
+            if bombs and bomb != slot:
                 out.extend(bombs)
         return out
 
@@ -196,9 +232,9 @@ class PokerClimbingGame(ClimbingGame):
             return []
         acts = []
         for e in self._entries_beating(seat, self.top):
-            a = e[E_ACTION]
+            a = e[6]
             if a is None:
-                a = e[E_ACTION] = Action("play", e[E_CARDS])
+                a = e[6] = Action("play", e[1])
             acts.append(a)
         if self.can_pass(seat):
             acts.append(PASS)
@@ -209,7 +245,7 @@ class PokerClimbingGame(ClimbingGame):
             return None
         c = self._cache(seat)
         e = c.by_cards.get(cards)
-        if e is None or e[E_MASK] & ~c.mask:
+        if e is None or e[2] & ~c.mask:
             return None
         return self._combo_of(e)
 
@@ -249,10 +285,5 @@ class PokerClimbingGame(ClimbingGame):
         return RANK_LABEL[idx >> 2]
 
 
-def shown(codes) -> str:
-    return display_cards(codes)
-
-
 __all__ = ["CODE_IDX", "IDX_CODE", "CODE_BIT", "PokerClimbingGame", "new_entry",
-           "penalty_50_40_30", "passing_spec", "target_spec", "SUIT_ORDER", "hand_mask",
-           "Any"]
+           "penalty_50_40_30", "passing_spec", "target_spec", "SUIT_ORDER", "hand_mask"]
