@@ -527,3 +527,48 @@ def test_rules_summary_describes_the_chosen_rules():
     pen = new_game("twos", 3, seed=0, options={"scoring": "penalty"}).rules_summary()
     assert any(line.startswith("Deals played: 5") for line in pen)
     assert not any(line.startswith("Deals to win") for line in pen)
+
+
+OPTION_MIXES = [
+    (3, {"passing": "locked", "run_suits": "same-suit", "opening": "lowest"}),
+    (3, {"hand_size": 17, "bomb_order": "fixed"}),
+    (3, {"hand_size": 5, "scoring": "penalty"}),
+    (2, {"hand_size": 26, "passing": "locked"}),
+    (2, {"run_suits": "same-suit", "opening": "lowest", "bomb_order": "fixed"}),
+]
+
+
+@pytest.mark.parametrize("players,options", OPTION_MIXES)
+def test_random_deals_under_house_rules(players, options):
+    from collections import Counter
+    for seed in range(20):
+        g = new_game("twos", players, options=options, seed=seed)
+        rng = random.Random(seed)
+        deep = rng.randrange(30)
+        n = 0
+        while not g.deal_over:
+            assert Counter(g.card_census()) == Counter(g.deck_cards())
+            seat = g.to_act()[0]
+            for s in range(players):
+                hidden = g.hidden_from(s)
+                obs = dict(g.observation(s))
+                obs["history"] = [h for h in obs["history"] if h["deal"] == g.deal_number]
+                text = json.dumps(obs, ensure_ascii=False)
+                for c in hidden:
+                    assert f'"{c}"' not in text and g.card_face(c).label not in text
+            legal = g.legal_actions(seat)
+            for a in legal:
+                assert g.check(seat, a) is None, a
+            if n == deep:
+                assert state(load_game(json.loads(json.dumps(g.to_json())))) == state(g)
+                hand = g.hands[seat]
+                bogus = Action("play", tuple(rng.sample(hand, min(len(hand), 4))))
+                if g.check(seat, bogus) is not None:
+                    before = state(g)
+                    with pytest.raises(IllegalAction):
+                        g.apply(seat, bogus)
+                    assert state(g) == before
+            g.apply(seat, legal[rng.randrange(len(legal))])
+            n += 1
+            assert n < 3000
+        assert g.to_act() == ()
