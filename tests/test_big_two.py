@@ -321,3 +321,15 @@ def test_json_round_trip_mid_deal_and_hidden_cards():
         h.apply(s, a)
     assert h.to_json() == g.to_json()
     assert g.replay().to_json() == g.to_json()
+
+
+@pytest.mark.parametrize("variant", ["big-two", "big-two-5r"])
+def test_cached_legal_actions_match_a_fresh_copy_every_turn(variant):
+    g = new_game(variant, seed=21)
+    rng = random.Random(21)
+    while not g.deal_over:
+        s = g.to_act()[0]
+        acts = g.legal_actions(s)
+        fresh = load_game(g.to_json())
+        assert fresh.legal_actions(s) == acts
+        g.apply(s, rng.choice(acts))

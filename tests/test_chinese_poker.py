@@ -296,3 +296,14 @@ def test_json_round_trip_mid_deal():
         h.apply(s, a)
     assert h.to_json() == g.to_json()
     assert g.replay().to_json() == g.to_json()
+
+
+def test_cached_legal_actions_match_a_fresh_copy_every_turn():
+    for players in (2, 4):
+        g = new_game("chinese-poker", players, seed=31)
+        rng = random.Random(31)
+        while not g.deal_over:
+            s = g.to_act()[0]
+            acts = g.legal_actions(s)
+            assert load_game(g.to_json()).legal_actions(s) == acts
+            g.apply(s, rng.choice(acts))

@@ -45,6 +45,7 @@ CODE_BIT: dict[str, int] = {c: 1 << i for c, i in CODE_IDX.items()}
 RANK_LABEL = tuple(RANK_TEXT[r] for r in CLIMB_RANKS)
 
 _KEY = itemgetter(0)
+_ORDER = itemgetter(0, 2)   # entries sort by key, then card mask: a total order
 
 # entry fields
 E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO = range(8)
@@ -128,6 +129,10 @@ class PokerClimbingGame(ClimbingGame):
     """
 
     FAMILIES: ClassVar[tuple] = ()
+
+    def __init_subclass__(cls, **kw) -> None:
+        super().__init_subclass__(**kw)
+        cls._family_index = {f: i for i, f in enumerate(cls.FAMILIES)}
     incremental_cache: ClassVar[bool] = True
     bomb_slot: ClassVar[tuple | None] = None
     _hc: list | None = None        # per-seat _SeatCache (rebuilt lazily, never saved)
@@ -163,7 +168,7 @@ class PokerClimbingGame(ClimbingGame):
         """Generate family ``fam`` of the cached hand if not done yet."""
         if fam in c.done:
             return
-        c.done = c.done | {fam}
+        c.done.add(fam)
         if c.idxs is None:
             c.idxs = idxs = sorted(CODE_IDX[x] for x in c.hand)
             c.by_rank = by_rank = [[] for _ in range(13)]
@@ -183,7 +188,7 @@ class PokerClimbingGame(ClimbingGame):
             touched.add(slot)
             by_cards[e[E_CARDS]] = e
         for slot in touched:
-            groups[slot].sort(key=_KEY)
+            groups[slot].sort(key=_ORDER)
 
     @staticmethod
     def _combo_of(e: list) -> Combination:
@@ -202,13 +207,16 @@ class PokerClimbingGame(ClimbingGame):
                     self._ensure(c, fam)
             out: list[list] = []
             req = self.required_card
+            order = self._family_index
+            # a fixed order (family, then slot, then key), whatever was generated first
+            slots = sorted(groups, key=lambda sl: (order[sl[0]], sl))
             if req is not None:
                 bit = CODE_BIT.get(req, 0)
-                for lst in groups.values():
-                    out.extend([e for e in lst if e[2] & bit])
+                for sl in slots:
+                    out.extend([e for e in groups[sl] if e[2] & bit])
             else:
-                for lst in groups.values():
-                    out.extend(lst)
+                for sl in slots:
+                    out.extend(groups[sl])
             return out
         slot = top.slot
         if slot[0] not in c.done:
