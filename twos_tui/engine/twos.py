@@ -730,10 +730,9 @@ class TwosGame(ClimbingGame):
                 return (f"Only a bomb can beat the {tk} on the table: a higher {shape} "
                         f"or a stronger bomb shape.")
             if combo.power < top.power:
-                order = [shape_label(s) for s in self.bomb_order()]
                 return (f"A {tk} is beaten only by a higher {shape} or a stronger bomb "
                         f"shape; {describe_kind(combo.kind)} is weaker here (weakest first: "
-                        f"{', '.join(o for o in order[:12])}).")
+                        f"{', '.join(self.bomb_order_text())}).")
             return (f"A {tk} is beaten only by a higher {shape} or a stronger bomb shape: "
                     f"your top card {mine} is not above {theirs}.")
         if combo.slot != top.slot:
