@@ -438,11 +438,24 @@ def play_out(g, rng, check_json_at=-1):
             for s in range(g.players):
                 assert g2.legal_actions(s) == g.legal_actions(s)
                 assert g2.observation(s) == g.observation(s)
+        if n % 7 == 0:
+            assert_no_leak(g)
         acts = g.legal_actions(seat)
         g.apply(seat, acts[rng.randrange(len(acts))])
         n += 1
         assert n < 5000
     return n
+
+
+def assert_no_leak(g):
+    """No hidden card in any observation; history of earlier deals is public record
+    (those cards were dealt again since), so only this deal's entries are checked."""
+    for s in range(g.players):
+        obs = dict(g.observation(s))
+        obs["history"] = [h for h in obs["history"] if h["deal"] == g.deal_number]
+        text = json.dumps(obs, ensure_ascii=False)
+        for c in g.hidden_from(s):
+            assert f'"{c}"' not in text and g.card_face(c).label not in text, (s, c)
 
 
 @pytest.mark.parametrize("players", [2, 3])
