@@ -32,8 +32,9 @@ from typing import Any, ClassVar
 
 from .cards import display, display_cards
 from .climbing import Combination, describe_kind
-from .poker_hands import (CODE_IDX, IDX_CODE, RANK_LABEL, PokerClimbingGame, new_entry,
-                          passing_spec, penalty_50_40_30, target_spec)
+from .poker_hands import (CODE_IDX, IDX_CODE, RANK_LABEL, RANK_SORT, SUIT_SORT,
+                          PokerClimbingGame, new_entry, passing_spec, penalty_50_40_30,
+                          shuffled, target_spec)
 from .protocol import DealResult, OptionSpec
 
 SUIT_GLYPHS = ("♦", "♣", "♥", "♠")
@@ -111,10 +112,7 @@ class BigTwoGame(PokerClimbingGame):
 
     # ----- card order ------------------------------------------------------------------
     def card_sort_key(self, code: str, by: str = "rank") -> tuple:
-        i = CODE_IDX[code]
-        if by == "suit":
-            return (i & 3, i >> 2)
-        return (i >> 2, i & 3)
+        return SUIT_SORT[code] if by == "suit" else RANK_SORT[code]
 
     # ----- classification ----------------------------------------------------------------
     @classmethod
@@ -279,7 +277,7 @@ class BigTwoGame(PokerClimbingGame):
             self.dealer = self.cut_for_deal(deck, self._cut_value)
         else:
             self.dealer = (self.dealer + 1) % self.players
-        self.rng.shuffle(deck)
+        deck = shuffled(deck, self.rng)
         n, k = self.players, self.hand_size
         for j in range(n):
             seat = (self.dealer + 1 + j) % n

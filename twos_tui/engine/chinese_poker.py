@@ -49,8 +49,9 @@ from typing import Any, ClassVar
 
 from .cards import display_cards
 from .climbing import Combination, describe_kind
-from .poker_hands import (CODE_BIT, CODE_IDX, IDX_CODE, PokerClimbingGame, new_entry,
-                          penalty_50_40_30, target_spec)
+from .poker_hands import (CODE_BIT, CODE_IDX, IDX_CODE, RANK_SORT, SUIT_SORT,
+                          PokerClimbingGame, new_entry, penalty_50_40_30, shuffled,
+                          target_spec)
 from .protocol import Action, Choice, DealResult, Decision, OptionSpec
 
 #: the four cards taken out of the 52-card deck
@@ -80,8 +81,9 @@ class ChinesePokerGame(PokerClimbingGame):
     low_score_wins: ClassVar[bool] = True
     score_label: ClassVar[str] = "Penalty"
     bomb_slot: ClassVar[tuple | None] = BOMB
-    #: plays are a canonical suit choice, so the cache is rebuilt when a hand changes
+    #: plays are a canonical suit choice: after a play, lost plays are re-listed
     incremental_cache: ClassVar[bool] = False
+    quad_family: ClassVar[Any] = "four"
     FAMILIES: ClassVar[tuple] = ("single", "pairs", "triples", "full-house", "straight", "four")
 
     def __init__(self, players=None, options=None, seed=0, names=None) -> None:
@@ -117,10 +119,7 @@ class ChinesePokerGame(PokerClimbingGame):
         return list(CP_DECK)
 
     def card_sort_key(self, code: str, by: str = "rank") -> tuple:
-        i = CODE_IDX[code]
-        if by == "suit":
-            return (i & 3, i >> 2)
-        return (i >> 2, i & 3)
+        return SUIT_SORT[code] if by == "suit" else RANK_SORT[code]
 
     # ----- classification --------------------------------------------------------------
     @classmethod
@@ -167,6 +166,7 @@ class ChinesePokerGame(PokerClimbingGame):
 
     # ----- generating plays from a hand (canonical suit choice) -----------------------
     def _gen_family(self, fam: str, idxs: list[int], br: list[list[int]]) -> list[list]:
+        """Canonical plays of one family: the lowest-suited cards of each rank."""
         out: list[list] = []
         if fam == "single":
             return [[r, (IDX_CODE[cs[0]],), 1 << cs[0], "single", SINGLE, 0, None, None]
@@ -252,7 +252,7 @@ class ChinesePokerGame(PokerClimbingGame):
             self.dealer = self.cut_for_deal(deck, self._cut_value)
         else:
             self.dealer = self.next_dealer
-        self.rng.shuffle(deck)
+        deck = shuffled(deck, self.rng)
         n = self.players
         self.open_passes = 0
         self.out_of_play = []

@@ -14,8 +14,11 @@ and sorted by the integer ``key`` (``Combination.key == (key,)``). A hand only e
 shrinks during a deal, so after a play the entries are filtered by a bit mask of the
 cards that left; what beats the table is found with a bisection on ``key``. ``Action``
 and ``Combination`` objects are built only when first needed and then reused.
-A variant whose enumeration is a *canonical* suit choice (Chinese Poker) sets
-``incremental_cache = False``: its entries are rebuilt whenever the hand changes.
+A variant whose enumeration is a *canonical* suit choice (Chinese Poker: the
+lowest-suited cards of each rank) sets ``incremental_cache = False``: after a play,
+each listed play that lost a card is listed again with the cards left, when the hand
+still holds enough of its ranks. Families (first element of a slot) are generated
+only when first needed: following a single never lists the five-card hands.
 """
 
 from __future__ import annotations
@@ -40,6 +43,21 @@ for _r, _nat in enumerate(CLIMB_RANKS):
         CODE_IDX[_code] = _r * 4 + _s
         IDX_CODE[_r * 4 + _s] = _code
 CODE_BIT: dict[str, int] = {c: 1 << i for c, i in CODE_IDX.items()}
+#: sort keys of the cards: by rank (then suit) and by suit (then rank)
+RANK_SORT: dict[str, tuple] = {c: (i >> 2, i & 3) for c, i in CODE_IDX.items()}
+SUIT_SORT: dict[str, tuple] = {c: (i & 3, i >> 2) for c, i in CODE_IDX.items()}
+
+
+def shuffled(cards: list[str], rng) -> list[str]:
+    """A uniformly random order of ``cards`` drawn from ``rng`` (one float a card,
+    quicker than ``rng.shuffle``)."""
+    rnd = rng.random
+    return [c for _, c in sorted([(rnd(), c) for c in cards])]
+
+
+def has_four_of_a_rank(mask: int) -> bool:
+    """Does a card mask hold all four suits of some rank?"""
+    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & 0x1111111111111)
 
 #: climbing rank index (0 = three ... 12 = two) -> text
 RANK_LABEL = tuple(RANK_TEXT[r] for r in CLIMB_RANKS)
@@ -134,13 +152,16 @@ class PokerClimbingGame(ClimbingGame):
         super().__init_subclass__(**kw)
         cls._family_index = {f: i for i, f in enumerate(cls.FAMILIES)}
     incremental_cache: ClassVar[bool] = True
+    #: a family whose every play holds four cards of one rank (skipped without one)
+    quad_family: ClassVar[Any] = None
     bomb_slot: ClassVar[tuple | None] = None
     _hc: list | None = None        # per-seat _SeatCache (rebuilt lazily, never saved)
 
     # ----- the hand cache ------------------------------------------------------------
     def _gen_family(self, fam, idxs: list[int], by_rank: list[list[int]]) -> list[list]:
         """Entries of family ``fam`` for ascending card integers ``idxs``, which
-        ``by_rank`` lists rank by rank (do not modify either)."""
+        ``by_rank`` lists rank by rank (do not modify either). A *canonical* variant
+        (``incremental_cache = False``) lists the lowest-suited cards of each rank."""
         raise NotImplementedError
 
     def _cache(self, seat: int) -> _SeatCache:
@@ -152,11 +173,42 @@ class PokerClimbingGame(ClimbingGame):
         if c is not None and c.hand is hand and c.n == len(hand):
             return c
         mask = hand_mask(hand)
-        if c is not None and self.incremental_cache and c.hand is hand and not mask & ~c.mask:
+        if c is not None and c.hand is hand and not mask & ~c.mask:
             gone = c.mask & ~mask
+            if self.incremental_cache:
+                groups = {}
+                for slot, lst in c.groups.items():
+                    kept = [e for e in lst if not e[2] & gone]
+                    if kept:
+                        groups[slot] = kept
+                c = hc[seat] = _SeatCache(hand, mask, groups, c.by_cards, c.done)
+                return c
+            # canonical suit choice (the lowest-suited cards of each rank): a play that
+            # lost a card is listed again with the lowest cards left of its ranks, if
+            # the hand still has enough of them. Plays that lost nothing are still the
+            # lowest cards of their ranks (a lower card of a rank they use would have
+            # been in them), so the result is what a fresh listing gives.
+            by_rank: list[list[int]] = [[] for _ in range(13)]
+            for i in sorted(map(CODE_IDX.__getitem__, hand)):
+                by_rank[i >> 2].append(i)
             groups = {}
             for slot, lst in c.groups.items():
-                kept = [e for e in lst if not e[2] & gone]
+                kept = []
+                changed = False
+                for e in lst:
+                    if not e[2] & gone:
+                        kept.append(e)
+                        continue
+                    changed = True
+                    need: dict[int, int] = {}
+                    for code in e[1]:
+                        r = CODE_IDX[code] >> 2
+                        need[r] = need.get(r, 0) + 1
+                    if all(len(by_rank[r]) >= k for r, k in need.items()):
+                        idxs = sorted(i for r, k in need.items() for i in by_rank[r][:k])
+                        kept.append(new_entry(e[0], idxs, e[3], e[4], e[5]))
+                if changed:
+                    kept.sort(key=_ORDER)
                 if kept:
                     groups[slot] = kept
             c = hc[seat] = _SeatCache(hand, mask, groups, c.by_cards, c.done)
@@ -169,6 +221,8 @@ class PokerClimbingGame(ClimbingGame):
         if fam in c.done:
             return
         c.done.add(fam)
+        if self.quad_family == fam and not has_four_of_a_rank(c.mask):
+            return
         if c.idxs is None:
             c.idxs = idxs = sorted(CODE_IDX[x] for x in c.hand)
             c.by_rank = by_rank = [[] for _ in range(13)]
@@ -238,13 +292,26 @@ class PokerClimbingGame(ClimbingGame):
     def legal_actions(self, seat: int) -> list[Action]:
         if self.deal_over or self.match_over or seat != self.current:
             return []
+        top = self.top
+        hc = self._hc
+        c = hc[seat] if hc is not None and len(hc) == self.players else None
+        if (top is not None and c is not None and c.hand is self.hands[seat]
+                and c.n == len(c.hand) and top.slot[0] in c.done
+                and (top.power or self.bomb_slot is None or self.bomb_slot[0] in c.done)):
+            # the common case, inlined: follow from a fresh cache
+            lst = c.groups.get(top.slot)
+            entries = lst[bisect_right(lst, top.key[0], key=_KEY):] if lst else []
+            if not top.power and self.bomb_slot is not None and self.bomb_slot != top.slot:
+                entries.extend(c.groups.get(self.bomb_slot, ()))
+        else:
+            entries = self._entries_beating(seat, top)
         acts = []
-        for e in self._entries_beating(seat, self.top):
+        for e in entries:
             a = e[6]
             if a is None:
                 a = e[6] = Action("play", e[1])
             acts.append(a)
-        if self.can_pass(seat):
+        if top is not None or self.can_pass(seat):
             acts.append(PASS)
         return acts
 
