@@ -446,9 +446,23 @@ class _HandPlays:
     @property
     def leads(self) -> list[Action]:
         if self._leads is None:
+            ms = self.ms
+            pop = _POP
+            acts: list[Action] = []
+            for n in (1, 2, 3):          # the same order as enumerate_outcomes
+                table = _SET_TABLE[n]
+                for r in range(NRANKS):
+                    if pop[ms[r]] >= n:
+                        acts.extend(table[r][ms[r]][1])
+            out: list = []
+            if self.opt[2]:
+                _suited_runs(ms, out.append)
+            else:
+                _multi(ms, 1, out.append)
+            _bombs(ms, out.append)
             get = _ACTIONS.get
-            self._leads = [get(m) or _action(m)
-                           for _, _, _, m in enumerate_outcomes(self.ms, self.opt[2])]
+            acts.extend([get(o[3]) or _action(o[3]) for o in out])
+            self._leads = acts
         return self._leads
 
     def _slot(self, slot: tuple) -> tuple[list, list, list]:
@@ -456,12 +470,14 @@ class _HandPlays:
         if entry is None:
             out: list = []
             if slot[0] == "set":
-                table = _SET_TABLE[slot[1]]
+                n = slot[1]
+                table = _SET_TABLE[n]
                 tops: list[int] = []
                 acts: list[Action] = []
-                for r in range(NRANKS):
-                    t, a = table[r][self.ms[r]]
-                    if t:
+                pop = _POP
+                for r, m in enumerate(self.ms):
+                    if pop[m] >= n:
+                        t, a = table[r][m]
                         tops.extend(t)
                         acts.extend(a)
                 entry = self._slots[slot] = (tops, acts, [None] * len(tops))
@@ -685,6 +701,14 @@ class TwosGame(ClimbingGame):
         if req is not None:
             acts = [a for a in acts if req in a.cards or a.kind == "pass"]
         return acts
+
+    def lookup_play(self, seat: int, cards) -> Combination | None:
+        """Fast path of ``check``: a canonical play (as listed) still in the hand."""
+        if type(cards) is tuple:
+            m = _MASK_OF.get(cards)
+            if m is not None and m & self._hand_plays(seat).mask == m:
+                return _classify_opt(cards, self._opt)
+        return None
 
     def parse_selection(self, seat: int, cards) -> tuple[str, ...]:
         if type(cards) is tuple:
