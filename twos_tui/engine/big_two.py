@@ -32,12 +32,10 @@ from typing import Any, ClassVar
 
 from .cards import display, display_cards
 from .climbing import Combination, describe_kind
-from .poker_hands import (CODE_IDX, IDX_CODE, RANK_LABEL, RANK_SORT, SUIT_SORT,
+from .poker_hands import (CODE_IDX, IDX_CODE, RANK_SORT, SUIT_SORT,
                           PokerClimbingGame, new_entry, passing_spec, penalty_50_40_30,
                           shuffled, target_spec)
 from .protocol import DealResult, OptionSpec
-
-SUIT_GLYPHS = ("♦", "♣", "♥", "♠")
 
 # five-card categories, weakest first
 STRAIGHT, FLUSH, FULL_HOUSE, FOUR_KIND, STRAIGHT_FLUSH = 1, 2, 3, 4, 5
@@ -359,7 +357,6 @@ class BigTwoGame(PokerClimbingGame):
         if top.slot == S5 and a // 64 != b // 64:
             return (f"A {describe_kind(combo.kind)} does not beat a {describe_kind(top.kind)} "
                     f"(five-card hands rank {FIVE_ORDER}).")
-        what = describe_kind(top.kind)
         return (f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
                 f"{self._compare_text(top)}")
 
