@@ -139,9 +139,9 @@ class TwosTricksGame(Game):
         self.start_deal()
 
     def set_hands(self, hands: list[list[str]], leader: int | None = None) -> None:
-        """For tests and tutorials: replace the deal with ``hands`` (any sizes; cards not
-        dealt are counted as already taken by nobody — they are put in seat 0's pile) and
-        let ``leader`` lead."""
+        """For tests and tutorials: replace the deal with ``hands`` (any sizes) and let
+        ``leader`` lead. The cards in no hand go to seat 0's pile of taken cards so that
+        every card stays accounted for; they score nothing."""
         codes = [[parse_card(c) for c in h] for h in hands]
         used = [c for h in codes for c in h]
         if len(set(used)) != len(used):
