@@ -37,37 +37,40 @@ CONFIGS = [
 ]
 
 
-def _strings(obj):
-    if isinstance(obj, str):
-        yield obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield str(k)
-            yield from _strings(v)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            yield from _strings(v)
-
-
 def assert_census(g):
     census = g.card_census()
     assert Counter(census) == Counter(g.deck_cards()), "cards lost or duplicated"
 
 
-def assert_no_leak(g):
-    for seat in range(g.players):
+_LABELS: dict[tuple[str, str], str] = {}
+
+
+def _label(g, code: str) -> str:
+    key = (g.variant_id, code)
+    lab = _LABELS.get(key)
+    if lab is None:
+        lab = _LABELS[key] = g.card_face(code).label
+    return lab
+
+
+def assert_no_leak(g, seen: list[int], seats=None) -> None:
+    """No observation shows a hidden card, as a code or as its face label.
+    ``seen[seat]`` counts the history entries already checked for that seat (entries
+    never change once logged)."""
+    for seat in range(g.players) if seats is None else seats:
         hidden = g.hidden_from(seat)
+        obs = g.observation(seat)
+        history = obs.pop("history", [])
+        # cards shown when cutting for the deal come from a deck shuffled again after
+        fresh = [h for h in history[seen[seat]:] if h.get("kind") != "cut"]
+        seen[seat] = len(history)
         if not hidden:
             continue
-        obs = g.observation(seat)
-        json.dumps(obs)
-        labels = {g.card_face(c).label for c in hidden}
-        # cards shown when cutting for the deal come from a deck shuffled again after
-        obs = dict(obs, history=[h for h in obs.get("history", []) if h.get("kind") != "cut"])
-        for s in _strings(obs):
-            assert s not in hidden, f"seat {seat} sees hidden card {s}"
-            for lab in labels:
-                assert lab not in s, f"seat {seat} sees hidden card {lab} in {s!r}"
+        blob = json.dumps([obs, fresh], ensure_ascii=False)
+        for c in hidden:
+            assert f'"{c}"' not in blob, f"seat {seat} sees hidden card {c}"
+            lab = _label(g, c)
+            assert lab not in blob, f"seat {seat} sees hidden card {lab}"
 
 
 def state(g) -> str:
@@ -108,6 +111,8 @@ def step(g, rng, deep: bool) -> None:
         if deep:
             assert state(g) == before, "a refused action changed the state"
     if deep:
+        for s in range(g.players):
+            json.dumps(g.observation(s))
         data = json.loads(json.dumps(g.to_json()))
         g2 = load_game(data)
         assert state(g2) == state(g)
@@ -121,14 +126,17 @@ def step(g, rng, deep: bool) -> None:
 
 def play_deal(g, rng, deep_step: int) -> int:
     n = 0
+    seen = [0] * g.players
     while not g.deal_over:
         assert_census(g)
-        assert_no_leak(g)
+        # every step: the seat to act and one other seat; all seats at the deep step
+        acting = g.to_act()[0]
+        assert_no_leak(g, seen, None if n == deep_step else {acting, rng.randrange(g.players)})
         step(g, rng, deep=(n == deep_step))
         n += 1
         assert n < MAX_STEPS, "deal did not end"
     assert_census(g)
-    assert_no_leak(g)
+    assert_no_leak(g, seen)
     assert g.to_act() == ()
     return n
 
