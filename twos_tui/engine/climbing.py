@@ -16,6 +16,7 @@ A variant subclasses :class:`ClimbingGame` and supplies:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from .cards import CardError, display, display_cards, parse_card
@@ -56,11 +57,26 @@ class Combination:
         return f"{self.kind.replace('-', ' ')} {display_cards(self.cards)}"
 
 
+@lru_cache(maxsize=256)
 def describe_kind(kind: str) -> str:
     if kind.startswith("bomb-"):
         w, l = kind[5:].split("x")
         return f"bomb {w}×{l}"
     return kind.replace("-", " ")
+
+
+_SHOWN: dict[str, str] = {}
+
+
+def _show(cards) -> str:
+    """``display_cards`` with a memo of each card's face (the play log is hot)."""
+    out = []
+    for c in cards:
+        t = _SHOWN.get(c)
+        if t is None:
+            t = _SHOWN[c] = display(c)
+        out.append(t)
+    return " ".join(out)
 
 
 class ClimbingGame(Game):
@@ -246,10 +262,11 @@ class ClimbingGame(Game):
         if not self.locked_out:
             self.passed = [False] * self.players
         self.trick.append({"seat": seat, "cards": list(combo.cards), "kind": combo.kind})
-        bomb = " — BOMB!" if combo.is_bomb else ""
+        is_bomb = combo.power > 0
+        bomb = " — BOMB!" if is_bomb else ""
         self.log(f"{self.names[seat]} plays {describe_kind(combo.kind)} "
-                 f"{display_cards(combo.cards)}{bomb}", seat, kind="play",
-                 cards=list(combo.cards), combo=combo.kind, bomb=combo.is_bomb)
+                 f"{_show(combo.cards)}{bomb}", seat, kind="play",
+                 cards=list(combo.cards), combo=combo.kind, bomb=is_bomb)
         if not hand:
             self._end_deal(seat)
             return

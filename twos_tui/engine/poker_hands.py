@@ -63,7 +63,8 @@ def has_four_of_a_rank(mask: int) -> bool:
 RANK_LABEL = tuple(RANK_TEXT[r] for r in CLIMB_RANKS)
 
 _KEY = itemgetter(0)
-_ORDER = itemgetter(0, 2)   # entries sort by key, then card mask: a total order
+_ORDER = itemgetter(0, 2)
+_CARDS = itemgetter(1)   # entries sort by key, then card mask: a total order
 
 # entry fields
 E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO = range(8)
@@ -231,7 +232,13 @@ class PokerClimbingGame(ClimbingGame):
         entries = self._gen_family(fam, c.idxs, c.by_rank)
         if not entries:
             return
-        groups, by_cards = c.groups, c.by_cards
+        groups = c.groups
+        c.by_cards.update(zip(map(_CARDS, entries), entries))
+        slot = entries[0][E_SLOT]
+        if slot not in groups and all(e[E_SLOT] == slot for e in entries):
+            entries.sort(key=_ORDER)       # one slot (the usual case): no regrouping
+            groups[slot] = entries
+            return
         touched = set()
         for e in entries:
             slot = e[E_SLOT]
@@ -240,7 +247,6 @@ class PokerClimbingGame(ClimbingGame):
                 lst = groups[slot] = []
             lst.append(e)
             touched.add(slot)
-            by_cards[e[E_CARDS]] = e
         for slot in touched:
             groups[slot].sort(key=_ORDER)
 
