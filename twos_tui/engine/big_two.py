@@ -217,12 +217,21 @@ class BigTwoGame(PokerClimbingGame):
         for w, wmask in enumerate(cls.WINDOW_BITS):
             if rm & wmask != wmask:
                 continue
-            for pick in product(*[by_rank[r] for r in cls.WINDOWS[w]]):
-                sidx = sorted(pick)
+            ranks = cls.WINDOWS[w]
+            two_low = ranks[0] == 12               # 2-3-4-5-6 with the 2 below the 3
+            two_top = two_low and opts.get("straight_23456") == "high"
+            for pick in product(*[by_rank[r] for r in ranks]):
+                # ``pick`` runs up the window; its last card is the top card
+                # (the 2 of 2-3-4-5-6 is the top card under the house rule)
+                key = 52 + (pick[0] & 3) if two_top else pick[4]
                 s0 = pick[0] & 3
-                cat = STRAIGHT_FLUSH if all(i & 3 == s0 for i in pick) else STRAIGHT
-                out.append(new_entry(cat * 64 + cls._straight_key(w, sidx, opts), sidx,
-                                     FIVE_KIND[cat], S5))
+                if (pick[1] & 3) == s0 and (pick[2] & 3) == s0 and (pick[3] & 3) == s0 \
+                        and (pick[4] & 3) == s0:
+                    cat, kind = STRAIGHT_FLUSH, "straight-flush"
+                else:
+                    cat, kind = STRAIGHT, "straight"
+                out.append(new_entry(cat * 64 + key, sorted(pick) if two_low else pick,
+                                     kind, S5))
         # flushes (straight flushes already listed)
         by_suit: list[list[int]] = [[], [], [], []]
         for i in idxs:
