@@ -166,10 +166,13 @@ class ChinesePokerGame(PokerClimbingGame):
 
     # ----- generating plays from a hand (canonical suit choice) -----------------------
     def _gen_family(self, fam: str, idxs: list[int], br: list[list[int]]) -> list[list]:
-        """Canonical plays of one family: the lowest-suited cards of each rank."""
+        """Canonical plays of one family: the lowest-suited cards of each rank. Each
+        entry also carries what it needs, ``((rank, count), ...)``, so the cache can
+        list it again after a play (see :mod:`.poker_hands`)."""
         out: list[list] = []
         if fam == "single":
-            return [[r, (IDX_CODE[cs[0]],), 1 << cs[0], "single", SINGLE, 0, None, None]
+            return [[r, (IDX_CODE[cs[0]],), 1 << cs[0], "single", SINGLE, 0, None, None,
+                     ((r, 1),)]
                     for r, cs in enumerate(br) if cs]
         if fam in ("pairs", "triples"):
             w = 2 if fam == "pairs" else 3
@@ -178,12 +181,16 @@ class ChinesePokerGame(PokerClimbingGame):
                 if len(br[start]) < w:
                     continue
                 cards: list[int] = []
+                need: tuple = ()
                 for end in range(start, 13):
                     if len(br[end]) < w:
                         break
                     cards = cards + br[end][:w]
+                    need = need + ((end, w),)
                     k = end - start + 1
-                    out.append(new_entry(end, cards, one if k == 1 else many, (fam, k)))
+                    e = new_entry(end, cards, one if k == 1 else many, (fam, k))
+                    e.append(need)
+                    out.append(e)
             return out
         if fam == "full-house":
             for t, ts in enumerate(br):
@@ -191,7 +198,9 @@ class ChinesePokerGame(PokerClimbingGame):
                     continue
                 for p, ps in enumerate(br):
                     if p != t and len(ps) >= 2:
-                        out.append(new_entry(t, sorted(ts[:3] + ps[:2]), "full-house", FULL))
+                        e = new_entry(t, sorted(ts[:3] + ps[:2]), "full-house", FULL)
+                        e.append(((t, 3), (p, 2)))
+                        out.append(e)
             return out
         if fam == "straight":
             # straight positions: the 2 (rank 12) is lowest
@@ -200,13 +209,20 @@ class ChinesePokerGame(PokerClimbingGame):
                 if not present[start]:
                     continue
                 cards = []
+                need = ()
                 for end in range(start, 13):
                     if not present[end]:
                         break
-                    cards.append(br[(end - 1) % 13][0])
+                    r = (end - 1) % 13
+                    cards.append(br[r][0])
+                    need = need + ((r, 1),)
                     n = end - start + 1
                     if n >= 5:
-                        out.append(new_entry(end, sorted(cards), "straight", ("straight", n)))
+                        # from the 2 (card 48+) up, the cards are not in card order
+                        e = new_entry(end, sorted(cards) if start == 0 else cards,
+                                      "straight", ("straight", n))
+                        e.append(need)
+                        out.append(e)
             return out
         if fam == "four" and len(idxs) >= 5:
             by_quad = self.options.get("bomb_compare") == "quad"
@@ -215,8 +231,10 @@ class ChinesePokerGame(PokerClimbingGame):
                     continue
                 for f, fs in enumerate(br):
                     if f != q and fs:
-                        out.append(new_entry(q if by_quad else f, sorted(qs + fs[:1]),
-                                             "four-of-a-kind", BOMB, 1))
+                        e = new_entry(q if by_quad else f, sorted(qs + fs[:1]),
+                                      "four-of-a-kind", BOMB, 1)
+                        e.append(((q, 4), (f, 1)))
+                        out.append(e)
         return out
 
     def lookup_play(self, seat: int, cards) -> Combination | None:

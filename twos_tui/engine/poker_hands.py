@@ -184,7 +184,8 @@ class PokerClimbingGame(ClimbingGame):
                         groups[slot] = kept
                 c = hc[seat] = _SeatCache(hand, mask, groups, c.by_cards, c.done)
                 return c
-            # canonical suit choice (the lowest-suited cards of each rank): a play that
+            # canonical suit choice (the lowest-suited cards of each rank; entries then
+            # carry a ninth field, ((rank, count), ...), what the play needs): a play that
             # lost a card is listed again with the lowest cards left of its ranks, if
             # the hand still has enough of them. Plays that lost nothing are still the
             # lowest cards of their ranks (a lower card of a rank they use would have
@@ -201,13 +202,15 @@ class PokerClimbingGame(ClimbingGame):
                         kept.append(e)
                         continue
                     changed = True
-                    need: dict[int, int] = {}
-                    for code in e[1]:
-                        r = CODE_IDX[code] >> 2
-                        need[r] = need.get(r, 0) + 1
-                    if all(len(by_rank[r]) >= k for r, k in need.items()):
-                        idxs = sorted(i for r, k in need.items() for i in by_rank[r][:k])
-                        kept.append(new_entry(e[0], idxs, e[3], e[4], e[5]))
+                    need = e[8]            # ((rank, count), ...) of the play
+                    for r, k in need:
+                        if len(by_rank[r]) < k:
+                            break
+                    else:
+                        idxs = sorted([i for r, k in need for i in by_rank[r][:k]])
+                        ne = new_entry(e[0], idxs, e[3], e[4], e[5])
+                        ne.append(need)
+                        kept.append(ne)
                 if changed:
                     kept.sort(key=_ORDER)
                 if kept:
