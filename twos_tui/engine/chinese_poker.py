@@ -238,9 +238,13 @@ class ChinesePokerGame(PokerClimbingGame):
         return out
 
     def lookup_play(self, seat: int, cards) -> Combination | None:
-        """Fast check: known card codes, all in hand, no repeats -> classify on ints."""
+        """Fast check: a listed play, else known card codes, all in hand, no repeats
+        -> classify on ints."""
         if type(cards) is not tuple:
             return None
+        combo = super().lookup_play(seat, cards)
+        if combo is not None:
+            return combo
         hm = self._cache(seat).mask
         m = 0
         try:

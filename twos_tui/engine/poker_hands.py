@@ -194,6 +194,7 @@ class PokerClimbingGame(ClimbingGame):
             for i in sorted(map(CODE_IDX.__getitem__, hand)):
                 by_rank[i >> 2].append(i)
             groups = {}
+            by_cards = c.by_cards
             for slot, lst in c.groups.items():
                 kept = []
                 changed = False
@@ -211,6 +212,7 @@ class PokerClimbingGame(ClimbingGame):
                         ne = new_entry(e[0], idxs, e[3], e[4], e[5])
                         ne.append(need)
                         kept.append(ne)
+                        by_cards[ne[1]] = ne
                 if changed:
                     kept.sort(key=_ORDER)
                 if kept:
