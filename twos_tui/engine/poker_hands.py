@@ -8,8 +8,9 @@ order ``0`` (three) ... ``11`` (ace), ``12`` (two) and ``suit`` is ``0`` diamond
 integer order *is* the single-card order, and a hand sorted by rank is sorted by ``idx``.
 The protocol still speaks card codes (``"3D"``); the tables below translate.
 
-Hand cache. Every combination in a seat's hand is enumerated once per deal into
-*entries* ``[key, cards, mask, kind, slot, power, action, combo]`` grouped by ``slot``
+Hand cache. The combinations in a seat's hand are enumerated (family by family, when
+first needed) into *entries* ``[key, cards, mask, kind, slot, power, action, combo]``
+grouped by ``slot``
 and sorted by the integer ``key`` (``Combination.key == (key,)``). A hand only ever
 shrinks during a deal, so after a play the entries are filtered by a bit mask of the
 cards that left; what beats the table is found with a bisection on ``key``. ``Action``
@@ -59,12 +60,13 @@ def has_four_of_a_rank(mask: int) -> bool:
     """Does a card mask hold all four suits of some rank?"""
     return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & 0x1111111111111)
 
+
 #: climbing rank index (0 = three ... 12 = two) -> text
 RANK_LABEL = tuple(RANK_TEXT[r] for r in CLIMB_RANKS)
 
 _KEY = itemgetter(0)
-_ORDER = itemgetter(0, 2)
-_CARDS = itemgetter(1)   # entries sort by key, then card mask: a total order
+_ORDER = itemgetter(0, 2)   # entries sort by key, then card mask: a total order
+_CARDS = itemgetter(1)
 
 # entry fields
 E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO = range(8)
@@ -136,8 +138,8 @@ class _SeatCache:
 class PokerClimbingGame(ClimbingGame):
     """A climbing game whose combinations are enumerated per hand into a fast cache.
 
-    Subclasses implement ``_gen_family(fam, idxs, by_rank)`` (entries of every combination of one
-    *family* — the first element of a slot — in a hand of ascending card integers),
+    Subclasses implement ``_gen_family(fam, idxs, by_rank)`` (entries of every
+    combination of one *family* — the first element of a slot — in a hand of ascending card integers),
     list their families in ``FAMILIES``, implement ``classify_cards`` (returning
     ``Combination`` objects whose ``key`` is a one-int tuple and whose cards are sorted
     by ``idx``) and set ``bomb_slot`` if some play beats every non-bomb.
