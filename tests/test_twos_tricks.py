@@ -100,7 +100,9 @@ def test_first_two_catches_every_later_two_cumulatively():
 def test_following_suit_and_wild_twos():
     hand = ["2C", "3H", "AH", "KS", "9D"]
     assert sorted(playable(hand, "H")) == sorted(["2C", "3H", "AH"])
-    assert sorted(playable(hand, "C")) == sorted(hand)       # only the 2 of clubs: void
+    assert playable(hand, "C") == ["2C"]          # the 2 of clubs is a club: follow with it
+    assert sorted(playable(hand, "D")) == sorted(["2C", "9D"])
+    assert sorted(playable(hand, "S")) == sorted(["2C", "KS"])
     assert sorted(playable(hand, None)) == sorted(hand)
     g = new_game("twos-tricks", seed=2)
     g.set_hands([["5H", "6S"], ["2C", "3H", "AH", "KS"], ["7H", "8H"], ["9H", "TH"]],
@@ -115,6 +117,25 @@ def test_following_suit_and_wild_twos():
     assert sorted(a.cards[0] for a in g.legal_actions(1)) == ["2C", "3H", "AH"]
     g.apply(1, Action("play", ("2c",)))                      # case-insensitive codes
     assert g.observation(0)["trick_by_seat"] == ["5H", "2C", None, None]
+
+
+def test_a_two_of_the_led_suit_is_a_card_of_that_suit():
+    # "You must follow suit (play a heart if a heart is led)": a 2 of hearts is a heart, so
+    # a player whose only heart is the 2 must play it (or another 2). This is how a player
+    # can be "forced to put [a 2] into a trick which already contains a 2".
+    assert sorted(playable(["2H", "2C", "KS", "9D"], "H")) == ["2C", "2H"]
+    assert sorted(playable(["2C", "KS", "9D"], "H")) == ["2C", "9D", "KS"]   # void: free
+    g = new_game("twos-tricks", seed=2)
+    g.set_hands([["KH", "6S"], ["2D", "7S"], ["2H", "QS", "9D"], ["4H", "TH"]], leader=0)
+    g.apply(0, Action("play", ("KH",)))
+    g.apply(1, Action("play", ("2D",)))                     # Ben is void: any card
+    assert [a.cards[0] for a in g.legal_actions(2)] == ["2H"]
+    assert "Follow hearts" in g.decision(2).prompt
+    refused(g, 2, Action("play", ("QS",)), "follow hearts", "2♥")
+    refused(g, 2, Action("play", ("9D",)), "follow hearts")
+    g.apply(2, Action("play", ("2H",)))                     # forced into a trick with a 2
+    g.apply(3, Action("play", ("4H",)))
+    assert g.last_trick["winner"] == 1 and g.catch_points == [0, 2, -2, 0]
 
 
 def test_honours_count_for_the_taker():

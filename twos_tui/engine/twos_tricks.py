@@ -3,8 +3,9 @@
 * 52 cards, 13 each. The player left of the dealer leads the first trick; the trick
   winner leads the next; the deal passes to the left.
 * Follow suit if you can; a 2 may be played at any time (it is wild). A led 2 calls its
-  own suit. *Holding the led suit* means holding a card of that suit other than its 2:
-  a player whose only card of the led suit is the 2 may play anything.
+  own suit. A 2 still belongs to its suit: a player whose only card of the led suit is its
+  2 holds that suit, so must play that 2 (or another 2). That is how a player can be
+  forced to put a 2 into a trick that already holds one.
 * Within a suit A is high, then K … 4, and 3 is low.
 * Winner: if the trick holds a 2, the first 2 played wins, unless the 3 of its own suit is
   in the trick (played before or after it): then that 3 wins. Otherwise the highest card
@@ -39,7 +40,8 @@ def trick_rank(code: str) -> int:
 
 
 def holds_suit(hand, suit: str) -> bool:
-    return any(c[-1] == suit and c[:-1] != "2" for c in hand)
+    """Whether ``hand`` holds a card of ``suit`` (its 2 included)."""
+    return any(c[-1] == suit for c in hand)
 
 
 def playable(hand: list[str], led_suit: str | None) -> list[str]:
@@ -190,7 +192,7 @@ class TwosTricksGame(Game):
         led = self.led_suit
         if card not in playable(hand, led):
             assert led is not None
-            have = [c for c in hand if c[-1] == led and c[:-1] != "2"]
+            have = [c for c in hand if c[-1] == led]
             return (f"You must follow {SUIT_NAME[led]} (you hold {display_cards(have)}); "
                     f"only a 2 may be played instead.")
         return None
