@@ -333,3 +333,29 @@ def test_cached_legal_actions_match_a_fresh_copy_every_turn(variant):
         fresh = load_game(g.to_json())
         assert fresh.legal_actions(s) == acts
         g.apply(s, rng.choice(acts))
+
+
+@pytest.mark.parametrize("variant,opts", [("big-two", {}),
+                                          ("big-two", {"straight_23456": "high",
+                                                       "flush_order": "suit"}),
+                                          ("big-two-5r", {})])
+def test_following_lists_exactly_the_beating_plays(variant, opts):
+    """Every turn with a play to beat: the listed plays are exactly the subsets of the
+    hand that classify and beat it (brute force)."""
+    for seed in range(3):
+        g = new_game(variant, options=opts, seed=seed)
+        cls = type(g)
+        rng = random.Random(seed)
+        while not g.deal_over:
+            s = g.to_act()[0]
+            acts = g.legal_actions(s)
+            if g.top is not None:
+                want = set()
+                n = len(g.top.cards)
+                for sub in itertools.combinations(g.hands[s], n):
+                    x = cls.classify_cards(sub, g.options)
+                    if x and x.beats(g.top):
+                        want.add(x.cards)
+                assert {a.cards for a in acts if a.kind == "play"} == want
+                assert Action("pass") in acts
+            g.apply(s, rng.choice(acts))

@@ -307,3 +307,29 @@ def test_cached_legal_actions_match_a_fresh_copy_every_turn():
             acts = g.legal_actions(s)
             assert load_game(g.to_json()).legal_actions(s) == acts
             g.apply(s, rng.choice(acts))
+
+
+def test_following_lists_one_of_each_beating_play():
+    """Every turn with a play to beat: one listed play per distinct rank pattern that
+    beats it, and every such pattern is listed (brute force over the hand)."""
+    for players, seed in ((4, 1), (4, 2), (3, 3)):
+        g = new_game("chinese-poker", players, seed=seed)
+        rng = random.Random(seed)
+        while not g.deal_over:
+            s = g.to_act()[0]
+            acts = g.legal_actions(s)
+            if g.top is not None:
+                def sig(x):
+                    return (x.kind, x.slot, tuple(sorted(CODE_IDX[k] >> 2 for k in x.cards)))
+                sizes = {len(g.top.cards), 5}
+                want = set()
+                for n in sizes:
+                    for sub in itertools.combinations(g.hands[s], n):
+                        x = ChinesePokerGame.classify_cards(sub, g.options)
+                        if x and x.beats(g.top):
+                            want.add(sig(x))
+                got = [sig(ChinesePokerGame.classify_cards(a.cards, g.options))
+                       for a in acts if a.kind == "play"]
+                assert len(got) == len(set(got))
+                assert set(got) == want
+            g.apply(s, rng.choice(acts))
