@@ -212,6 +212,14 @@ def test_bidding_out_of_turn_and_bad_bids_are_refused():
     refused(g, GARY, Action("bid", value=3), "not your turn", "Liam")
     refused(g, LIAM, Action("bid", value=5), "bid 3 or 4")
     refused(g, LIAM, Action("lead", ("4M",)), "bid or pass")
+    # only the whole numbers 0, 3 and 4: not False (== 0), 3.0 or "3"
+    for odd in (False, True, 3.0, "3", None):
+        refused(g, LIAM, Action("bid", value=odd), "bid 3 or 4")
+    g.apply(LIAM, Action("bid", value=3))
+    g.apply(GARY, Action("bid", value=0))
+    g.apply(TRANG, Action("bid", value=0))
+    for odd in (4.0, True, "4", None):
+        refused(g, LIAM, Action("raise", value=odd), "raise it to 4")
 
 
 def test_duo_discard_is_simultaneous_and_hidden():

@@ -529,7 +529,7 @@ class TwoVOneGame(Game):
             return f"Now is the time to {self._phase_verb()}, not to {action.kind}."
         if p == "bid":
             v = action.value
-            if v not in (0, 3, 4):
+            if type(v) is not int or v not in (0, 3, 4):
                 return "Bid 3 or 4 (hands you will take exactly), or pass (0)."
             if v == 0 and not self._may_pass_bid(seat):
                 return ("The rainbow has been passed round three times: nobody has bid, "
@@ -540,7 +540,7 @@ class TwoVOneGame(Game):
                 return "Only the players tied for the lead may bid in this round."
             return None
         if p == "raise":
-            if action.value not in (3, 4):
+            if type(action.value) is not int or action.value not in (3, 4):
                 return "Keep your bid at 3 or raise it to 4."
             return None
         if p == "exchange":
