@@ -479,3 +479,58 @@ def test_check_accepts_exactly_the_listed_legal_actions():
                 assert sorted(map(repr, accepted)) == sorted(map(repr, legal))
             seat = rng.choice(g.to_act())
             g.apply(seat, rng.choice(g.legal_actions(seat)))
+
+
+# ----- secrets: a seat's observation does not depend on another seat's hidden choice --------
+def _branches(g, seat, actions):
+    """The observations of every seat after each of ``actions`` by ``seat``."""
+    out = []
+    for a in actions:
+        h = load_game(json.loads(json.dumps(g.to_json())))
+        h.apply(seat, a)
+        out.append([h.observation(s) for s in range(3)])
+    return out
+
+
+def _same_for(branches, seats):
+    for s in seats:
+        first = json.dumps(branches[0][s], sort_keys=True)
+        assert all(json.dumps(b[s], sort_keys=True) == first for b in branches[1:]), s
+
+
+def test_the_lone_players_secret_keep_tells_the_duo_nothing():
+    g = fresh()
+    g.set_position([["4M", "5S", "5C", "6H", "2S"], ["1M", "RB", "6U", "4U"],
+                    ["2M", "2H", "3H", "1U"]], lone=LIAM, bid=3)
+    g.apply(LIAM, Action("lead", ("4M",)))
+    g.apply(LIAM, Action("hide", ("5S",)))
+    g.apply(GARY, Action("follow", ("1M",)))
+    g.apply(TRANG, Action("follow", ("2M",)))
+    assert g.phase == "keep" and g.to_act() == (LIAM,)
+    branches = _branches(g, LIAM, g.legal_actions(LIAM))
+    _same_for(branches, (GARY, TRANG))
+    assert branches[0][LIAM]["hand"] != branches[1][LIAM]["hand"]
+    assert branches[0][GARY]["hand_counts"] == [4, 3, 3]
+
+
+def test_hidden_choices_tell_the_other_seats_nothing():
+    # the exchange: one seat's pair, before and after the others have chosen
+    g = fresh()
+    pass_round(g)
+    _same_for(_branches(g, LIAM, g.legal_actions(LIAM)[:6]), (GARY, TRANG))
+    # the duo discards: neither the lone player nor the partner learns the card
+    g = fresh()
+    g.apply(LIAM, Action("bid", value=4))
+    _same_for(_branches(g, GARY, g.legal_actions(GARY)), (LIAM, TRANG))
+    g.apply(GARY, Action("discard", ("4U",)))
+    _same_for(_branches(g, TRANG, g.legal_actions(TRANG)), (LIAM, GARY))
+    # the lone player's face-down card, and the first blindfold follow
+    g = fresh()
+    g.set_position([["2S", "4M", "5S", "5C", "6H"], ["1M", "3H", "6U", "4U"],
+                    ["2M", "3S", "1S", "1U"]], lone=LIAM, bid=3)
+    g.apply(LIAM, Action("lead", ("2S",)))
+    _same_for(_branches(g, LIAM, g.legal_actions(LIAM)), (GARY, TRANG))
+    g.apply(LIAM, Action("hide", ("4M",)))
+    assert len(g.legal_actions(GARY)) == 4 and len(g.legal_actions(TRANG)) == 2
+    _same_for(_branches(g, GARY, g.legal_actions(GARY)), (LIAM, TRANG))
+    _same_for(_branches(g, TRANG, g.legal_actions(TRANG)), (LIAM, GARY))
