@@ -61,8 +61,9 @@ def assert_no_leak(g, seen: list[int], seats=None) -> None:
         hidden = g.hidden_from(seat)
         obs = g.observation(seat)
         history = obs.pop("history", [])
-        # cards shown when cutting for the deal come from a deck shuffled again after
-        fresh = [h for h in history[seen[seat]:] if h.get("kind") != "cut"]
+        # earlier deals' cards and the cut for the deal come from a deck shuffled again
+        fresh = [h for h in history[seen[seat]:]
+                 if h.get("kind") != "cut" and h.get("deal", g.deal_number) == g.deal_number]
         seen[seat] = len(history)
         if not hidden:
             continue
