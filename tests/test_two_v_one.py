@@ -534,3 +534,26 @@ def test_hidden_choices_tell_the_other_seats_nothing():
     assert len(g.legal_actions(GARY)) == 4 and len(g.legal_actions(TRANG)) == 2
     _same_for(_branches(g, GARY, g.legal_actions(GARY)), (LIAM, TRANG))
     _same_for(_branches(g, TRANG, g.legal_actions(TRANG)), (LIAM, GARY))
+
+
+def test_a_play_off_where_nobody_wants_to_bid_still_ends():
+    # the rainbow was dealt to Liam, who may not bid in the play-off: after it has gone
+    # round three times the last player allowed to bid (Trang) has to
+    g = fresh()
+    g.totals = [5, 7, 7]
+    g.playoff, g.eligible = True, [False, True, True]
+    g.set_deal([DEAL[2], DEAL[0], DEAL[1]])            # the rainbow is with Liam
+    assert g.rainbow_holder() == LIAM and g.bid_queue == [GARY, TRANG]
+    for _ in range(3):
+        while g.phase == "bid":
+            (seat,) = g.to_act()
+            assert seat != LIAM
+            g.apply(seat, Action("bid", value=0))
+        for seat in range(3):
+            g.apply(seat, g.legal_actions(seat)[0])
+    assert g.rainbow_holder() == LIAM and g.forced
+    g.apply(GARY, Action("bid", value=0))
+    assert g.to_act() == (TRANG,) and {a.value for a in g.legal_actions(TRANG)} == {3, 4}
+    refused(g, TRANG, Action("bid", value=0), "must bid")
+    g.apply(TRANG, Action("bid", value=4))
+    assert (g.lone, g.bid, g.phase) == (TRANG, 4, "discard")
