@@ -94,3 +94,25 @@ class DealEndScreen(ModalScreen[str]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id)
+
+
+class ConfirmLeave(ModalScreen[bool]):
+    """Leave the table? (The game is already saved.)"""
+
+    BINDINGS = [Binding("y,enter", "answer(True)", "Leave"),
+                Binding("n,escape", "answer(False)", "Stay")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Static(Text("Leave this table for the home screen?\n"
+                              "The game is saved: Continue on the home screen picks it up."))
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Leave (y)", id="leave", variant="warning")
+                yield Button("Stay (n)", id="stay")
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "leave")

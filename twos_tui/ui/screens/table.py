@@ -36,7 +36,7 @@ class TableScreen(Screen):
         Binding("enter", "submit", "Play"),
         Binding("p", "pass_turn", "Pass"),
         Binding("s", "sort", "Sort"),
-        Binding("escape", "clear", "Clear", show=False),
+        Binding("escape", "clear", "Clear/back", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "leave", "Home"),
     ]
@@ -397,6 +397,8 @@ class TableScreen(Screen):
         if self.selected:
             self.selected.clear()
             self._selection_changed()
+        else:
+            self.action_leave()
 
     def action_sort(self) -> None:
         self.sort_by = "suit" if self.sort_by == "rank" else "rank"
@@ -411,8 +413,13 @@ class TableScreen(Screen):
         self.app.push_screen(HelpScreen(self.game))
 
     def action_leave(self) -> None:
-        self.app.notify("Game saved: Continue from the home screen.", timeout=3)
-        self.app.go_home()
+        from .dialogs import ConfirmLeave
+
+        def answer(leave: bool | None) -> None:
+            if leave:
+                self.app.go_home()
+
+        self.app.push_screen(ConfirmLeave(), answer)
 
     # ----- acting -----------------------------------------------------------------------
     def act(self, action: Action) -> None:

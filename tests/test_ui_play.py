@@ -1,0 +1,296 @@
+"""Pilot tests: complete games of every variant through the UI (the human seat driven by
+key presses and clicks, the AI seats playing), the illegal-play message, hot-seat
+privacy, saving and continuing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from twos_tui.ai import RandomAgent
+from twos_tui.engine import Action, load_game, new_game, variant_class
+from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.dialogs import DealEndScreen, PassScreen
+from twos_tui.ui.screens.home import ContinueScreen, HomeScreen
+from twos_tui.ui.screens.table import TableScreen
+from twos_tui.ui.session import AI, HUMAN, SeatConfig, Session, default_seats
+from twos_tui.ui.widgets import HandView
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    return tmp_path
+
+
+async def human_turn(pilot, screen: TableScreen, rng: random.Random) -> Action:
+    """Play one legal action of the seat on screen with keys (or a click for a button
+    without a key), the way a person would."""
+    g = screen.game
+    d = screen._decision
+    action = rng.choice(g.legal_actions(screen.viewer))
+    for i, c in enumerate(d.choices):
+        if c.action == action:
+            if c.key:
+                await pilot.press(c.key)
+            else:
+                await pilot.click(f"#choices Button[name='{i}']")
+            return action
+    hand = screen.query_one(HandView)
+    for code in action.cards:
+        target = screen._hand_order.index(code)
+        while hand.cursor != target:
+            await pilot.press("right")
+        await pilot.press("space")
+    await pilot.press("enter")
+    return action
+
+
+async def drive(pilot, app, rng, until, max_steps: int = 1500, on_step=None) -> None:
+    """Answer every human decision, pass screen and deal end until ``until(app)``."""
+    for _ in range(max_steps):
+        await pilot.pause()
+        if on_step is not None:
+            on_step(app)
+        if until(app):
+            return
+        screen = app.screen
+        if isinstance(screen, DealEndScreen):
+            await pilot.press("enter")
+        elif isinstance(screen, PassScreen):
+            await pilot.press("enter")
+        elif isinstance(screen, TableScreen) and screen._decision is not None:
+            await human_turn(pilot, screen, rng)
+    raise AssertionError(f"not finished after {max_steps} steps; on {app.screen!r}")
+
+
+def match_end_shown(app) -> bool:
+    return isinstance(app.screen, DealEndScreen) and app.screen.session.game.match_over
+
+
+def last_deal(variant: str, options: dict, seed: int, players: int | None = None):
+    """A match advanced by random play (engine only) to the start of a deal after which
+    the match can be over: the UI then plays that deal (and more if needed) to the end."""
+    g = new_game(variant, players, options, seed)
+    rng = random.Random(seed)
+    agent = RandomAgent()
+    for _ in range(50):
+        start = g.to_json()
+        while not g.deal_over:
+            seat = g.to_act()[0]
+            legal = g.legal_actions(seat)
+            g.apply(seat, agent.choose(g.observation(seat), legal, g.decision(seat), rng))
+        if g.match_over:
+            return load_game(start)
+        g.next_deal()
+    raise AssertionError("match did not end")
+
+
+GAMES = [
+    # variant, options, players, engine-advanced to the last deal?
+    ("twos", {"deals_to_win": 1}, 3, False),
+    ("twos", {"deals_to_win": 1, "hand_size": 20}, 2, False),
+    ("big-two", {"target": 50}, 4, True),
+    ("big-two-5r", {}, 4, True),
+    ("chinese-poker", {}, 2, True),
+    ("2v1", {"coins_to_win": 5}, 3, True),
+    ("twos-tricks", {"game_length": 1}, 4, False),
+]
+
+
+@pytest.mark.parametrize("variant,options,players,advance", GAMES,
+                         ids=[f"{v}-{p}p" for v, _, p, _ in GAMES])
+async def test_complete_game_through_the_ui(variant, options, players, advance):
+    try:
+        variant_class(variant)
+    except ImportError:
+        pytest.skip(f"{variant} engine not installed yet")
+    seats = default_seats(players)
+    if advance:
+        game = last_deal(variant, options, seed=7, players=players)
+        for s, seat in zip(seats, game.names):
+            s.name = seat
+        session = Session(game, seats)
+    else:
+        session = Session.start(variant, seats, players, options, seed=7)
+    app = make_app(ai_pause=0, session=session)
+    rng = random.Random(11)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await drive(pilot, app, rng, match_end_shown)
+        g = session.game
+        assert g.match_over and g.match_winners()
+        assert [r.totals for r in g.results][-1] == g.totals
+        # the engine's own replay agrees with what the UI did
+        assert g.replay().to_json()["totals"] == g.totals
+        # play again: a fresh table of the same game with the next seed
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen.game.variant_id == variant
+        assert app.screen.game.seed == g.seed + 1
+        assert app.screen.game.options == g.options
+
+
+async def select_cards(pilot, screen, cards) -> None:
+    hand = screen.query_one(HandView)
+    for code in cards:
+        target = screen._hand_order.index(code)
+        while hand.cursor != target:
+            await pilot.press("right")
+        await pilot.press("space")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("variant,seed", [("big-two", 1), ("twos", 2), ("twos-tricks", 3)])
+async def test_illegal_play_shows_the_engines_reason(variant, seed):
+    app = make_app(variant, seed=seed, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        def ready(a) -> bool:
+            s = a.screen
+            if not (isinstance(s, TableScreen) and s._decision and s._decision.select
+                    and not s._ai_running):
+                return False
+            d = s._decision
+            return d.select[1] > 1 or any(s.game.check(s.viewer, Action(d.submit, (c,)))
+                                          for c in s._hand_order)
+
+        await drive(pilot, app, random.Random(0), ready)
+        screen = app.screen
+        g = screen.game
+        seat = screen.viewer
+        order = screen._hand_order
+        submit = screen._decision.submit
+        # an illegal selection: a single card the rules refuse, else two cards that
+        # make no play together
+        wrong = next(([c] for c in order if g.check(seat, Action(submit, (c,)))), None)
+        if wrong is None:
+            wrong = next([a, b] for a in order for b in order
+                         if a < b and g.check(seat, Action(submit, (a, b))))
+        await select_cards(pilot, screen, wrong)
+        expected = g.check(seat, Action(submit, tuple(c for c in order if c in wrong)))
+        assert expected is not None
+        assert screen.query_one("#submit").disabled
+        before = g.to_json()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert expected in str(screen.query_one("#message").render())
+        assert g.to_json() == before  # nothing changed
+        # clear, then a legal play is offered and played
+        await pilot.press("escape")
+        assert not screen.selected
+        legal = next(a for a in g.legal_actions(seat) if a.cards)
+        await select_cards(pilot, screen, legal.cards)
+        assert not screen.query_one("#submit").disabled
+        n = len(g.actions)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert g.actions[n][0] == seat
+        assert sorted(g.actions[n][1]["cards"]) == sorted(legal.cards)
+
+
+async def test_mouse_click_toggles_a_card():
+    app = make_app("twos", seed=2, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        hand = screen.query_one(HandView)
+        # the first card of the bottom (unselected) line of the first row
+        await pilot.click(HandView, offset=(hand.styles.padding.left + 1, 1))
+        await pilot.pause()
+        assert screen.selected == {screen._hand_order[0]}
+        await pilot.click(HandView, offset=(hand.styles.padding.left + 1, 0))
+        await pilot.pause()
+        assert screen.selected == set()
+
+
+async def test_sort_toggle_orders_by_suit_and_back():
+    app = make_app("big-two", seed=4, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        g = screen.game
+        hand = list(screen._hand_order)
+        assert hand == g.sort_cards(hand, by="rank")
+        await pilot.press("s")
+        assert screen._hand_order == g.sort_cards(hand, by="suit")
+        assert "suit" in str(screen.query_one("#sort").label)
+        await pilot.press("s")
+        assert screen._hand_order == g.sort_cards(hand, by="rank")
+
+
+async def test_hot_seat_never_shows_another_humans_hand():
+    seats = [SeatConfig("Ann", HUMAN), SeatConfig("Ada", AI), SeatConfig("Bob", HUMAN),
+             SeatConfig("Bram", AI)]
+    session = Session.start("big-two", seats, 4, {"target": 50}, seed=5)
+    app = make_app(ai_pause=0, session=session)
+    rng = random.Random(3)
+    seen: list[tuple[str, int | None]] = []
+    problems: list[str] = []
+
+    def watch(app) -> None:
+        screen = app.screen
+        table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+        hand = table.query_one(HandView)
+        v = table.viewer
+        if isinstance(screen, PassScreen):
+            if hand.cards:
+                problems.append("a hand is on screen behind the pass screen")
+            seen.append(("pass", None))
+            return
+        if v is None:
+            if hand.cards:
+                problems.append("a hand is shown with no player at the screen")
+            return
+        if sorted(hand.cards) != sorted(session.game.hands[v]):
+            problems.append(f"the hand shown is not {session.game.names[v]}'s")
+        if seen and seen[-1][0] == "view" and seen[-1][1] != v:
+            problems.append("the hand changed owner without a pass screen")
+        seen.append(("view", v))
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await drive(pilot, app, rng, lambda a: isinstance(a.screen, DealEndScreen),
+                    on_step=watch)
+    assert not problems, problems
+    assert ("pass", None) in seen
+    assert {v for k, v in seen if k == "view"} == {0, 2}
+
+
+async def test_autosave_and_continue(data_home):
+    app = make_app("twos", seed=9, ai_pause=0)
+    rng = random.Random(1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await human_turn(pilot, screen, rng)
+        await pilot.pause()
+        state = screen.game.to_json()
+        assert state["actions"]
+    saves = list((data_home / "saves").glob("*.json"))
+    assert len(saves) == 1
+    app2 = make_app(ai_pause=0)
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app2.screen, HomeScreen)
+        assert app2.screen.query_one("#continue").display
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app2.screen, ContinueScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app2.screen, TableScreen)
+        assert app2.screen.game.to_json() == state
+        # back home: the game stays listed until it is finished
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app2.screen, HomeScreen)
+        assert app2.screen.query_one("#continue").display
+
+
+async def test_no_continue_without_saves():
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not app.screen.query_one("#continue").display
