@@ -139,7 +139,9 @@ class RulesListScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        ol = self.query_one(OptionList)
+        ol.highlighted = 0
+        ol.focus()
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -349,6 +349,10 @@ class TableScreen(Screen):
         a = self.selection_action()
         if a is None:
             return "Nothing to play now."
+        lo, hi = self._decision.select
+        if not a.cards and lo > 0:  # the decision's own bounds: nothing selected yet
+            many = f"{lo}" if lo == hi else f"at least {lo}"
+            return f"Select {many} card{'s' if lo > 1 else ''} first."
         return self.game.check(self.viewer, a)
 
     def show_message(self, text: str, error: bool = False) -> None:
@@ -441,6 +445,10 @@ class TableScreen(Screen):
             if self._decision is not None and self._decision.choices and \
                     len(self._decision.choices) == 1:
                 self.act(self._decision.choices[0].action)
+            return
+        reason = self.current_reason()
+        if reason is not None:
+            self.show_message(reason, error=True)
             return
         self.act(a)
 

@@ -1,0 +1,225 @@
+"""Pilot tests of the screens: home, picker, help, command palette, and a storm of
+random keys and clicks on every screen that must raise nothing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from textual.widgets import Markdown, Select
+
+from twos_tui.engine import new_game
+from twos_tui.ui.app import make_app, run_app
+from twos_tui.ui.helptext import MARKER, help_markdown
+from twos_tui.ui.screens.dialogs import DealEndScreen, PassScreen
+from twos_tui.ui.screens.help import HelpScreen
+from twos_tui.ui.screens.home import HomeScreen, RulesListScreen
+from twos_tui.ui.screens.picker import PickerScreen
+from twos_tui.ui.screens.table import TableScreen
+from twos_tui.ui.variants import available_variants
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    return tmp_path
+
+
+async def test_home_shows_name_version_and_menu():
+    from twos_tui import __version__
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        text = str(app.screen.query_one("#version").render())
+        assert __version__ in text
+        ids = [b.id for b in app.screen.query("Button") if b.display]
+        assert ids == ["new", "rules", "odds", "quit"]
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesListScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_value == 0
+
+
+def test_run_app_rejects_unknown_variant_and_player_count(capsys):
+    assert run_app("no-such-game") == 2
+    assert "unknown variant" in capsys.readouterr().err
+    assert run_app("big-two", players=7) == 2
+    assert "not 7" in capsys.readouterr().err
+
+
+async def test_picker_lists_every_variant_and_starts_the_chosen_rules():
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, PickerScreen)
+        ol = picker.query_one("#variant-list")
+        assert ol.option_count == len(available_variants())
+        # move to Big Two and check its options are the engine's
+        await pilot.press("down")
+        await pilot.pause()
+        cls = picker.cls
+        assert cls.variant_id == "big-two"
+        specs = cls.option_specs(picker.players)
+        assert [s.id for s, _ in picker.option_selects] == [s.id for s in specs]
+        assert picker.chosen_options() == {s.id: s.default for s in specs}
+        # three players, the target 50, a seed; seat 2 human (hot seat)
+        picker.query_one("#players", Select).value = 3
+        await pilot.pause()
+        assert len(picker.seat_inputs) == 3
+        target = next(sel for s, sel in picker.option_selects if s.id == "target")
+        spec = next(s for s in specs if s.id == "target")
+        target.value = [v for v, _ in spec.choices].index(50)
+        picker.seat_inputs[1][1].value = "human"
+        picker.seat_inputs[1][0].value = "Bea"
+        picker.query_one("#seed").value = "42"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, PassScreen)  # two humans: hot seat
+        await pilot.press("enter")
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        g = table.game
+        assert (g.variant_id, g.players, g.seed, g.options["target"]) == ("big-two", 3, 42, 50)
+        assert g.names[1] == "Bea" and table.session.hot_seat
+
+
+async def test_picker_refuses_all_ai_seats():
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        picker = app.screen
+        picker.seat_inputs[0][1].value = "ai:basic"
+        await pilot.pause()
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, PickerScreen)
+        assert "human" in str(picker.query_one("#picker-error").render())
+
+
+@pytest.mark.parametrize("cls", available_variants(), ids=lambda c: c.variant_id)
+def test_help_text_inserts_the_chosen_house_rules(cls):
+    specs = cls.option_specs(cls.default_players)
+    options = {}
+    for s in specs:  # choose a non-default value where there is one
+        other = [v for v, _ in s.choices if v != s.default]
+        if other:
+            options[s.id] = other[0]
+    game = new_game(cls.variant_id, None, options, 0)
+    text = help_markdown(game)
+    assert MARKER not in text
+    for line in game.rules_summary():
+        assert line in text
+    for s in specs:
+        assert s.description in text
+    assert "## Keys" in text and "## Worked example" in text
+
+
+async def test_help_screen_from_the_table_and_the_picker():
+    app = make_app("twos", seed=1, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        md = help_screen.query_one("#rules-md", Markdown)
+        assert "Hand size: 13" in md.source
+        await pilot.press("k")
+        await pilot.pause()
+        assert help_screen.query_one("TabbedContent").active == "keys"
+        await pilot.press("o")  # Twos: bomb odds
+        await pilot.pause()
+        assert type(app.screen).__name__ == "OddsScreen"
+        await pilot.press("escape")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        # from the picker: the rules as chosen there
+        app.open_picker("twos")
+        await pilot.pause()
+        picker = app.screen
+        hs = next(sel for s, sel in picker.option_selects if s.id == "hand_size")
+        hs.value = 9  # option index 9 -> 10 cards
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert "Hand size: 10" in app.screen.query_one("#rules-md", Markdown).source
+
+
+async def test_command_palette_entries():
+    app = make_app("big-two", seed=3, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for cls in available_variants():
+            assert f"New game: {cls.name}" in titles
+        assert "Help" in titles and "Sort hand" in titles
+        sort = next(c for c in app.get_system_commands(app.screen) if c.title == "Sort hand")
+        sort.callback()
+        assert app.screen.sort_by == "suit"
+        new = next(c for c in app.get_system_commands(app.screen)
+                   if c.title == "New game: Twos (tricks)")
+        new.callback()
+        await pilot.pause()
+        assert isinstance(app.screen, PickerScreen)
+        assert app.screen.cls.variant_id == "twos-tricks"
+
+
+KEYS = ["left", "right", "up", "down", "space", "enter", "p", "s", "tab", "shift+tab",
+        "escape", "question_mark", "k", "r", "1", "2", "3", "4", "a", "x", "ctrl+s",
+        "n", "home", "end", "pageup", "pagedown", "backspace", "y", "d", "o"]
+
+
+async def storm(app, pilot, rng: random.Random, count: int) -> None:
+    w, h = app.size
+    for _ in range(count):
+        if app._exit:  # "q" on the home screen quits: a clean end of the storm
+            return
+        if rng.random() < 0.25:
+            await pilot.click(offset=(rng.randrange(w), rng.randrange(h)))
+        else:
+            await pilot.press(rng.choice(KEYS))
+
+
+@pytest.mark.parametrize("start", ["home", "picker", "climbing", "trick", "2v1", "help",
+                                   "deal-end"])
+async def test_random_key_and_click_storm_raises_nothing(start):
+    rng = random.Random(start)
+    variant = {"climbing": "big-two", "trick": "twos-tricks", "2v1": "2v1",
+               "help": "twos", "deal-end": "twos"}.get(start)
+    app = make_app(variant, seed=5, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        if start == "picker":
+            await pilot.press("n")
+        elif start == "help":
+            await pilot.press("question_mark")
+        elif start == "deal-end":
+            screen = app.screen
+            g = screen.game
+            # finish the deal at engine level, then let the UI show the deal end
+            while not g.deal_over:
+                seat = g.to_act()[0]
+                screen.session.apply(seat, g.legal_actions(seat)[0])
+            screen.after_change()
+            await pilot.pause()
+            assert isinstance(app.screen, DealEndScreen)
+        await pilot.pause()
+        await storm(app, pilot, rng, 120)
+        await pilot.pause()
