@@ -27,14 +27,15 @@ Rules as implemented:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations, product
 from typing import Any, ClassVar
 
 from .cards import display, display_cards
 from .climbing import Combination, describe_kind
-from .poker_hands import (CODE_IDX, IDX_CODE, RANK_SORT, SUIT_SORT,
-                          PokerClimbingGame, new_entry, passing_spec, penalty_50_40_30,
-                          shuffled, target_spec)
+from .poker_hands import (_IDX_BIT, CODE_IDX, IDX_CODE, RANK_SORT, SUIT_SORT,
+                          PokerClimbingGame, make_entry, passing_spec, penalty_50_40_30,
+                          shuffled_positions, target_spec)
 from .protocol import DealResult, OptionSpec
 
 # five-card categories, weakest first
@@ -63,6 +64,29 @@ def _windows(rank_lists: list[list[int]]) -> tuple[dict[int, int], list[list[int
 _BLUME_WINDOWS = [[(s + k - 1) % 13 for k in range(5)] for s in range(9)]
 
 
+_BITS = _IDX_BIT
+_NO_ENTRIES: dict = {}
+
+
+@lru_cache(maxsize=None)
+def _option_specs() -> tuple[OptionSpec, ...]:
+    return (
+        passing_spec(),
+        target_spec(100),
+        OptionSpec(
+            "straight_23456", "2-3-4-5-6",
+            "Where the straight 2-3-4-5-6 stands among straights.",
+            (("low", "Lowest straight"), ("high", "Highest straight (the 2 is its top card)")),
+            "low"),
+        OptionSpec(
+            "flush_order", "Flushes compare by",
+            "How two flushes are compared.",
+            (("rank", "Highest card, then its suit"),
+             ("suit", "Suit first, then the highest card")),
+            "rank"),
+    )
+
+
 def rank_mask(idxs) -> int:
     m = 0
     for i in idxs:
@@ -88,21 +112,7 @@ class BigTwoGame(PokerClimbingGame):
     # ----- options -------------------------------------------------------------------
     @classmethod
     def option_specs(cls, players: int | None = None) -> tuple[OptionSpec, ...]:
-        return (
-            passing_spec(),
-            target_spec(100),
-            OptionSpec(
-                "straight_23456", "2-3-4-5-6",
-                "Where the straight 2-3-4-5-6 stands among straights.",
-                (("low", "Lowest straight"), ("high", "Highest straight (the 2 is its top card)")),
-                "low"),
-            OptionSpec(
-                "flush_order", "Flushes compare by",
-                "How two flushes are compared.",
-                (("rank", "Highest card, then its suit"),
-                 ("suit", "Suit first, then the highest card")),
-                "rank"),
-        )
+        return _option_specs()
 
     def target_text(self) -> str:
         return (f"Penalty points for cards left; the match ends when someone reaches "
@@ -189,21 +199,32 @@ class BigTwoGame(PokerClimbingGame):
     # ----- enumeration of a hand ------------------------------------------------------
     FAMILIES: ClassVar[tuple] = (1, 2, 3, 5)
 
-    def _gen_family(self, fam: int, idxs: list[int], by_rank: list[list[int]]) -> list[list]:
-        if fam == 1:
-            return [[i, (IDX_CODE[i],), 1 << i, "single", S1, 0, None, None] for i in idxs]
+    def _gen_family(self, fam: int, idxs: list[int], by_rank: list[list[int]],
+                    tab: dict | None) -> list[list]:
+        get = tab.get if tab is not None else _NO_ENTRIES.get
         out: list[list] = []
+        app = out.append
+        if fam == 1:
+            for i in idxs:
+                m = 1 << i
+                e = get(m)
+                app(e if e is not None else make_entry(tab, m, i, (i,), "single", S1))
+            return out
         if fam == 2:
             for cards in by_rank:
                 if len(cards) >= 2:
                     for p in combinations(cards, 2):
-                        out.append(new_entry(p[1], p, "pair", S2))
+                        m = _BITS[p[0]] + _BITS[p[1]]
+                        e = get(m)
+                        app(e if e is not None else make_entry(tab, m, p[1], p, "pair", S2))
             return out
         if fam == 3:
             for r, cards in enumerate(by_rank):
                 if len(cards) >= 3:
                     for t in combinations(cards, 3):
-                        out.append(new_entry(r, t, "triple", S3))
+                        m = _BITS[t[0]] + _BITS[t[1]] + _BITS[t[2]]
+                        e = get(m)
+                        app(e if e is not None else make_entry(tab, m, r, t, "triple", S3))
             return out
         if fam != 5:
             return out
@@ -213,6 +234,7 @@ class BigTwoGame(PokerClimbingGame):
         for r, cards in enumerate(by_rank):
             if cards:
                 rm |= 1 << r
+        bit = _BITS.__getitem__
         # straights and straight flushes
         for w, wmask in enumerate(cls.WINDOW_BITS):
             if rm & wmask != wmask:
@@ -221,6 +243,11 @@ class BigTwoGame(PokerClimbingGame):
             two_low = ranks[0] == 12               # 2-3-4-5-6 with the 2 below the 3
             two_top = two_low and opts.get("straight_23456") == "high"
             for pick in product(*[by_rank[r] for r in ranks]):
+                m = sum(map(bit, pick))
+                e = get(m)
+                if e is not None:
+                    app(e)
+                    continue
                 # ``pick`` runs up the window; its last card is the top card
                 # (the 2 of 2-3-4-5-6 is the top card under the house rule)
                 key = 52 + (pick[0] & 3) if two_top else pick[4]
@@ -230,8 +257,8 @@ class BigTwoGame(PokerClimbingGame):
                     cat, kind = STRAIGHT_FLUSH, "straight-flush"
                 else:
                     cat, kind = STRAIGHT, "straight"
-                out.append(new_entry(cat * 64 + key, sorted(pick) if two_low else pick,
-                                     kind, S5))
+                app(make_entry(tab, m, cat * 64 + key, sorted(pick) if two_low else pick,
+                               kind, S5))
         # flushes (straight flushes already listed)
         by_suit: list[list[int]] = [[], [], [], []]
         for i in idxs:
@@ -244,29 +271,43 @@ class BigTwoGame(PokerClimbingGame):
             smask = rank_mask(cards)
             may_straight = any(smask & b == b for b in cls.WINDOW_BITS)
             for f in combinations(cards, 5):
+                m = sum(map(bit, f))
+                e = get(m)
+                if e is not None:
+                    if e[3] == "flush":
+                        app(e)
+                    continue
                 if may_straight and rank_mask(f) in wm:
                     continue
                 top = f[4]
                 key = (top & 3) * 13 + (top >> 2) if suit_first else top
-                out.append(new_entry(FLUSH * 64 + key, f, "flush", S5))
+                app(make_entry(tab, m, FLUSH * 64 + key, f, "flush", S5))
         # full houses and four of a kind
         for r, cards in enumerate(by_rank):
             if len(cards) < 3:
                 continue
-            trips = list(combinations(cards, 3))
+            trips = [(t, sum(map(bit, t))) for t in combinations(cards, 3)]
             for r2, cards2 in enumerate(by_rank):
                 if r2 == r or len(cards2) < 2:
                     continue
                 for p in combinations(cards2, 2):
-                    for t in trips:
-                        out.append(new_entry(FULL_HOUSE * 64 + r, sorted(t + p),
-                                             "full-house", S5))
+                    pm = _BITS[p[0]] + _BITS[p[1]]
+                    for t, tm in trips:
+                        m = tm + pm
+                        e = get(m)
+                        app(e if e is not None else
+                            make_entry(tab, m, FULL_HOUSE * 64 + r, sorted(t + p),
+                                       "full-house", S5))
             if len(cards) == 4:
                 quad = tuple(cards)
+                qm = sum(map(bit, quad))
                 for i in idxs:
                     if i >> 2 != r:
-                        out.append(new_entry(FOUR_KIND * 64 + r, sorted(quad + (i,)),
-                                             "four-of-a-kind", S5))
+                        m = qm + _BITS[i]
+                        e = get(m)
+                        app(e if e is not None else
+                            make_entry(tab, m, FOUR_KIND * 64 + r, sorted(quad + (i,)),
+                                       "four-of-a-kind", S5))
         return out
 
     # ----- dealing -------------------------------------------------------------------
@@ -279,21 +320,24 @@ class BigTwoGame(PokerClimbingGame):
         return natural * 4 + (i & 3)
 
     def deal_cards(self) -> None:
-        deck = list(IDX_CODE)
         if self.deal_number == 1:
-            self.dealer = self.cut_for_deal(deck, self._cut_value)
+            self.dealer = self.cut_for_deal(IDX_CODE, self._cut_value)
         else:
             self.dealer = (self.dealer + 1) % self.players
-        deck = shuffled(deck, self.rng)
+        # the deck in idx order, so a card's position in it is its idx
+        order = shuffled_positions(IDX_CODE, self.rng)
         n, k = self.players, self.hand_size
+        ints: list[list[int]] = [[] for _ in range(n)]
+        hands = self.hands
         for j in range(n):
             seat = (self.dealer + 1 + j) % n
-            self.hands[seat] = deck[j * k:(j + 1) * k]
-        self.out_of_play = deck[n * k:]
-        dealt = deck[:n * k]
-        start = min(dealt, key=CODE_IDX.__getitem__)
-        self.required_card = start
-        self.current = next(s for s in range(n) if start in self.hands[s])
+            ints[seat] = h = sorted(order[j * k:(j + 1) * k])
+            hands[seat] = list(map(IDX_CODE.__getitem__, h))
+        self.out_of_play = list(map(IDX_CODE.__getitem__, order[n * k:]))
+        start = min(h[0] for h in ints)
+        self.required_card = IDX_CODE[start]
+        self.current = next(s for s in range(n) if ints[s][0] == start)
+        self._fresh_caches(ints)
 
     def start_deal(self) -> None:
         super().start_deal()

@@ -45,13 +45,14 @@ Rules as implemented:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from .cards import display_cards
 from .climbing import Combination, describe_kind
-from .poker_hands import (CODE_BIT, CODE_IDX, IDX_CODE, RANK_SORT, SUIT_SORT,
-                          PokerClimbingGame, new_entry, penalty_50_40_30, shuffled,
-                          target_spec)
+from .poker_hands import (_BIT_OF, _IDX_BIT, CODE_BIT, CODE_IDX, IDX_CODE, RANK_SORT,
+                          SUIT_SORT, PokerClimbingGame, make_entry, penalty_50_40_30,
+                          shuffled_positions, target_spec)
 from .protocol import Action, Choice, DealResult, Decision, OptionSpec
 
 #: the four cards taken out of the 52-card deck
@@ -64,6 +65,25 @@ FULL = ("full-house",)
 BOMB = ("four",)
 
 LETTERS = ("A", "B", "C")
+
+_PAIRS_SLOTS = tuple(("pairs", k) for k in range(14))
+_TRIPLES_SLOTS = tuple(("triples", k) for k in range(14))
+_STRAIGHT_SLOTS = tuple(("straight", n) for n in range(14))
+_NO_ENTRIES: dict = {}
+@lru_cache(maxsize=None)
+def _option_specs() -> tuple[OptionSpec, ...]:
+    return (
+        target_spec(100),
+        OptionSpec(
+            "bomb_compare", "Four of a kind against four of a kind",
+            "How one four-of-a-kind bomb beats another.",
+            (("fifth", "By the extra fifth card"), ("quad", "By the rank of the four")),
+            "fifth"),
+    )
+
+
+#: CP_DECK position -> card integer (the deck is in integer order)
+_CP_IDX = tuple(CODE_IDX[c] for c in CP_DECK)
 
 
 def _sp(r: int) -> int:
@@ -97,14 +117,7 @@ class ChinesePokerGame(PokerClimbingGame):
     # ----- options -------------------------------------------------------------------
     @classmethod
     def option_specs(cls, players: int | None = None) -> tuple[OptionSpec, ...]:
-        return (
-            target_spec(100),
-            OptionSpec(
-                "bomb_compare", "Four of a kind against four of a kind",
-                "How one four-of-a-kind bomb beats another.",
-                (("fifth", "By the extra fifth card"), ("quad", "By the rank of the four")),
-                "fifth"),
-        )
+        return _option_specs()
 
     def target_text(self) -> str:
         return (f"Penalty points for cards left; the match ends when someone reaches "
@@ -165,42 +178,57 @@ class ChinesePokerGame(PokerClimbingGame):
         return Combination(kind, tuple(IDX_CODE[i] for i in idxs), slot, (key,), power)
 
     # ----- generating plays from a hand (canonical suit choice) -----------------------
-    def _gen_family(self, fam: str, idxs: list[int], br: list[list[int]]) -> list[list]:
+    def _gen_family(self, fam: str, idxs: list[int], br: list[list[int]],
+                    tab: dict | None) -> list[list]:
         """Canonical plays of one family: the lowest-suited cards of each rank. Each
         entry also carries what it needs, ``((rank, count), ...)``, so the cache can
         list it again after a play (see :mod:`.poker_hands`)."""
+        get = tab.get if tab is not None else _NO_ENTRIES.get
         out: list[list] = []
+        app = out.append
         if fam == "single":
-            return [[r, (IDX_CODE[cs[0]],), 1 << cs[0], "single", SINGLE, 0, None, None,
-                     ((r, 1),)]
-                    for r, cs in enumerate(br) if cs]
+            for r, cs in enumerate(br):
+                if cs:
+                    m = 1 << cs[0]
+                    e = get(m)
+                    app(e if e is not None else
+                        make_entry(tab, m, r, (cs[0],), "single", SINGLE, 0, ((r, 1),)))
+            return out
         if fam in ("pairs", "triples"):
             w = 2 if fam == "pairs" else 3
             one, many = ("pair", "pairs-sequence") if w == 2 else ("triple", "triples-sequence")
+            slots = _PAIRS_SLOTS if w == 2 else _TRIPLES_SLOTS
             for start in range(13):
                 if len(br[start]) < w:
                     continue
                 cards: list[int] = []
                 need: tuple = ()
+                m = 0
                 for end in range(start, 13):
                     if len(br[end]) < w:
                         break
-                    cards = cards + br[end][:w]
+                    add = br[end][:w]
+                    cards = cards + add
                     need = need + ((end, w),)
+                    m += sum(map(_BIT_OF, add))
                     k = end - start + 1
-                    e = new_entry(end, cards, one if k == 1 else many, (fam, k))
-                    e.append(need)
-                    out.append(e)
+                    e = get(m)
+                    app(e if e is not None else
+                        make_entry(tab, m, end, cards, one if k == 1 else many, slots[k], 0,
+                                   need))
             return out
         if fam == "full-house":
             for t, ts in enumerate(br):
                 if len(ts) < 3:
                     continue
+                tm = sum(map(_BIT_OF, ts[:3]))
                 for p, ps in enumerate(br):
                     if p != t and len(ps) >= 2:
-                        e = new_entry(t, sorted(ts[:3] + ps[:2]), "full-house", FULL)
-                        e.append(((t, 3), (p, 2)))
-                        out.append(e)
+                        m = tm + _IDX_BIT[ps[0]] + _IDX_BIT[ps[1]]
+                        e = get(m)
+                        app(e if e is not None else
+                            make_entry(tab, m, t, sorted(ts[:3] + ps[:2]), "full-house", FULL,
+                                       0, ((t, 3), (p, 2))))
             return out
         if fam == "straight":
             # straight positions: the 2 (rank 12) is lowest
@@ -210,31 +238,36 @@ class ChinesePokerGame(PokerClimbingGame):
                     continue
                 cards = []
                 need = ()
+                m = 0
                 for end in range(start, 13):
                     if not present[end]:
                         break
                     r = (end - 1) % 13
-                    cards.append(br[r][0])
+                    i = br[r][0]
+                    cards.append(i)
                     need = need + ((r, 1),)
+                    m += _IDX_BIT[i]
                     n = end - start + 1
                     if n >= 5:
+                        e = get(m)
                         # from the 2 (card 48+) up, the cards are not in card order
-                        e = new_entry(end, sorted(cards) if start == 0 else cards,
-                                      "straight", ("straight", n))
-                        e.append(need)
-                        out.append(e)
+                        app(e if e is not None else
+                            make_entry(tab, m, end, sorted(cards) if start == 0 else cards,
+                                       "straight", _STRAIGHT_SLOTS[n], 0, need))
             return out
         if fam == "four" and len(idxs) >= 5:
             by_quad = self.options.get("bomb_compare") == "quad"
             for q, qs in enumerate(br):
                 if len(qs) != 4:
                     continue
+                qm = sum(map(_BIT_OF, qs))
                 for f, fs in enumerate(br):
                     if f != q and fs:
-                        e = new_entry(q if by_quad else f, sorted(qs + fs[:1]),
-                                      "four-of-a-kind", BOMB, 1)
-                        e.append(((q, 4), (f, 1)))
-                        out.append(e)
+                        m = qm + _IDX_BIT[fs[0]]
+                        e = get(m)
+                        app(e if e is not None else
+                            make_entry(tab, m, q if by_quad else f, sorted(qs + fs[:1]),
+                                       "four-of-a-kind", BOMB, 1, ((q, 4), (f, 1))))
         return out
 
     def lookup_play(self, seat: int, cards) -> Combination | None:
@@ -269,32 +302,36 @@ class ChinesePokerGame(PokerClimbingGame):
         return 0 if r == 12 else r + 1        # aces high, 2 low; suits do not count
 
     def deal_cards(self) -> None:
-        deck = list(CP_DECK)
         if self.deal_number == 1 or self.next_dealer is None:
-            self.dealer = self.cut_for_deal(deck, self._cut_value)
+            self.dealer = self.cut_for_deal(CP_DECK, self._cut_value)
         else:
             self.dealer = self.next_dealer
-        deck = shuffled(deck, self.rng)
+        order = shuffled_positions(CP_DECK, self.rng)
         n = self.players
         self.open_passes = 0
         self.out_of_play = []
         self.current = self.dealer
         self.required_card = None
         if n == 2:
-            key = self.card_sort_key
-            self.offered = {L: sorted(deck[16 * j:16 * (j + 1)], key=key)
+            # the deck is in card order, so sorting positions sorts the cards
+            self.offered = {L: [CP_DECK[i] for i in sorted(order[16 * j:16 * (j + 1)])]
                             for j, L in enumerate(LETTERS)}
             self.hands = [[] for _ in range(n)]
             self.phase = "choose"
             self.chooser = self.dealer
             return
         k = self.hand_size
+        ints: list[list[int]] = [[] for _ in range(n)]
+        hands = self.hands
         for j in range(n):
             seat = (self.dealer + 1 + j) % n
-            self.hands[seat] = deck[j * k:(j + 1) * k]
+            pos = sorted(order[j * k:(j + 1) * k])
+            hands[seat] = [CP_DECK[i] for i in pos]
+            ints[seat] = [_CP_IDX[i] for i in pos]
         self.offered = {}
         self.phase = "play"
         self.chooser = None
+        self._fresh_caches(ints)
 
     # ----- the hand choice (2 players) ----------------------------------------------------
     def to_act(self) -> tuple[int, ...]:

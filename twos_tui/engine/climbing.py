@@ -84,6 +84,8 @@ class ClimbingGame(Game):
     _checked: tuple | None = None  # (seat, cards, codes, combo) of the last check
     #: penalty per deal unless the subclass scores otherwise
     low_score_wins: ClassVar[bool] = True
+    #: ``deal_cards`` already leaves every hand sorted by ``card_sort_key``
+    hands_sorted_by_deal: ClassVar[bool] = False
 
     def __init__(self, players=None, options=None, seed=0, names=None) -> None:
         super().__init__(players, options, seed, names)
@@ -135,8 +137,9 @@ class ClimbingGame(Game):
         self.required_card = None
         self.discards = []
         self.deal_cards()
-        for h in self.hands:
-            h.sort(key=self.card_sort_key)
+        if not self.hands_sorted_by_deal:
+            for h in self.hands:
+                h.sort(key=self.card_sort_key)
         self.log(f"Deal {self.deal_number}: {self.names[self.dealer]} deals; "
                  f"{self.names[self.current]} starts.")
 
@@ -240,7 +243,9 @@ class ClimbingGame(Game):
         if action.kind == "pass":
             self.passed[seat] = True
             self.trick.append({"seat": seat, "pass": True})
-            self.log(f"{self.names[seat]} passes.", seat, kind="pass")
+            # self.log(...), inlined: passes are half the moves
+            self.history.append({"seat": seat, "text": self.names[seat] + " passes.",
+                                 "deal": self.deal_number, "kind": "pass"})
             self._advance(seat)
             return
         memo, self._checked = self._checked, None
@@ -278,16 +283,18 @@ class ClimbingGame(Game):
     def _advance(self, seat: int) -> None:
         n = self.players
         nxt = (seat + 1) % n
-        if self.top_seat is None:
+        top_seat = self.top_seat
+        if top_seat is None:
             # nobody has played in this trick (an opening pass): the next seat leads,
             # unless everyone has now passed: then the hook decides.
             self.current = nxt
             self.after_open_pass(seat)
             return
-        if self.locked_out:
-            while nxt != self.top_seat and self.passed[nxt]:
+        if self.options.get("passing") == "locked":      # self.locked_out
+            passed = self.passed
+            while nxt != top_seat and passed[nxt]:
                 nxt = (nxt + 1) % n
-        if nxt == self.top_seat:
+        if nxt == top_seat:
             self._new_trick(nxt)
         else:
             self.current = nxt

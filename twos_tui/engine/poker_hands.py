@@ -8,28 +8,40 @@ order ``0`` (three) ... ``11`` (ace), ``12`` (two) and ``suit`` is ``0`` diamond
 integer order *is* the single-card order, and a hand sorted by rank is sorted by ``idx``.
 The protocol still speaks card codes (``"3D"``); the tables below translate.
 
-Hand cache. The combinations in a seat's hand are enumerated (family by family, when
-first needed) into *entries* ``[key, cards, mask, kind, slot, power, action, combo]``
-grouped by ``slot``
-and sorted by the integer ``key`` (``Combination.key == (key,)``). A hand only ever
-shrinks during a deal, so after a play the entries are filtered by a bit mask of the
-cards that left; what beats the table is found with a bisection on ``key``. ``Action``
-and ``Combination`` objects are built only when first needed and then reused.
-A variant whose enumeration is a *canonical* suit choice (Chinese Poker: the
-lowest-suited cards of each rank) sets ``incremental_cache = False``: after a play,
-each listed play that lost a card is listed again with the cards left, when the hand
-still holds enough of its ranks. Families (first element of a slot) are generated
-only when first needed: following a single never lists the five-card hands.
+Entries. A combination is an *entry* ``[key, cards, mask, kind, slot, power, action,
+combo, need, text]``: its integer ``key`` (``Combination.key == (key,)``), its card
+codes in ``idx`` order, their bit mask, kind, slot and power; the ``Action`` and
+``Combination`` objects and the play-log text (built when first needed, then reused);
+and, for a canonical variant, ``need``: ``((rank, count), ...)``. An entry depends only
+on its cards, the variant and the options, so entries live in a table shared by every
+game of that variant and those options (by mask and by card tuple), built as hands
+meet them: dealing again meets the same plays and builds nothing.
+
+Hand cache. The entries in a seat's hand are enumerated family by family (the first
+element of a slot), when first needed, grouped by ``slot`` and sorted by ``(key,
+mask)``. A hand only ever shrinks during a deal, so after a play each slot's list is
+filtered, lazily when that slot is next asked for, by a bit mask of the cards that
+left; what beats the table is found with a bisection on ``key``. A variant whose
+enumeration is a *canonical* suit choice (Chinese Poker: the lowest-suited cards of
+each rank) sets ``incremental_cache = False``: a listed play that lost a card is listed
+again with the cards left, when the hand still holds enough of its ranks. Following a
+single never lists the five-card hands.
+
+Checking. An action whose cards are an entry of the shared table (every action that
+``legal_actions`` lists) is checked with a few mask operations and played without
+parsing or classifying again; any other selection takes the general path of
+:class:`~.climbing.ClimbingGame` with the same reasons.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any, ClassVar
 
 from .cards import CLIMB_RANKS, RANK_TEXT, display
-from .climbing import ClimbingGame, Combination
+from .climbing import ClimbingGame, Combination, _show, describe_kind
 from .protocol import PASS, Action, DealResult, OptionSpec
 
 #: suit letters in increasing order (diamonds lowest, spades highest)
@@ -52,8 +64,19 @@ SUIT_SORT: dict[str, tuple] = {c: (i & 3, i >> 2) for c, i in CODE_IDX.items()}
 def shuffled(cards: list[str], rng) -> list[str]:
     """A uniformly random order of ``cards`` drawn from ``rng`` (one float a card,
     quicker than ``rng.shuffle``)."""
+    return [cards[j] for j in shuffled_positions(cards, rng)]
+
+
+def shuffled_positions(cards, rng) -> list[int]:
+    """The positions of ``cards`` in the order :func:`shuffled` puts them: one
+    ``rng.random()`` a card, in order, sorted by that number (a tie, which practically
+    never happens, is broken by the card code)."""
     rnd = rng.random
-    return [c for _, c in sorted([(rnd(), c) for c in cards])]
+    n = len(cards)
+    keys = [rnd() for _ in range(n)]
+    if len(set(keys)) == n:
+        return sorted(range(n), key=keys.__getitem__)
+    return sorted(range(n), key=lambda j: (keys[j], cards[j]))
 
 
 def has_four_of_a_rank(mask: int) -> bool:
@@ -66,19 +89,60 @@ RANK_LABEL = tuple(RANK_TEXT[r] for r in CLIMB_RANKS)
 
 _KEY = itemgetter(0)
 _ORDER = itemgetter(0, 2)   # entries sort by key, then card mask: a total order
-_CARDS = itemgetter(1)
 
 # entry fields
-E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO = range(8)
-
+(E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO, E_NEED,
+ E_TEXT) = range(10)
 
 _IDX_BIT = tuple(1 << i for i in range(52))
+_BIT_OF = _IDX_BIT.__getitem__
+_CODE_OF = IDX_CODE.__getitem__
+
+#: (class, options) -> {mask: entry, cards: entry}, shared by the games of a variant
+_TABLES: dict[tuple, dict] = {}
+_TABLE_LIMIT = 400_000      # keys (two per entry); a full table starts again
+
+
+def make_entry(tab: dict | None, mask: int, key: int, idxs, kind: str, slot: tuple,
+               power: int = 0, need: tuple | None = None) -> list:
+    """A new entry for the ascending card integers ``idxs`` (bit mask ``mask``),
+    remembered in the shared table ``tab`` unless it is ``None``."""
+    cards = tuple(map(_CODE_OF, idxs))
+    e = [key, cards, mask, kind, slot, power, None, None, need, None]
+    if tab is not None:
+        if len(tab) > _TABLE_LIMIT:
+            tab.clear()
+        tab[mask] = e
+        tab[cards] = e
+    return e
 
 
 def new_entry(key: int, idxs, kind: str, slot: tuple, power: int = 0) -> list:
-    """An entry of the hand cache for the (ascending) card integers ``idxs``."""
-    return [key, tuple(map(IDX_CODE.__getitem__, idxs)), sum(map(_IDX_BIT.__getitem__, idxs)),
-            kind, slot, power, None, None]
+    """An entry for the (ascending) card integers ``idxs``, not shared."""
+    return make_entry(None, sum(map(_BIT_OF, idxs)), key, idxs, kind, slot, power)
+
+
+def action_of(e: list) -> Action:
+    a = e[6]
+    if a is None:
+        a = e[6] = Action("play", e[1])
+    return a
+
+
+def combo_of(e: list) -> Combination:
+    combo = e[7]
+    if combo is None:
+        combo = e[7] = Combination(e[3], e[1], e[4], (e[0],), e[5])
+    return combo
+
+
+def play_text(e: list) -> str:
+    """What the play log says after the player's name."""
+    t = e[9]
+    if t is None:
+        t = e[9] = (f" plays {describe_kind(e[3])} {_show(e[1])}"
+                    + (" — BOMB!" if e[5] > 0 else ""))
+    return t
 
 
 def hand_mask(codes) -> int:
@@ -100,6 +164,7 @@ def penalty_50_40_30(left: int, full: int) -> int:
     return left
 
 
+@lru_cache(maxsize=None)
 def passing_spec() -> OptionSpec:
     return OptionSpec(
         "passing", "Passing",
@@ -109,6 +174,7 @@ def passing_spec() -> OptionSpec:
         "reentry")
 
 
+@lru_cache(maxsize=None)
 def target_spec(default: int = 100) -> OptionSpec:
     return OptionSpec(
         "target", "Match ends at",
@@ -119,30 +185,39 @@ def target_spec(default: int = 100) -> OptionSpec:
 
 
 class _SeatCache:
-    """The combinations of one seat's hand, generated family by family on demand."""
+    """The combinations of one seat's hand, generated family by family on demand.
 
-    __slots__ = ("hand", "n", "mask", "idxs", "by_rank", "groups", "by_cards", "done")
+    ``groups`` maps a slot to ``(mask, entries)``: the entries as they were when the
+    hand was ``mask``; a list made for a larger hand is filtered when next asked for."""
 
-    def __init__(self, hand: list, mask: int, groups: dict, by_cards: dict,
-                 done: set) -> None:
+    __slots__ = ("hand", "n", "mask", "dup", "tab", "idxs", "by_rank", "groups", "done",
+                 "order")
+
+    def __init__(self, hand: list, mask: int, tab: dict, idxs: list[int] | None = None) -> None:
         self.hand = hand            # the hand list object itself
-        self.n = len(hand)          # ... and its length when this cache was made
+        self.n = n = len(hand)      # ... and its length when ``mask`` was taken
         self.mask = mask
-        self.idxs: list[int] | None = None
+        #: a hand holding some card twice (only ever made by hand, in tests): its
+        #: entries stay out of the shared table
+        self.dup = mask.bit_count() != n
+        self.tab = None if self.dup else tab
+        self.idxs = idxs            # ascending card integers of the hand (or None)
         self.by_rank: list[list[int]] | None = None
-        self.groups = groups
-        self.by_cards = by_cards
-        self.done = done
+        self.groups: dict[tuple, tuple[int, list]] = {}
+        self.done: set = set()      # families generated
+        self.order: list | None = None   # the slots in listing order (or None)
 
 
 class PokerClimbingGame(ClimbingGame):
     """A climbing game whose combinations are enumerated per hand into a fast cache.
 
-    Subclasses implement ``_gen_family(fam, idxs, by_rank)`` (entries of every
-    combination of one *family* — the first element of a slot — in a hand of ascending card integers),
-    list their families in ``FAMILIES``, implement ``classify_cards`` (returning
-    ``Combination`` objects whose ``key`` is a one-int tuple and whose cards are sorted
-    by ``idx``) and set ``bomb_slot`` if some play beats every non-bomb.
+    Subclasses implement ``_gen_family(fam, idxs, by_rank, tab)`` (the entries of every
+    combination of one *family* — the first element of a slot — in a hand of ascending
+    card integers, made with :func:`make_entry` and looked up first in ``tab`` by mask
+    when ``tab`` is not ``None``), list their families in ``FAMILIES``, implement
+    ``classify_cards`` (returning ``Combination`` objects whose ``key`` is a one-int
+    tuple and whose cards are sorted by ``idx``, agreeing with the entries) and set
+    ``bomb_slot`` if some play beats every non-bomb.
 
     A seat's cache is fresh while the seat's hand is the same list object with the same
     length (hands only lose cards during a deal; replacing a hand list, as a new deal
@@ -150,6 +225,8 @@ class PokerClimbingGame(ClimbingGame):
     """
 
     FAMILIES: ClassVar[tuple] = ()
+    #: hands come sorted by ``idx`` from :meth:`deal_cards`
+    hands_sorted_by_deal: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kw) -> None:
         super().__init_subclass__(**kw)
@@ -159,13 +236,23 @@ class PokerClimbingGame(ClimbingGame):
     quad_family: ClassVar[Any] = None
     bomb_slot: ClassVar[tuple | None] = None
     _hc: list | None = None        # per-seat _SeatCache (rebuilt lazily, never saved)
+    _tab: dict | None = None       # the shared entry table of this variant and options
+    _ck: tuple | None = None       # (seat, cards, entry) of the last fast check
 
     # ----- the hand cache ------------------------------------------------------------
-    def _gen_family(self, fam, idxs: list[int], by_rank: list[list[int]]) -> list[list]:
+    def _gen_family(self, fam, idxs: list[int], by_rank: list[list[int]],
+                    tab: dict | None) -> list[list]:
         """Entries of family ``fam`` for ascending card integers ``idxs``, which
         ``by_rank`` lists rank by rank (do not modify either). A *canonical* variant
         (``incremental_cache = False``) lists the lowest-suited cards of each rank."""
         raise NotImplementedError
+
+    def _table(self) -> dict:
+        tab = self._tab
+        if tab is None:
+            tab = self._tab = _TABLES.setdefault(
+                (type(self), tuple(sorted(self.options.items()))), {})
+        return tab
 
     def _cache(self, seat: int) -> _SeatCache:
         hc = self._hc
@@ -173,56 +260,34 @@ class PokerClimbingGame(ClimbingGame):
             hc = self._hc = [None] * self.players
         hand = self.hands[seat]
         c = hc[seat]
-        if c is not None and c.hand is hand and c.n == len(hand):
-            return c
-        mask = hand_mask(hand)
-        if c is not None and c.hand is hand and not mask & ~c.mask:
-            gone = c.mask & ~mask
-            if self.incremental_cache:
-                groups = {}
-                for slot, lst in c.groups.items():
-                    kept = [e for e in lst if not e[2] & gone]
-                    if kept:
-                        groups[slot] = kept
-                c = hc[seat] = _SeatCache(hand, mask, groups, c.by_cards, c.done)
+        if c is not None and c.hand is hand:
+            n = len(hand)
+            if c.n == n:
                 return c
-            # canonical suit choice (the lowest-suited cards of each rank; entries then
-            # carry a ninth field, ((rank, count), ...), what the play needs): a play that
-            # lost a card is listed again with the lowest cards left of its ranks, if
-            # the hand still has enough of them. Plays that lost nothing are still the
-            # lowest cards of their ranks (a lower card of a rank they use would have
-            # been in them), so the result is what a fresh listing gives.
-            by_rank: list[list[int]] = [[] for _ in range(13)]
-            for i in sorted(map(CODE_IDX.__getitem__, hand)):
-                by_rank[i >> 2].append(i)
-            groups = {}
-            by_cards = c.by_cards
-            for slot, lst in c.groups.items():
-                kept = []
-                changed = False
-                for e in lst:
-                    if not e[2] & gone:
-                        kept.append(e)
-                        continue
-                    changed = True
-                    need = e[8]            # ((rank, count), ...) of the play
-                    for r, k in need:
-                        if len(by_rank[r]) < k:
-                            break
-                    else:
-                        idxs = sorted([i for r, k in need for i in by_rank[r][:k]])
-                        ne = new_entry(e[0], idxs, e[3], e[4], e[5])
-                        ne.append(need)
-                        kept.append(ne)
-                        by_cards[ne[1]] = ne
-                if changed:
-                    kept.sort(key=_ORDER)
-                if kept:
-                    groups[slot] = kept
-            c = hc[seat] = _SeatCache(hand, mask, groups, c.by_cards, c.done)
-            return c
-        c = hc[seat] = _SeatCache(hand, mask, {}, {}, set())
+            mask = hand_mask(hand)
+            if not mask & ~c.mask:          # the same hand, fewer cards
+                c.mask = mask
+                c.n = n
+                c.dup = mask.bit_count() != n
+                c.idxs = c.by_rank = None
+                return c
+        c = hc[seat] = _SeatCache(hand, hand_mask(hand), self._tab or self._table())
         return c
+
+    def _fresh_caches(self, int_hands: list[list[int]]) -> None:
+        """Seat caches for hands just dealt as ascending card integers."""
+        tab = self._tab or self._table()
+        self._hc = [_SeatCache(h, sum(map(_BIT_OF, idxs)), tab, idxs)
+                    for h, idxs in zip(self.hands, int_hands)]
+
+    @staticmethod
+    def _load_idxs(c: _SeatCache) -> None:
+        idxs = c.idxs
+        if idxs is None:
+            idxs = c.idxs = sorted(map(CODE_IDX.__getitem__, c.hand))
+        c.by_rank = by_rank = [[] for _ in range(13)]
+        for i in idxs:
+            by_rank[i >> 2].append(i)
 
     def _ensure(self, c: _SeatCache, fam) -> None:
         """Generate family ``fam`` of the cached hand if not done yet."""
@@ -231,111 +296,231 @@ class PokerClimbingGame(ClimbingGame):
         c.done.add(fam)
         if self.quad_family == fam and not has_four_of_a_rank(c.mask):
             return
-        if c.idxs is None:
-            c.idxs = idxs = sorted(CODE_IDX[x] for x in c.hand)
-            c.by_rank = by_rank = [[] for _ in range(13)]
-            for i in idxs:
-                by_rank[i >> 2].append(i)
-        entries = self._gen_family(fam, c.idxs, c.by_rank)
+        if c.by_rank is None:
+            self._load_idxs(c)
+        entries = self._gen_family(fam, c.idxs, c.by_rank, c.tab)
         if not entries:
             return
         groups = c.groups
-        c.by_cards.update(zip(map(_CARDS, entries), entries))
-        slot = entries[0][E_SLOT]
-        if slot not in groups and all(e[E_SLOT] == slot for e in entries):
+        mask = c.mask
+        c.order = None
+        slot = entries[0][4]
+        if all(e[4] == slot for e in entries):
             entries.sort(key=_ORDER)       # one slot (the usual case): no regrouping
-            groups[slot] = entries
+            groups[slot] = (mask, entries)
             return
-        touched = set()
+        lists: dict[tuple, list] = {}
         for e in entries:
-            slot = e[E_SLOT]
-            lst = groups.get(slot)
+            lst = lists.get(e[4])
             if lst is None:
-                lst = groups[slot] = []
+                lst = lists[e[4]] = []
             lst.append(e)
-            touched.add(slot)
-        for slot in touched:
-            groups[slot].sort(key=_ORDER)
+        for slot, lst in lists.items():
+            lst.sort(key=_ORDER)
+            groups[slot] = (mask, lst)
 
-    @staticmethod
-    def _combo_of(e: list) -> Combination:
-        combo = e[E_COMBO]
-        if combo is None:
-            combo = e[E_COMBO] = Combination(e[E_KIND], e[E_CARDS], e[E_SLOT], (e[E_KEY],),
-                                             e[E_POWER])
-        return combo
+    def _refresh(self, c: _SeatCache, lst: list, at: int) -> list:
+        """``lst`` (made when the hand was ``at``) for the hand now."""
+        gone = at & ~c.mask
+        if self.incremental_cache:
+            return [e for e in lst if not e[2] & gone]
+        # canonical suit choice (the lowest-suited cards of each rank; entries carry
+        # ``need``, ((rank, count), ...), what the play needs): a play that lost a card
+        # is listed again with the lowest cards left of its ranks, if the hand still
+        # has enough of them. Plays that lost nothing are still the lowest cards of
+        # their ranks (a lower card of a rank they use would have been in them), so the
+        # result is what a fresh listing gives.
+        if c.by_rank is None:
+            self._load_idxs(c)
+        by_rank = c.by_rank
+        tab = c.tab
+        get = tab.get if tab is not None else {}.get
+        kept = []
+        changed = False
+        for e in lst:
+            if not e[2] & gone:
+                kept.append(e)
+                continue
+            changed = True
+            need = e[8]
+            for r, k in need:
+                if len(by_rank[r]) < k:
+                    break
+            else:
+                idxs = sorted([i for r, k in need for i in by_rank[r][:k]])
+                m = sum(map(_BIT_OF, idxs))
+                ne = get(m)
+                if ne is None:
+                    ne = make_entry(tab, m, e[0], idxs, e[3], e[4], e[5], need)
+                kept.append(ne)
+        if changed:
+            kept.sort(key=_ORDER)
+        return kept
+
+    def _slot_list(self, c: _SeatCache, slot: tuple) -> list:
+        """The entries of ``slot`` in the hand now (generating and filtering)."""
+        if slot[0] not in c.done:
+            self._ensure(c, slot[0])
+        g = c.groups.get(slot)
+        if g is None:
+            c.groups[slot] = (c.mask, [])
+            c.order = None
+            return []
+        at, lst = g
+        if at != c.mask:
+            lst = self._refresh(c, lst, at)
+            c.groups[slot] = (c.mask, lst)
+        return lst
+
+    def _lead_entries(self, c: _SeatCache) -> list[list]:
+        """Every entry of the hand, in the listing order: family, then slot, then key
+        (whatever was generated first); only those with the required card, if any."""
+        done = c.done
+        for fam in self.FAMILIES:
+            if fam not in done:
+                self._ensure(c, fam)
+        order = c.order
+        if order is None:
+            index = self._family_index
+            order = c.order = sorted(c.groups, key=lambda sl: (index[sl[0]], sl))
+        groups = c.groups
+        mask = c.mask
+        out: list[list] = []
+        for sl in order:
+            at, lst = groups[sl]
+            if at != mask:
+                lst = self._refresh(c, lst, at)
+                groups[sl] = (mask, lst)
+            out += lst
+        req = self.required_card
+        if req is not None:
+            bit = CODE_BIT.get(req, 0)
+            out = [e for e in out if e[2] & bit]
+        return out
 
     def _entries_beating(self, seat: int, top: Combination | None) -> list[list]:
         c = self._cache(seat)
-        groups = c.groups
         if top is None:
-            for fam in self.FAMILIES:
-                if fam not in c.done:
-                    self._ensure(c, fam)
-            out: list[list] = []
-            req = self.required_card
-            order = self._family_index
-            # a fixed order (family, then slot, then key), whatever was generated first
-            slots = sorted(groups, key=lambda sl: (order[sl[0]], sl))
-            if req is not None:
-                bit = CODE_BIT.get(req, 0)
-                for sl in slots:
-                    out.extend([e for e in groups[sl] if e[2] & bit])
-            else:
-                for sl in slots:
-                    out.extend(groups[sl])
-            return out
-        slot = top.slot
-        if slot[0] not in c.done:
-            self._ensure(c, slot[0])
-        lst = groups.get(slot)
+            return self._lead_entries(c)
+        lst = self._slot_list(c, top.slot)
         out = lst[bisect_right(lst, top.key[0], key=_KEY):] if lst else []
         bomb = self.bomb_slot
         if bomb is not None and top.power == 0:
-            if bomb[0] not in c.done:
-                self._ensure(c, bomb[0])
-            bombs = groups.get(bomb)
-            if bombs and bomb != slot:
+            bombs = self._slot_list(c, bomb)
+            if bombs and bomb != top.slot:
                 out.extend(bombs)
         return out
 
     def enumerate_combos(self, seat: int, top: Combination | None) -> list[Combination]:
-        return [self._combo_of(e) for e in self._entries_beating(seat, top)]
+        return [e[7] or combo_of(e) for e in self._entries_beating(seat, top)]
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.deal_over or self.match_over or seat != self.current:
+        if seat != self.current or self.deal_over or self.match_over:
             return []
-        top = self.top
         hc = self._hc
         c = hc[seat] if hc is not None and len(hc) == self.players else None
-        if (top is not None and c is not None and c.hand is self.hands[seat]
-                and c.n == len(c.hand) and top.slot[0] in c.done
-                and (top.power or self.bomb_slot is None or self.bomb_slot[0] in c.done)):
-            # the common case, inlined: follow from a fresh cache
-            lst = c.groups.get(top.slot)
-            entries = lst[bisect_right(lst, top.key[0], key=_KEY):] if lst else []
-            if not top.power and self.bomb_slot is not None and self.bomb_slot != top.slot:
-                entries.extend(c.groups.get(self.bomb_slot, ()))
+        if c is None or c.hand is not self.hands[seat] or c.n != len(c.hand):
+            c = self._cache(seat)
+        top = self.top
+        if top is None:
+            acts = [e[6] or action_of(e) for e in self._lead_entries(c)]
+            if self.can_pass(seat):
+                acts.append(PASS)
+            return acts
+        slot = top.slot
+        g = c.groups.get(slot)
+        lst = g[1] if g is not None and g[0] == c.mask else self._slot_list(c, slot)
+        k = top.key[0]
+        if lst and lst[-1][0] > k:
+            acts = [e[6] or action_of(e) for e in lst[bisect_right(lst, k, key=_KEY):]]
         else:
-            entries = self._entries_beating(seat, top)
-        acts = []
-        for e in entries:
-            a = e[6]
-            if a is None:
-                a = e[6] = Action("play", e[1])
-            acts.append(a)
-        if top is not None or self.can_pass(seat):
-            acts.append(PASS)
+            acts = []
+        bomb = self.bomb_slot
+        if bomb is not None and not top.power and bomb != slot:
+            g = c.groups.get(bomb)
+            lst = g[1] if g is not None and g[0] == c.mask else self._slot_list(c, bomb)
+            if lst:
+                acts += [e[6] or action_of(e) for e in lst]
+        acts.append(PASS)
         return acts
 
     def lookup_play(self, seat: int, cards) -> Combination | None:
         if type(cards) is not tuple:
             return None
-        c = self._cache(seat)
-        e = c.by_cards.get(cards)
-        if e is None or e[2] & ~c.mask:
+        e = (self._tab or self._table()).get(cards)
+        if e is None or e[2] & ~self._cache(seat).mask:
             return None
-        return self._combo_of(e)
+        return e[7] or combo_of(e)
+
+    # ----- checking and playing --------------------------------------------------------
+    def check(self, seat: int, action: Action) -> str | None:
+        # fast path: a pass on a play, or a play whose cards are a known entry
+        if seat == self.current and not self.deal_over and not self.match_over:
+            kind = action.kind
+            if kind == "play":
+                cards = action.cards
+                tab = self._tab
+                e = tab.get(cards) if tab is not None and type(cards) is tuple else None
+                if e is not None:
+                    hc = self._hc
+                    c = hc[seat] if hc is not None and len(hc) == self.players else None
+                    if c is None or c.hand is not self.hands[seat] or c.n != len(c.hand):
+                        c = self._cache(seat)
+                    m = e[2]
+                    req = self.required_card
+                    if (not m & ~c.mask and not c.dup
+                            and (req is None or CODE_BIT.get(req, 0) & m)):
+                        top = self.top
+                        if top is None or (e[5] > top.power if e[5] != top.power else
+                                           (e[4] == top.slot and e[0] > top.key[0])):
+                            self._ck = (seat, cards, e)
+                            return None
+            elif kind == "pass" and self.top is not None:
+                return None
+        self._ck = None
+        return super().check(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        memo = self._ck
+        if memo is not None:
+            self._ck = None
+            if memo[0] == seat and memo[1] is action.cards and action.kind == "play":
+                self._play_entry(seat, memo[2])
+                return
+        super()._apply(seat, action)
+
+    def _play_entry(self, seat: int, e: list) -> None:
+        """Play a checked entry (what ``ClimbingGame._apply`` does, from the entry)."""
+        codes = e[1]
+        hand = self.hands[seat]
+        n0 = len(hand)
+        for x in codes:
+            hand.remove(x)
+        hc = self._hc
+        if hc is not None and len(hc) == self.players:
+            c = hc[seat]
+            if c is not None and c.hand is hand and c.n == n0 and not c.dup:
+                c.mask &= ~e[2]
+                c.n = len(hand)
+                c.idxs = c.by_rank = None
+        self.discards.extend(codes)
+        combo = e[7] or combo_of(e)
+        self.on_play(seat, combo)
+        self.top = combo
+        self.top_seat = seat
+        self.required_card = None
+        self.opening = False
+        if self.options.get("passing") != "locked":
+            self.passed = [False] * self.players
+        kind = e[3]
+        self.trick.append({"seat": seat, "cards": list(codes), "kind": kind})
+        self.history.append({"seat": seat, "text": self.names[seat] + (e[9] or play_text(e)),
+                             "deal": self.deal_number, "kind": "play",
+                             "cards": list(codes), "combo": kind, "bomb": e[5] > 0})
+        if not hand:
+            self._end_deal(seat)
+            return
+        self._advance(seat)
 
     # ----- deal helpers ----------------------------------------------------------------
     def cut_for_deal(self, deck: list[str], value) -> int:
@@ -373,5 +558,6 @@ class PokerClimbingGame(ClimbingGame):
         return RANK_LABEL[idx >> 2]
 
 
-__all__ = ["CODE_IDX", "IDX_CODE", "CODE_BIT", "PokerClimbingGame", "new_entry",
-           "penalty_50_40_30", "passing_spec", "target_spec", "SUIT_ORDER", "hand_mask"]
+__all__ = ["CODE_IDX", "IDX_CODE", "CODE_BIT", "PokerClimbingGame", "new_entry", "make_entry",
+           "penalty_50_40_30", "passing_spec", "target_spec", "SUIT_ORDER", "hand_mask",
+           "shuffled", "shuffled_positions"]
