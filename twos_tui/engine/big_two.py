@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 from .cards import display, display_cards
 from .climbing import Combination, describe_kind
 from .poker_hands import (_IDX_BIT, CODE_IDX, IDX_CODE, RANK_SORT, SUIT_SORT,
-                          PokerClimbingGame, make_entry, passing_spec, penalty_50_40_30,
+                          PokerClimbingGame, has_four_of_a_rank, make_entry, passing_spec, penalty_50_40_30,
                           shuffled_positions, target_spec)
 from .protocol import DealResult, OptionSpec
 
@@ -66,6 +66,26 @@ _BLUME_WINDOWS = [[(s + k - 1) % 13 for k in range(5)] for s in range(9)]
 
 _BITS = _IDX_BIT
 _NO_ENTRIES: dict = {}
+_NIB = 0x1111111111111          # the lowest bit of each rank's four
+_POP = tuple(bin(m).count("1") for m in range(16))
+#: _RANK_CARDS[r][suit mask]: the card integers of those suits of rank r
+_RANK_CARDS = tuple(tuple([4 * r + s for s in range(4) if sm >> s & 1] for sm in range(16))
+                    for r in range(13))
+_SINGLES = ("singles",)         # table key of the 52 single-card entries
+
+
+def _ints(mask: int) -> list[int]:
+    """The card integers of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _by_rank(mask: int) -> list[list[int]]:
+    return [_RANK_CARDS[r][(mask >> (4 * r)) & 15] for r in range(13)]
 
 
 @lru_cache(maxsize=None)
@@ -201,6 +221,8 @@ class BigTwoGame(PokerClimbingGame):
 
     def _gen_family(self, fam: int, idxs: list[int], by_rank: list[list[int]],
                     tab: dict | None) -> list[list]:
+        """Every play of family ``fam`` (the generic enumeration; see :meth:`_gen_cached`
+        for the usual, table-driven one)."""
         get = tab.get if tab is not None else _NO_ENTRIES.get
         out: list[list] = []
         app = out.append
@@ -210,105 +232,224 @@ class BigTwoGame(PokerClimbingGame):
                 e = get(m)
                 app(e if e is not None else make_entry(tab, m, i, (i,), "single", S1))
             return out
-        if fam == 2:
-            for cards in by_rank:
-                if len(cards) >= 2:
-                    for p in combinations(cards, 2):
-                        m = _BITS[p[0]] + _BITS[p[1]]
-                        e = get(m)
-                        app(e if e is not None else make_entry(tab, m, p[1], p, "pair", S2))
-            return out
-        if fam == 3:
+        if fam == 2 or fam == 3:
             for r, cards in enumerate(by_rank):
-                if len(cards) >= 3:
-                    for t in combinations(cards, 3):
-                        m = _BITS[t[0]] + _BITS[t[1]] + _BITS[t[2]]
-                        e = get(m)
-                        app(e if e is not None else make_entry(tab, m, r, t, "triple", S3))
+                if len(cards) >= fam:
+                    self._set_entries(fam, r, cards, tab, app)
             return out
         if fam != 5:
             return out
-        opts = self.options
         cls = type(self)
         rm = 0
         for r, cards in enumerate(by_rank):
             if cards:
                 rm |= 1 << r
-        bit = _BITS.__getitem__
-        # straights and straight flushes
         for w, wmask in enumerate(cls.WINDOW_BITS):
-            if rm & wmask != wmask:
-                continue
-            ranks = cls.WINDOWS[w]
-            two_low = ranks[0] == 12               # 2-3-4-5-6 with the 2 below the 3
-            two_top = two_low and opts.get("straight_23456") == "high"
-            for pick in product(*[by_rank[r] for r in ranks]):
-                m = sum(map(bit, pick))
-                e = get(m)
-                if e is not None:
-                    app(e)
-                    continue
-                # ``pick`` runs up the window; its last card is the top card
-                # (the 2 of 2-3-4-5-6 is the top card under the house rule)
-                key = 52 + (pick[0] & 3) if two_top else pick[4]
-                s0 = pick[0] & 3
-                if (pick[1] & 3) == s0 and (pick[2] & 3) == s0 and (pick[3] & 3) == s0 \
-                        and (pick[4] & 3) == s0:
-                    cat, kind = STRAIGHT_FLUSH, "straight-flush"
-                else:
-                    cat, kind = STRAIGHT, "straight"
-                app(make_entry(tab, m, cat * 64 + key, sorted(pick) if two_low else pick,
-                               kind, S5))
-        # flushes (straight flushes already listed)
+            if rm & wmask == wmask:
+                self._straight_entries(w, by_rank, tab, app)
         by_suit: list[list[int]] = [[], [], [], []]
         for i in idxs:
             by_suit[i & 3].append(i)
-        wm = cls.WINDOW_MASKS
-        suit_first = cls._flush_suit_first(opts)
         for cards in by_suit:
-            if len(cards) < 5:
-                continue
-            smask = rank_mask(cards)
-            may_straight = any(smask & b == b for b in cls.WINDOW_BITS)
-            for f in combinations(cards, 5):
-                m = sum(map(bit, f))
-                e = get(m)
-                if e is not None:
-                    if e[3] == "flush":
-                        app(e)
-                    continue
-                if may_straight and rank_mask(f) in wm:
-                    continue
-                top = f[4]
-                key = (top & 3) * 13 + (top >> 2) if suit_first else top
-                app(make_entry(tab, m, FLUSH * 64 + key, f, "flush", S5))
-        # full houses and four of a kind
+            if len(cards) >= 5:
+                self._flush_entries(cards, tab, app)
         for r, cards in enumerate(by_rank):
             if len(cards) < 3:
                 continue
-            trips = [(t, sum(map(bit, t))) for t in combinations(cards, 3)]
             for r2, cards2 in enumerate(by_rank):
-                if r2 == r or len(cards2) < 2:
-                    continue
-                for p in combinations(cards2, 2):
-                    pm = _BITS[p[0]] + _BITS[p[1]]
-                    for t, tm in trips:
-                        m = tm + pm
-                        e = get(m)
-                        app(e if e is not None else
-                            make_entry(tab, m, FULL_HOUSE * 64 + r, sorted(t + p),
-                                       "full-house", S5))
+                if r2 != r and len(cards2) >= 2:
+                    self._full_house_entries(r, cards, cards2, tab, app)
             if len(cards) == 4:
-                quad = tuple(cards)
-                qm = sum(map(bit, quad))
-                for i in idxs:
-                    if i >> 2 != r:
-                        m = qm + _BITS[i]
-                        e = get(m)
-                        app(e if e is not None else
-                            make_entry(tab, m, FOUR_KIND * 64 + r, sorted(quad + (i,)),
-                                       "four-of-a-kind", S5))
+                self._four_entries(r, cards, idxs, tab, app)
         return out
+
+    # the pieces of the enumeration, each for the cards that matter to it
+    @staticmethod
+    def _set_entries(n: int, r: int, cards: list[int], tab, app) -> None:
+        """Pairs (n = 2) or triples (n = 3) of rank ``r`` from ``cards``."""
+        get = tab.get if tab is not None else _NO_ENTRIES.get
+        if n == 2:
+            for p in combinations(cards, 2):
+                m = _BITS[p[0]] + _BITS[p[1]]
+                e = get(m)
+                app(e if e is not None else make_entry(tab, m, p[1], p, "pair", S2))
+        else:
+            for t in combinations(cards, 3):
+                m = _BITS[t[0]] + _BITS[t[1]] + _BITS[t[2]]
+                e = get(m)
+                app(e if e is not None else make_entry(tab, m, r, t, "triple", S3))
+
+    def _straight_entries(self, w: int, by_rank: list[list[int]], tab, app) -> None:
+        """Straights and straight flushes of window ``w`` (every rank held)."""
+        get = tab.get if tab is not None else _NO_ENTRIES.get
+        bit = _BITS.__getitem__
+        ranks = self.WINDOWS[w]
+        two_low = ranks[0] == 12               # 2-3-4-5-6 with the 2 below the 3
+        two_top = two_low and self.options.get("straight_23456") == "high"
+        for pick in product(*[by_rank[r] for r in ranks]):
+            m = sum(map(bit, pick))
+            e = get(m)
+            if e is not None:
+                app(e)
+                continue
+            # ``pick`` runs up the window; its last card is the top card
+            # (the 2 of 2-3-4-5-6 is the top card under the house rule)
+            key = 52 + (pick[0] & 3) if two_top else pick[4]
+            s0 = pick[0] & 3
+            if (pick[1] & 3) == s0 and (pick[2] & 3) == s0 and (pick[3] & 3) == s0 \
+                    and (pick[4] & 3) == s0:
+                cat, kind = STRAIGHT_FLUSH, "straight-flush"
+            else:
+                cat, kind = STRAIGHT, "straight"
+            app(make_entry(tab, m, cat * 64 + key, sorted(pick) if two_low else pick,
+                           kind, S5))
+
+    def _flush_entries(self, cards: list[int], tab, app) -> None:
+        """Flushes (not straight flushes) from ``cards``, 5+ ascending cards of a suit."""
+        get = tab.get if tab is not None else _NO_ENTRIES.get
+        bit = _BITS.__getitem__
+        cls = type(self)
+        wm = cls.WINDOW_MASKS
+        suit_first = cls._flush_suit_first(self.options)
+        smask = rank_mask(cards)
+        may_straight = any(smask & b == b for b in cls.WINDOW_BITS)
+        for f in combinations(cards, 5):
+            m = sum(map(bit, f))
+            e = get(m)
+            if e is not None:
+                if e[3] == "flush":
+                    app(e)
+                continue
+            if may_straight and rank_mask(f) in wm:
+                continue
+            top = f[4]
+            key = (top & 3) * 13 + (top >> 2) if suit_first else top
+            app(make_entry(tab, m, FLUSH * 64 + key, f, "flush", S5))
+
+    @staticmethod
+    def _full_house_entries(r: int, cards: list[int], cards2: list[int], tab, app) -> None:
+        """Full houses: three of ``cards`` (rank ``r``) and two of ``cards2``."""
+        get = tab.get if tab is not None else _NO_ENTRIES.get
+        trips = [(t, _BITS[t[0]] + _BITS[t[1]] + _BITS[t[2]]) for t in combinations(cards, 3)]
+        for p in combinations(cards2, 2):
+            pm = _BITS[p[0]] + _BITS[p[1]]
+            for t, tm in trips:
+                m = tm + pm
+                e = get(m)
+                app(e if e is not None else
+                    make_entry(tab, m, FULL_HOUSE * 64 + r, sorted(t + p), "full-house", S5))
+
+    @staticmethod
+    def _four_entries(r: int, cards: list[int], idxs, tab, app) -> None:
+        """Four of a kind of rank ``r`` with each other card of ``idxs``."""
+        get = tab.get if tab is not None else _NO_ENTRIES.get
+        quad = tuple(cards)
+        qm = sum(map(_BITS.__getitem__, quad))
+        for i in idxs:
+            if i >> 2 != r:
+                m = qm + _BITS[i]
+                e = get(m)
+                app(e if e is not None else
+                    make_entry(tab, m, FOUR_KIND * 64 + r, sorted(quad + (i,)),
+                               "four-of-a-kind", S5))
+
+    def _gen_cached(self, fam, c) -> list[list]:
+        """The enumeration from whole lists kept in the shared table, each keyed by the
+        cards that matter to it: a rank's suits (sets), a straight window's cards, a
+        suit's cards (flushes), two ranks' suits (full houses)."""
+        tab = c.tab
+        if tab is None:
+            return super()._gen_cached(fam, c)
+        mask = c.mask
+        get = tab.get
+        out: list[list] = []
+        if fam == 1:
+            lst = get(_SINGLES)
+            if lst is None:
+                lst = tab[_SINGLES] = [get(1 << i) or make_entry(tab, 1 << i, i, (i,),
+                                                                 "single", S1)
+                                       for i in range(52)]
+            idxs = c.idxs
+            if idxs is not None:
+                return list(map(lst.__getitem__, idxs))
+            while mask:
+                low = mask & -mask
+                out.append(lst[low.bit_length() - 1])
+                mask ^= low
+            return out
+        if fam == 2 or fam == 3:
+            pop = _POP
+            for r in range(13):
+                sm = (mask >> (r << 2)) & 15
+                if pop[sm] >= fam:
+                    k = (fam, r, sm)
+                    lst = get(k)
+                    if lst is None:
+                        lst = tab[k] = []
+                        self._set_entries(fam, r, _RANK_CARDS[r][sm], tab, lst.append)
+                    out += lst
+            return out
+        if fam != 5:
+            return out
+        x = (mask | mask >> 1 | mask >> 2 | mask >> 3) & _NIB     # ranks held
+        for w, need, cm in self._fast_windows():
+            if x & need == need:
+                k = (5, w, mask & cm)
+                lst = get(k)
+                if lst is None:
+                    lst = tab[k] = []
+                    self._straight_entries(w, _by_rank(mask & cm), tab, lst.append)
+                out += lst
+        for sm in (mask & _NIB, mask & _NIB << 1, mask & _NIB << 2, mask & _NIB << 3):
+            if sm.bit_count() >= 5:
+                k = (6, sm)
+                lst = get(k)
+                if lst is None:
+                    lst = tab[k] = []
+                    self._flush_entries(_ints(sm), tab, lst.append)
+                out += lst
+        pairs = []
+        pop = _POP
+        for r in range(13):
+            sm = (mask >> (r << 2)) & 15
+            if pop[sm] >= 2:
+                pairs.append((r, sm))
+        if len(pairs) >= 2:
+            for r, sm in pairs:
+                if pop[sm] < 3:
+                    continue
+                for r2, sm2 in pairs:
+                    if r2 != r:
+                        k = (7, r, sm, r2, sm2)
+                        lst = get(k)
+                        if lst is None:
+                            lst = tab[k] = []
+                            self._full_house_entries(r, _RANK_CARDS[r][sm],
+                                                     _RANK_CARDS[r2][sm2], tab, lst.append)
+                        out += lst
+        if has_four_of_a_rank(mask):
+            idxs = _ints(mask)
+            for r, sm in pairs:
+                if sm == 15:
+                    self._four_entries(r, _RANK_CARDS[r][15], idxs, tab, out.append)
+        return out
+
+    @classmethod
+    def _fast_windows(cls) -> tuple:
+        """Per straight window: (its ranks as the low bit of each rank's nibble, the mask
+        of all its cards)."""
+        got = cls.__dict__.get("_FAST_WINDOWS")
+        if got is None:
+            got = []
+            for w, ranks in enumerate(cls.WINDOWS):
+                need = cm = 0
+                for r in ranks:
+                    need |= 1 << (4 * r)
+                    cm |= 15 << (4 * r)
+                got.append((w, need, cm))
+            got = tuple(got)
+            setattr(cls, "_FAST_WINDOWS", got)
+        return got
 
     # ----- dealing -------------------------------------------------------------------
     @staticmethod

@@ -247,6 +247,13 @@ class PokerClimbingGame(ClimbingGame):
         (``incremental_cache = False``) lists the lowest-suited cards of each rank."""
         raise NotImplementedError
 
+    def _gen_cached(self, fam, c: _SeatCache) -> list[list]:
+        """Entries of family ``fam`` in the hand of cache ``c`` (a variant may look up
+        whole lists in ``c.tab`` by the cards that matter, ``c.mask``)."""
+        if c.by_rank is None:
+            self._load_idxs(c)
+        return self._gen_family(fam, c.idxs, c.by_rank, c.tab)
+
     def _table(self) -> dict:
         tab = self._tab
         if tab is None:
@@ -296,9 +303,7 @@ class PokerClimbingGame(ClimbingGame):
         c.done.add(fam)
         if self.quad_family == fam and not has_four_of_a_rank(c.mask):
             return
-        if c.by_rank is None:
-            self._load_idxs(c)
-        entries = self._gen_family(fam, c.idxs, c.by_rank, c.tab)
+        entries = self._gen_cached(fam, c)
         if not entries:
             return
         groups = c.groups
