@@ -33,9 +33,9 @@ from typing import Any, ClassVar
 
 from .cards import display, display_cards
 from .climbing import Combination, describe_kind
-from .poker_hands import (_IDX_BIT, CODE_IDX, IDX_CODE, RANK_SORT, SUIT_SORT,
-                          PokerClimbingGame, has_four_of_a_rank, make_entry, passing_spec, penalty_50_40_30,
-                          shuffled_positions, target_spec)
+from .poker_hands import (_IDX_BIT, CODE_IDX, IDX_CODE, RANK_CARDS, RANK_SORT, SUIT_SORT,
+                          PokerClimbingGame, by_rank_of, has_four_of_a_rank, make_entry,
+                          passing_spec, penalty_50_40_30, shuffled_positions, target_spec)
 from .protocol import DealResult, OptionSpec
 
 # five-card categories, weakest first
@@ -68,9 +68,7 @@ _BITS = _IDX_BIT
 _NO_ENTRIES: dict = {}
 _NIB = 0x1111111111111          # the lowest bit of each rank's four
 _POP = tuple(bin(m).count("1") for m in range(16))
-#: _RANK_CARDS[r][suit mask]: the card integers of those suits of rank r
-_RANK_CARDS = tuple(tuple([4 * r + s for s in range(4) if sm >> s & 1] for sm in range(16))
-                    for r in range(13))
+_RANK_CARDS = RANK_CARDS
 _SINGLES = ("singles",)         # table key of the 52 single-card entries
 
 
@@ -82,10 +80,6 @@ def _ints(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def _by_rank(mask: int) -> list[list[int]]:
-    return [_RANK_CARDS[r][(mask >> (4 * r)) & 15] for r in range(13)]
 
 
 @lru_cache(maxsize=None)
@@ -398,7 +392,7 @@ class BigTwoGame(PokerClimbingGame):
                 lst = get(k)
                 if lst is None:
                     lst = tab[k] = []
-                    self._straight_entries(w, _by_rank(mask & cm), tab, lst.append)
+                    self._straight_entries(w, by_rank_of(mask & cm), tab, lst.append)
                 out += lst
         for sm in (mask & _NIB, mask & _NIB << 1, mask & _NIB << 2, mask & _NIB << 3):
             if sm.bit_count() >= 5:

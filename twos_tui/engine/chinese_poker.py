@@ -51,7 +51,7 @@ from typing import Any, ClassVar
 from .cards import display_cards
 from .climbing import Combination, describe_kind
 from .poker_hands import (_BIT_OF, _IDX_BIT, CODE_BIT, CODE_IDX, IDX_CODE, RANK_SORT,
-                          SUIT_SORT, PokerClimbingGame, make_entry, penalty_50_40_30,
+                          SUIT_SORT, PokerClimbingGame, by_rank_of, make_entry, penalty_50_40_30,
                           shuffled_positions, target_spec)
 from .protocol import Action, Choice, DealResult, Decision, OptionSpec
 
@@ -255,7 +255,7 @@ class ChinesePokerGame(PokerClimbingGame):
                             make_entry(tab, m, end, sorted(cards) if start == 0 else cards,
                                        "straight", _STRAIGHT_SLOTS[n], 0, need))
             return out
-        if fam == "four" and len(idxs) >= 5:
+        if fam == "four" and sum(map(len, br)) >= 5:
             by_quad = self.options.get("bomb_compare") == "quad"
             for q, qs in enumerate(br):
                 if len(qs) != 4:
@@ -269,6 +269,11 @@ class ChinesePokerGame(PokerClimbingGame):
                             make_entry(tab, m, q if by_quad else f, sorted(qs + fs[:1]),
                                        "four-of-a-kind", BOMB, 1, ((q, 4), (f, 1))))
         return out
+
+    def _gen_cached(self, fam, c) -> list[list]:
+        if c.tab is None:
+            return super()._gen_cached(fam, c)
+        return self._gen_family(fam, None, by_rank_of(c.mask), c.tab)
 
     def lookup_play(self, seat: int, cards) -> Combination | None:
         """Fast check: a listed play, else known card codes, all in hand, no repeats

@@ -98,6 +98,17 @@ _IDX_BIT = tuple(1 << i for i in range(52))
 _BIT_OF = _IDX_BIT.__getitem__
 _CODE_OF = IDX_CODE.__getitem__
 
+_NO_ENTRIES: dict = {}
+#: RANK_CARDS[r][suit mask]: the card integers of those suits of rank r, ascending
+RANK_CARDS = tuple(tuple([4 * r + s for s in range(4) if sm >> s & 1] for sm in range(16))
+                   for r in range(13))
+
+
+def by_rank_of(mask: int) -> list[list[int]]:
+    """The cards of a mask rank by rank (shared lists: do not modify)."""
+    return [RANK_CARDS[r][(mask >> (4 * r)) & 15] for r in range(13)]
+
+
 #: (class, options) -> {mask: entry, cards: entry}, shared by the games of a variant
 _TABLES: dict[tuple, dict] = {}
 _TABLE_LIMIT = 400_000      # keys (two per entry); a full table starts again
@@ -335,11 +346,15 @@ class PokerClimbingGame(ClimbingGame):
         # has enough of them. Plays that lost nothing are still the lowest cards of
         # their ranks (a lower card of a rank they use would have been in them), so the
         # result is what a fresh listing gives.
-        if c.by_rank is None:
-            self._load_idxs(c)
-        by_rank = c.by_rank
         tab = c.tab
-        get = tab.get if tab is not None else {}.get
+        if tab is None:         # a hand holding a card twice: ranks from the hand list
+            if c.by_rank is None:
+                self._load_idxs(c)
+            by_rank = c.by_rank
+            get = _NO_ENTRIES.get
+        else:                   # ranks from the mask
+            by_rank = by_rank_of(c.mask)
+            get = tab.get
         kept = []
         changed = False
         for e in lst:
