@@ -7,7 +7,9 @@
 * keypress: in-process, for the table of a seeded Twos game at 80x24, the time from
   sending a key (cursor move, select, sort) until the app is idle again with the table
   redrawn, and for Enter on a legal play (the AI pause is long, so only the human's play
-  is measured). Median and worst.
+  is measured). Median and worst. The Pilot's own round trip (waiting for the app to be
+  idle) is in every figure: the "baseline" line presses a key nothing is bound to, so the
+  app's own work is roughly each figure minus the baseline.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ async def bench_keys(count: int) -> dict[str, list[float]]:
     from twos_tui.ui.screens.table import TableScreen
 
     app = make_app("twos", seed=21, ai_pause=30.0)
-    out: dict[str, list[float]] = {"move": [], "select": [], "sort": [], "play": []}
+    out: dict[str, list[float]] = {"baseline (unbound key)": [], "move": [], "select": [],
+                                   "sort": [], "play": []}
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -64,6 +67,7 @@ async def bench_keys(count: int) -> dict[str, list[float]]:
             out[kind].append(time.perf_counter() - t0)
 
         for i in range(count):
+            await timed("baseline (unbound key)", "x")
             await timed("move", "right" if i % 3 else "left")
             await timed("select", "space")
             if i % 6 == 0:

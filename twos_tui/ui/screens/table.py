@@ -408,7 +408,8 @@ class TableScreen(Screen):
         self.sort_by = "suit" if self.sort_by == "rank" else "rank"
         hand = self.query_one(HandView)
         current = self._hand_order[hand.cursor] if self._hand_order else None
-        self.refresh_view()
+        if self.viewer is not None:
+            self._render_hand(self.game.observation(self.viewer))
         if current in self._hand_order:
             hand.cursor = self._hand_order.index(current)
 
