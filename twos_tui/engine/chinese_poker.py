@@ -273,7 +273,10 @@ class ChinesePokerGame(PokerClimbingGame):
     def _gen_cached(self, fam, c) -> list[list]:
         if c.tab is None:
             return super()._gen_cached(fam, c)
-        return self._gen_family(fam, None, by_rank_of(c.mask), c.tab)
+        br = c.by_rank
+        if br is None:
+            br = c.by_rank = by_rank_of(c.mask)   # the same lists, for a hand without repeats
+        return self._gen_family(fam, None, br, c.tab)
 
     def lookup_play(self, seat: int, cards) -> Combination | None:
         """Fast check: a listed play, else known card codes, all in hand, no repeats

@@ -156,6 +156,14 @@ def play_text(e: list) -> str:
     return t
 
 
+def _group(mask: int, entries: list) -> tuple[int, list, int]:
+    """A hand cache group: the hand's mask, the entries, the union of their masks."""
+    union = 0
+    for e in entries:
+        union |= e[2]
+    return (mask, entries, union)
+
+
 def hand_mask(codes) -> int:
     """Bit mask of distinct card codes."""
     return sum(map(CODE_BIT.__getitem__, set(codes)))
@@ -198,8 +206,9 @@ def target_spec(default: int = 100) -> OptionSpec:
 class _SeatCache:
     """The combinations of one seat's hand, generated family by family on demand.
 
-    ``groups`` maps a slot to ``(mask, entries)``: the entries as they were when the
-    hand was ``mask``; a list made for a larger hand is filtered when next asked for."""
+    ``groups`` maps a slot to ``(mask, entries, union)``: the entries as they were when
+    the hand was ``mask`` and the union of their masks; a list made for a larger hand is
+    filtered when next asked for (unless none of its cards left)."""
 
     __slots__ = ("hand", "n", "mask", "dup", "tab", "idxs", "by_rank", "groups", "done",
                  "order")
@@ -214,7 +223,7 @@ class _SeatCache:
         self.tab = None if self.dup else tab
         self.idxs = idxs            # ascending card integers of the hand (or None)
         self.by_rank: list[list[int]] | None = None
-        self.groups: dict[tuple, tuple[int, list]] = {}
+        self.groups: dict[tuple, tuple[int, list, int]] = {}
         self.done: set = set()      # families generated
         self.order: list | None = None   # the slots in listing order (or None)
 
@@ -261,7 +270,7 @@ class PokerClimbingGame(ClimbingGame):
     def _gen_cached(self, fam, c: _SeatCache) -> list[list]:
         """Entries of family ``fam`` in the hand of cache ``c`` (a variant may look up
         whole lists in ``c.tab`` by the cards that matter, ``c.mask``)."""
-        if c.by_rank is None:
+        if c.by_rank is None or c.idxs is None:
             self._load_idxs(c)
         return self._gen_family(fam, c.idxs, c.by_rank, c.tab)
 
@@ -323,7 +332,7 @@ class PokerClimbingGame(ClimbingGame):
         slot = entries[0][4]
         if all(e[4] == slot for e in entries):
             entries.sort(key=_ORDER)       # one slot (the usual case): no regrouping
-            groups[slot] = (mask, entries)
+            groups[slot] = _group(mask, entries)
             return
         lists: dict[tuple, list] = {}
         for e in entries:
@@ -333,7 +342,7 @@ class PokerClimbingGame(ClimbingGame):
             lst.append(e)
         for slot, lst in lists.items():
             lst.sort(key=_ORDER)
-            groups[slot] = (mask, lst)
+            groups[slot] = _group(mask, lst)
 
     def _refresh(self, c: _SeatCache, lst: list, at: int) -> list:
         """``lst`` (made when the hand was ``at``) for the hand now."""
@@ -347,14 +356,16 @@ class PokerClimbingGame(ClimbingGame):
         # their ranks (a lower card of a rank they use would have been in them), so the
         # result is what a fresh listing gives.
         tab = c.tab
+        mask = c.mask
         if tab is None:         # a hand holding a card twice: ranks from the hand list
             if c.by_rank is None:
                 self._load_idxs(c)
             by_rank = c.by_rank
             get = _NO_ENTRIES.get
         else:                   # ranks from the mask
-            by_rank = by_rank_of(c.mask)
+            by_rank = None
             get = tab.get
+        rank_cards = RANK_CARDS
         kept = []
         changed = False
         for e in lst:
@@ -363,11 +374,15 @@ class PokerClimbingGame(ClimbingGame):
                 continue
             changed = True
             need = e[8]
+            idxs = []
             for r, k in need:
-                if len(by_rank[r]) < k:
+                cs = (rank_cards[r][(mask >> (r << 2)) & 15] if by_rank is None
+                      else by_rank[r])
+                if len(cs) < k:
                     break
+                idxs += cs[:k]
             else:
-                idxs = sorted([i for r, k in need for i in by_rank[r][:k]])
+                idxs.sort()
                 m = sum(map(_BIT_OF, idxs))
                 ne = get(m)
                 if ne is None:
@@ -383,13 +398,17 @@ class PokerClimbingGame(ClimbingGame):
             self._ensure(c, slot[0])
         g = c.groups.get(slot)
         if g is None:
-            c.groups[slot] = (c.mask, [])
+            c.groups[slot] = (c.mask, [], 0)
             c.order = None
             return []
-        at, lst = g
-        if at != c.mask:
-            lst = self._refresh(c, lst, at)
-            c.groups[slot] = (c.mask, lst)
+        at, lst, union = g
+        mask = c.mask
+        if at != mask:
+            if union & at & ~mask:
+                lst = self._refresh(c, lst, at)
+                c.groups[slot] = _group(mask, lst)
+            else:
+                c.groups[slot] = (mask, lst, union)
         return lst
 
     def _lead_entries(self, c: _SeatCache) -> list[list]:
@@ -407,10 +426,13 @@ class PokerClimbingGame(ClimbingGame):
         mask = c.mask
         out: list[list] = []
         for sl in order:
-            at, lst = groups[sl]
+            at, lst, union = groups[sl]
             if at != mask:
-                lst = self._refresh(c, lst, at)
-                groups[sl] = (mask, lst)
+                if union & at & ~mask:
+                    lst = self._refresh(c, lst, at)
+                    groups[sl] = _group(mask, lst)
+                else:
+                    groups[sl] = (mask, lst, union)
             out += lst
         req = self.required_card
         if req is not None:
