@@ -70,6 +70,8 @@ _PAIRS_SLOTS = tuple(("pairs", k) for k in range(14))
 _TRIPLES_SLOTS = tuple(("triples", k) for k in range(14))
 _STRAIGHT_SLOTS = tuple(("straight", n) for n in range(14))
 _NO_ENTRIES: dict = {}
+#: straight position (0 = the 2, 1 = the 3, ..., 12 = the ace) -> climbing rank index
+_SP_RANK = tuple((sp - 1) % 13 for sp in range(13))
 @lru_cache(maxsize=None)
 def _option_specs() -> tuple[OptionSpec, ...]:
     return (
@@ -89,6 +91,12 @@ _CP_IDX = tuple(CODE_IDX[c] for c in CP_DECK)
 def _sp(r: int) -> int:
     """Straight position of a climbing rank index: the 2 is lowest (0), the ace 12."""
     return (r + 1) % 13
+
+
+# the play-phase methods of the base, called directly on the hot path (no super())
+_legal_actions = PokerClimbingGame.legal_actions
+_check = PokerClimbingGame.check
+_apply = PokerClimbingGame._apply
 
 
 class ChinesePokerGame(PokerClimbingGame):
@@ -195,35 +203,43 @@ class ChinesePokerGame(PokerClimbingGame):
                         make_entry(tab, m, r, (cs[0],), "single", SINGLE, 0, ((r, 1),)))
             return out
         if fam in ("pairs", "triples"):
+            # every run of consecutive ranks holding w cards each, and every part of it
             w = 2 if fam == "pairs" else 3
             one, many = ("pair", "pairs-sequence") if w == 2 else ("triple", "triples-sequence")
             slots = _PAIRS_SLOTS if w == 2 else _TRIPLES_SLOTS
-            for start in range(13):
-                if len(br[start]) < w:
+            r = 0
+            while r < 13:
+                if len(br[r]) < w:
+                    r += 1
                     continue
-                cards: list[int] = []
-                need: tuple = ()
-                m = 0
-                for end in range(start, 13):
-                    if len(br[end]) < w:
-                        break
-                    add = br[end][:w]
-                    cards = cards + add
-                    need = need + ((end, w),)
-                    m += sum(map(_BIT_OF, add))
-                    k = end - start + 1
-                    e = get(m)
-                    app(e if e is not None else
-                        make_entry(tab, m, end, cards, one if k == 1 else many, slots[k], 0,
-                                   need))
+                a = r
+                while r < 13 and len(br[r]) >= w:
+                    r += 1
+                picks = [br[q][:w] for q in range(a, r)]
+                pms = [sum(map(_BIT_OF, pk)) for pk in picks]
+                n = r - a
+                for i in range(n):
+                    m = 0
+                    for j in range(i, n):
+                        m += pms[j]
+                        e = get(m)
+                        if e is None:
+                            k = j - i + 1
+                            e = make_entry(tab, m, a + j, [c for pk in picks[i:j + 1] for c in pk],
+                                           one if k == 1 else many, slots[k], 0,
+                                           tuple((q, w) for q in range(a + i, a + j + 1)))
+                        app(e)
             return out
         if fam == "full-house":
-            for t, ts in enumerate(br):
+            twos = [p for p, ps in enumerate(br) if len(ps) >= 2]
+            for t in twos:
+                ts = br[t]
                 if len(ts) < 3:
                     continue
                 tm = sum(map(_BIT_OF, ts[:3]))
-                for p, ps in enumerate(br):
-                    if p != t and len(ps) >= 2:
+                for p in twos:
+                    if p != t:
+                        ps = br[p]
                         m = tm + _IDX_BIT[ps[0]] + _IDX_BIT[ps[1]]
                         e = get(m)
                         app(e if e is not None else
@@ -231,29 +247,30 @@ class ChinesePokerGame(PokerClimbingGame):
                                        0, ((t, 3), (p, 2))))
             return out
         if fam == "straight":
-            # straight positions: the 2 (rank 12) is lowest
-            present = [bool(br[(sp - 1) % 13]) for sp in range(13)]
-            for start in range(9):
-                if not present[start]:
+            # runs of 5+ straight positions (the 2, rank 12, is lowest), and their parts
+            run: list[int] = []
+            for sp in range(14):
+                if sp < 13 and br[_SP_RANK[sp]]:
+                    run.append(sp)
                     continue
-                cards = []
-                need = ()
-                m = 0
-                for end in range(start, 13):
-                    if not present[end]:
-                        break
-                    r = (end - 1) % 13
-                    i = br[r][0]
-                    cards.append(i)
-                    need = need + ((r, 1),)
-                    m += _IDX_BIT[i]
-                    n = end - start + 1
-                    if n >= 5:
-                        e = get(m)
-                        # from the 2 (card 48+) up, the cards are not in card order
-                        app(e if e is not None else
-                            make_entry(tab, m, end, sorted(cards) if start == 0 else cards,
-                                       "straight", _STRAIGHT_SLOTS[n], 0, need))
+                n = len(run)
+                if n >= 5:
+                    low = [br[_SP_RANK[q]][0] for q in run]
+                    lms = [_IDX_BIT[i] for i in low]
+                    for i in range(n - 4):
+                        m = lms[i] + lms[i + 1] + lms[i + 2] + lms[i + 3]
+                        for j in range(i + 4, n):
+                            m += lms[j]
+                            e = get(m)
+                            if e is None:
+                                cards = low[i:j + 1]
+                                # from the 2 (card 48+) up, the cards are not in card order
+                                e = make_entry(tab, m, run[j],
+                                               sorted(cards) if run[i] == 0 else cards,
+                                               "straight", _STRAIGHT_SLOTS[j - i + 1], 0,
+                                               tuple((_SP_RANK[q], 1) for q in run[i:j + 1]))
+                            app(e)
+                run = []
             return out
         if fam == "four" and sum(map(len, br)) >= 5:
             by_quad = self.options.get("bomb_compare") == "quad"
@@ -354,7 +371,7 @@ class ChinesePokerGame(PokerClimbingGame):
             if seat != self.chooser or self.deal_over or self.match_over:
                 return []
             return [Action("choose-hand", value=L) for L in sorted(self.offered)]
-        return super().legal_actions(seat)
+        return _legal_actions(self, seat)
 
     def check(self, seat: int, action: Action) -> str | None:
         if self.phase == "choose" and not (self.match_over or self.deal_over):
@@ -368,11 +385,11 @@ class ChinesePokerGame(PokerClimbingGame):
             return None
         if action.kind == "choose-hand":
             return "The hands have already been chosen for this deal."
-        return super().check(seat, action)
+        return _check(self, seat, action)
 
     def _apply(self, seat: int, action: Action) -> None:
         if action.kind != "choose-hand":
-            super()._apply(seat, action)
+            _apply(self, seat, action)
             return
         letter = action.value
         self.hands[seat] = self.offered.pop(letter)

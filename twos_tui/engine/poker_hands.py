@@ -529,6 +529,13 @@ class PokerClimbingGame(ClimbingGame):
             if memo[0] == seat and memo[1] is action.cards and action.kind == "play":
                 self._play_entry(seat, memo[2])
                 return
+        if action.kind == "pass":     # ClimbingGame._apply's pass, inlined
+            self.passed[seat] = True
+            self.trick.append({"seat": seat, "pass": True})
+            self.history.append({"seat": seat, "text": self.names[seat] + " passes.",
+                                 "deal": self.deal_number, "kind": "pass"})
+            self._advance(seat)
+            return
         super()._apply(seat, action)
 
     def _play_entry(self, seat: int, e: list) -> None:
