@@ -460,7 +460,7 @@ class PokerClimbingGame(ClimbingGame):
         if seat != self.current or self.deal_over or self.match_over:
             return []
         hc = self._hc
-        c = hc[seat] if hc is not None and len(hc) == self.players else None
+        c = hc[seat] if hc is not None else None
         if c is None or c.hand is not self.hands[seat] or c.n != len(c.hand):
             c = self._cache(seat)
         top = self.top
@@ -470,8 +470,13 @@ class PokerClimbingGame(ClimbingGame):
                 acts.append(PASS)
             return acts
         slot = top.slot
-        g = c.groups.get(slot)
-        lst = g[1] if g is not None and g[0] == c.mask else self._slot_list(c, slot)
+        groups = c.groups
+        g = groups.get(slot)
+        # (a group with no entries stays empty while the hand shrinks)
+        if g is None or (g[0] != c.mask and g[2]):
+            lst = self._slot_list(c, slot)
+        else:
+            lst = g[1]
         k = top.key[0]
         if lst and lst[-1][0] > k:
             acts = [e[6] or action_of(e) for e in lst[bisect_right(lst, k, key=_KEY):]]
@@ -479,8 +484,11 @@ class PokerClimbingGame(ClimbingGame):
             acts = []
         bomb = self.bomb_slot
         if bomb is not None and not top.power and bomb != slot:
-            g = c.groups.get(bomb)
-            lst = g[1] if g is not None and g[0] == c.mask else self._slot_list(c, bomb)
+            g = groups.get(bomb)
+            if g is None or (g[0] != c.mask and g[2]):
+                lst = self._slot_list(c, bomb)
+            else:
+                lst = g[1]
             if lst:
                 acts += [e[6] or action_of(e) for e in lst]
         acts.append(PASS)
@@ -505,7 +513,7 @@ class PokerClimbingGame(ClimbingGame):
                 e = tab.get(cards) if tab is not None and type(cards) is tuple else None
                 if e is not None:
                     hc = self._hc
-                    c = hc[seat] if hc is not None and len(hc) == self.players else None
+                    c = hc[seat] if hc is not None else None
                     if c is None or c.hand is not self.hands[seat] or c.n != len(c.hand):
                         c = self._cache(seat)
                     m = e[2]
@@ -546,7 +554,7 @@ class PokerClimbingGame(ClimbingGame):
         for x in codes:
             hand.remove(x)
         hc = self._hc
-        if hc is not None and len(hc) == self.players:
+        if hc is not None:
             c = hc[seat]
             if c is not None and c.hand is hand and c.n == n0 and not c.dup:
                 c.mask &= ~e[2]
