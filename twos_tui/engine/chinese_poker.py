@@ -113,6 +113,7 @@ class ChinesePokerGame(PokerClimbingGame):
     incremental_cache: ClassVar[bool] = False
     quad_family: ClassVar[Any] = "four"
     FAMILIES: ClassVar[tuple] = ("single", "pairs", "triples", "full-house", "straight", "four")
+    multi_slot_families: ClassVar[frozenset] = frozenset({"pairs", "triples", "straight"})
 
     def __init__(self, players=None, options=None, seed=0, names=None) -> None:
         self.phase = "play"

@@ -251,7 +251,10 @@ class PokerClimbingGame(ClimbingGame):
     def __init_subclass__(cls, **kw) -> None:
         super().__init_subclass__(**kw)
         cls._family_index = {f: i for i, f in enumerate(cls.FAMILIES)}
+        cls._hooks_on_play = cls.on_play is not ClimbingGame.on_play
     incremental_cache: ClassVar[bool] = True
+    #: the families whose plays fall in several slots (all others: one slot each)
+    multi_slot_families: ClassVar[frozenset] = frozenset()
     #: a family whose every play holds four cards of one rank (skipped without one)
     quad_family: ClassVar[Any] = None
     bomb_slot: ClassVar[tuple | None] = None
@@ -329,10 +332,9 @@ class PokerClimbingGame(ClimbingGame):
         groups = c.groups
         mask = c.mask
         c.order = None
-        slot = entries[0][4]
-        if all(e[4] == slot for e in entries):
-            entries.sort(key=_ORDER)       # one slot (the usual case): no regrouping
-            groups[slot] = _group(mask, entries)
+        if fam not in self.multi_slot_families:
+            entries.sort(key=_ORDER)       # one slot: no regrouping
+            groups[entries[0][4]] = _group(mask, entries)
             return
         lists: dict[tuple, list] = {}
         for e in entries:
@@ -562,12 +564,14 @@ class PokerClimbingGame(ClimbingGame):
                 c.idxs = c.by_rank = None
         self.discards.extend(codes)
         combo = e[7] or combo_of(e)
-        self.on_play(seat, combo)
+        if self._hooks_on_play:
+            self.on_play(seat, combo)
         self.top = combo
         self.top_seat = seat
         self.required_card = None
         self.opening = False
-        if self.options.get("passing") != "locked":
+        locked = self.options.get("passing") == "locked"
+        if not locked:
             self.passed = [False] * self.players
         kind = e[3]
         self.trick.append({"seat": seat, "cards": list(codes), "kind": kind})
@@ -576,8 +580,10 @@ class PokerClimbingGame(ClimbingGame):
                              "cards": list(codes), "combo": kind, "bomb": e[5] > 0})
         if not hand:
             self._end_deal(seat)
-            return
-        self._advance(seat)
+        elif locked:
+            self._advance(seat)
+        else:       # _advance: with nobody locked out the next seat is to beat this
+            self.current = (seat + 1) % self.players
 
     # ----- deal helpers ----------------------------------------------------------------
     def cut_for_deal(self, deck: list[str], value) -> int:
