@@ -90,8 +90,6 @@ class TableScreen(Screen):
     def on_mount(self) -> None:
         g = self.game
         self.title = g.name
-        for b in self.query(Button):
-            b.can_focus = False
         self.query_one("#log", RichLog).can_focus = False
         self.query_one(HandView).focus()
         self.refresh_view()
@@ -329,7 +327,6 @@ class TableScreen(Screen):
             for i, c in enumerate(d.choices if d else ()):
                 label = f"{c.label} ({c.key})" if c.key else c.label
                 b = Button(label, name=str(i), classes="choice", compact=True)
-                b.can_focus = False
                 buttons.append(b)
             if buttons:
                 box.mount_all(buttons)
@@ -438,6 +435,7 @@ class TableScreen(Screen):
         self.session.apply(seat, action)
         self.selected.clear()
         self.show_message("")
+        self.query_one(HandView).focus()  # a clicked or tabbed-to button gives focus back
         self.after_change()
 
     def action_submit(self) -> None:
