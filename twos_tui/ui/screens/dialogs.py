@@ -6,7 +6,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Horizontal, Vertical
+from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
@@ -59,12 +59,17 @@ class DealEndScreen(ModalScreen[str]):
             title = "Match over" if over else f"Deal {r.deal_number if r else g.deal_number} over"
             yield Static(Text(title, style="bold"), id="end-title")
             body = Text()
+            if over:
+                won = g.match_winners()
+                winners = ", ".join(g.names[i] for i in won)
+                body.append(f"★ {winners} win{'s' if len(won) == 1 else ''} the match!\n\n",
+                            style="bold")
             if r is not None:
                 body.append(r.summary + "\n", style="bold")
                 for line in r.details:
                     body.append(f"  {line}\n")
                 body.append("\n")
-                width = max(len(n) for n in g.names)
+                width = max([6] + [len(n) for n in g.names])
                 body.append(f"{'Player':<{width}}  {'change':>7}  {g.score_label}\n", style="dim")
                 for seat, name in enumerate(g.names):
                     ch = r.changes[seat] if seat < len(r.changes) else 0
@@ -72,11 +77,8 @@ class DealEndScreen(ModalScreen[str]):
             target = g.target_text()
             if target:
                 body.append(f"\n{target}", style="dim")
-            if over:
-                winners = ", ".join(g.names[i] for i in g.match_winners())
-                body.append(f"\n\n★ {winners} win{'s' if len(g.match_winners()) == 1 else ''} "
-                            "the match!", style="bold")
-            yield Static(body, id="end-body")
+            with VerticalScroll(id="end-scroll"):
+                yield Static(body, id="end-body")
             with Horizontal(id="end-buttons"):
                 if over:
                     yield Button("Play again", id="again", variant="success")
