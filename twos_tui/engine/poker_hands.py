@@ -104,6 +104,22 @@ RANK_CARDS = tuple(tuple([4 * r + s for s in range(4) if sm >> s & 1] for sm in 
                    for r in range(13))
 
 
+#: LOW_CARDS[r][suit mask][k]: the mask of the lowest k of those cards (0: fewer than k)
+LOW_CARDS = tuple(tuple(tuple((sum(1 << i for i in RANK_CARDS[r][sm][:k])
+                               if len(RANK_CARDS[r][sm]) >= k else 0) for k in range(5))
+                        for sm in range(16)) for r in range(13))
+
+
+def mask_ints(mask: int) -> list[int]:
+    """The card integers of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def by_rank_of(mask: int) -> list[list[int]]:
     """The cards of a mask rank by rank (shared lists: do not modify)."""
     return [RANK_CARDS[r][(mask >> (4 * r)) & 15] for r in range(13)]
@@ -359,37 +375,47 @@ class PokerClimbingGame(ClimbingGame):
         # result is what a fresh listing gives.
         tab = c.tab
         mask = c.mask
-        if tab is None:         # a hand holding a card twice: ranks from the hand list
+        kept = []
+        changed = False
+        if tab is not None:     # ranks from the mask
+            get = tab.get
+            low = LOW_CARDS
+            for e in lst:
+                if not e[2] & gone:
+                    kept.append(e)
+                    continue
+                changed = True
+                m = 0
+                for r, k in e[8]:
+                    lm = low[r][(mask >> (r << 2)) & 15][k]
+                    if not lm:
+                        break
+                    m += lm
+                else:
+                    ne = get(m)
+                    if ne is None:
+                        ne = make_entry(tab, m, e[0], mask_ints(m), e[3], e[4], e[5], e[8])
+                    kept.append(ne)
+        else:                   # a hand holding a card twice: ranks from the hand list
             if c.by_rank is None:
                 self._load_idxs(c)
             by_rank = c.by_rank
-            get = _NO_ENTRIES.get
-        else:                   # ranks from the mask
-            by_rank = None
-            get = tab.get
-        rank_cards = RANK_CARDS
-        kept = []
-        changed = False
-        for e in lst:
-            if not e[2] & gone:
-                kept.append(e)
-                continue
-            changed = True
-            need = e[8]
-            idxs = []
-            for r, k in need:
-                cs = (rank_cards[r][(mask >> (r << 2)) & 15] if by_rank is None
-                      else by_rank[r])
-                if len(cs) < k:
-                    break
-                idxs += cs[:k]
-            else:
-                idxs.sort()
-                m = sum(map(_BIT_OF, idxs))
-                ne = get(m)
-                if ne is None:
-                    ne = make_entry(tab, m, e[0], idxs, e[3], e[4], e[5], need)
-                kept.append(ne)
+            for e in lst:
+                if not e[2] & gone:
+                    kept.append(e)
+                    continue
+                changed = True
+                need = e[8]
+                idxs = []
+                for r, k in need:
+                    cs = by_rank[r]
+                    if len(cs) < k:
+                        break
+                    idxs += cs[:k]
+                else:
+                    idxs.sort()
+                    kept.append(make_entry(None, sum(map(_BIT_OF, idxs)), e[0], idxs, e[3],
+                                           e[4], e[5], need))
         if changed:
             kept.sort(key=_ORDER)
         return kept
