@@ -33,6 +33,17 @@ class TwosApp(App[int]):
         self.autosave = autosave
         self.start_with = session
 
+    @property
+    def current_theme(self):
+        """Textual looks the theme up for every rendered line, copying the theme table
+        each time; keep the answer until the theme (or the table) changes."""
+        key = (self.theme, len(self._registered_themes))
+        cached = self.__dict__.get("_theme_cache")
+        if cached is None or cached[0] != key:
+            cached = (key, super().current_theme)
+            self.__dict__["_theme_cache"] = cached
+        return cached[1]
+
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
         if self.start_with is not None:

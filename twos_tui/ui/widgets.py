@@ -56,6 +56,16 @@ def cards_text(codes: list[str], face: FaceFn) -> Text:
     return out
 
 
+def update_static(widget: Static, text: Text) -> None:
+    """``widget.update(text)`` unless it already shows exactly that text: an unchanged
+    panel then costs no repaint and no layout pass."""
+    key = (text.plain, tuple(text.spans), str(text.style), text.justify, text.end)
+    if getattr(widget, "_shown_key", None) == key:
+        return
+    widget._shown_key = key  # type: ignore[attr-defined]
+    widget.update(text)
+
+
 class HandView(Widget, can_focus=True):
     """The player's hand as a row (or rows) of cards.
 
@@ -197,7 +207,7 @@ class SeatPanel(Static):
             t.append_text(e)
         self.set_class(turn, "turn")
         self.border_title = "to play" if turn else None
-        self.update(t)
+        update_static(self, t)
 
 
 class InfoPanel(Static):

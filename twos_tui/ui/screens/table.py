@@ -21,7 +21,11 @@ from textual.widgets import Button, Footer, Header, RichLog, Static
 
 from ...engine import Action
 from ..session import Session
-from ..widgets import CompassView, HandView, InfoPanel, SeatInfo, SeatPanel, cards_text
+from ..widgets import (CompassView, HandView, InfoPanel, SeatInfo, SeatPanel, cards_text,
+                       update_static)
+
+
+CHOICE_POOL = 4  #: choice buttons mounted up front (more are mounted if ever needed)
 
 
 class TableScreen(Screen):
@@ -54,6 +58,7 @@ class TableScreen(Screen):
         self._choice_sig: tuple | None = None
         self._decision = None
         self._hand_order: list[str] = []
+        self._message: tuple[str, bool] | None = None
 
     @property
     def game(self):
@@ -82,7 +87,13 @@ class TableScreen(Screen):
         yield HandView(id="hand")
         with Horizontal(id="actions"):
             yield Button("Play", id="submit", variant="success", compact=True)
-            yield Horizontal(id="choices")
+            with Horizontal(id="choices"):
+                # a small pool of choice buttons, relabelled and shown as decisions come
+                # (re-mounting buttons on every turn cost extra layout passes)
+                for i in range(CHOICE_POOL):
+                    b = Button("", name=str(i), classes="choice", compact=True)
+                    b.display = False
+                    yield b
             yield Button("Sort: rank", id="sort", compact=True)
             yield Button("Help", id="help", compact=True)
         yield Footer()
@@ -145,7 +156,7 @@ class TableScreen(Screen):
                 fill(self.query_one(f"#opp-{i}", SeatPanel), seat)
         # the viewer's own line above the hand
         if me is None:
-            self.query_one("#prompt", Static).update("")
+            update_static(self.query_one("#prompt", Static), Text(""))
             return
 
     def _variant_notes(self, obs: dict[str, Any]) -> Text:
@@ -205,8 +216,8 @@ class TableScreen(Screen):
         panel = self.query_one("#trick", InfoPanel)
         panel.border_title = "Table"
         if hidden:
-            panel.update(Text("The table is hidden until the next player is at the screen.",
-                              style="italic"))
+            update_static(panel, Text("The table is hidden until the next player is at the "
+                                      "screen.", style="italic"))
             return
         entries = obs.get("trick")
         if entries is None:
@@ -235,7 +246,7 @@ class TableScreen(Screen):
         if notes.cell_len:
             out.append("\n")
             out.append_text(notes)
-        panel.update(out)
+        update_static(panel, out)
 
     def _render_score(self, obs: dict[str, Any]) -> None:
         g = self.game
@@ -251,7 +262,7 @@ class TableScreen(Screen):
             t.append(f"\n{target}", style="dim")
         panel = self.query_one("#score", InfoPanel)
         panel.border_title = g.score_label
-        panel.update(t)
+        update_static(panel, t)
 
     def _render_log(self, obs: dict[str, Any]) -> None:
         log = self.query_one("#log", RichLog)
@@ -304,7 +315,7 @@ class TableScreen(Screen):
             waiting = ", ".join(g.names[s] for s in g.to_act())
             me.append(f"waiting for {waiting}…" if waiting else obs.get("status", ""),
                       style="italic")
-        prompt.update(me)
+        update_static(prompt, me)
         self._render_actions()
 
     def _render_actions(self) -> None:
@@ -322,14 +333,19 @@ class TableScreen(Screen):
         if sig != self._choice_sig:
             self._choice_sig = sig
             box = self.query_one("#choices", Horizontal)
-            box.remove_children()
-            buttons = []
-            for i, c in enumerate(d.choices if d else ()):
-                label = f"{c.label} ({c.key})" if c.key else c.label
-                b = Button(label, name=str(i), classes="choice", compact=True)
-                buttons.append(b)
-            if buttons:
-                box.mount_all(buttons)
+            pool = list(box.query_children(Button))
+            extra = []
+            for i, (text, key) in enumerate(sig):
+                label = f"{text} ({key})" if key else text
+                if i < len(pool):
+                    pool[i].label = label
+                    pool[i].display = True
+                else:
+                    extra.append(Button(label, name=str(i), classes="choice", compact=True))
+            for b in pool[len(sig):]:
+                b.display = False
+            if extra:
+                box.mount_all(extra)
         self.query_one("#sort", Button).label = f"Sort: {self.sort_by}"
 
     # ----- selection --------------------------------------------------------------------
@@ -353,6 +369,9 @@ class TableScreen(Screen):
         return self.game.check(self.viewer, a)
 
     def show_message(self, text: str, error: bool = False) -> None:
+        if (text, error) == self._message:
+            return  # unchanged: no repaint, no layout
+        self._message = (text, error)
         m = self.query_one("#message", Static)
         m.set_class(error, "error")
         m.update(Text(("✗ " if error else "") + text))
