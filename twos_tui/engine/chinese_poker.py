@@ -93,12 +93,6 @@ def _sp(r: int) -> int:
     return (r + 1) % 13
 
 
-# the play-phase methods of the base, called directly on the hot path (no super())
-_legal_actions = PokerClimbingGame.legal_actions
-_check = PokerClimbingGame.check
-_apply = PokerClimbingGame._apply
-
-
 class ChinesePokerGame(PokerClimbingGame):
     variant_id: ClassVar[str] = "chinese-poker"
     name: ClassVar[str] = "Chinese Poker"
@@ -360,21 +354,27 @@ class ChinesePokerGame(PokerClimbingGame):
         self._fresh_caches(ints)
 
     # ----- the hand choice (2 players) ----------------------------------------------------
-    def to_act(self) -> tuple[int, ...]:
-        if self.deal_over or self.match_over:
-            return ()
-        if self.phase == "choose":
-            return (self.chooser,)
-        return (self.current,)
+    @property
+    def phase(self) -> str:
+        """``"choose"`` during the hand choice (2 players), else ``"play"``."""
+        return self._phase
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self._phase = value
+        self._choosing = value == "choose"
+
+    def _to_act_other(self) -> tuple[int, ...]:
+        return (self.chooser,)
+
+    def _legal_other(self, seat: int) -> list[Action]:
         if self.phase == "choose":
             if seat != self.chooser or self.deal_over or self.match_over:
                 return []
             return [Action("choose-hand", value=L) for L in sorted(self.offered)]
-        return _legal_actions(self, seat)
+        return []
 
-    def check(self, seat: int, action: Action) -> str | None:
+    def _check_other(self, seat: int, action: Action) -> str | None:
         if self.phase == "choose" and not (self.match_over or self.deal_over):
             if seat != self.chooser:
                 return f"It is {self.names[self.chooser]}'s turn to choose a hand."
@@ -386,11 +386,11 @@ class ChinesePokerGame(PokerClimbingGame):
             return None
         if action.kind == "choose-hand":
             return "The hands have already been chosen for this deal."
-        return _check(self, seat, action)
+        return super()._check_other(seat, action)
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def _apply_other(self, seat: int, action: Action) -> None:
         if action.kind != "choose-hand":
-            _apply(self, seat, action)
+            super()._apply_other(seat, action)
             return
         letter = action.value
         self.hands[seat] = self.offered.pop(letter)

@@ -484,9 +484,41 @@ class PokerClimbingGame(ClimbingGame):
     def enumerate_combos(self, seat: int, top: Combination | None) -> list[Combination]:
         return [e[7] or combo_of(e) for e in self._entries_beating(seat, top)]
 
+    # ----- a variant's own phases (Chinese Poker's hand choice) -------------------------
+    #: True while the variant runs a phase of its own: the methods below then hand over
+    #: to the ``_other_*`` hooks (a flag, so the play phase pays no extra call)
+    _choosing: bool = False
+
+    def start_deal(self) -> None:
+        self._choosing = False      # an instance attribute reads faster than the class's
+        super().start_deal()
+
+    def _to_act_other(self) -> tuple[int, ...]:
+        return (self.current,)
+
+    def _legal_other(self, seat: int) -> list[Action]:
+        """``legal_actions`` when it is not ``seat``'s turn to play (or in a phase of
+        the variant's own)."""
+        return []
+
+    def _check_other(self, seat: int, action: Action) -> str | None:
+        """``check`` for what the fast path does not settle."""
+        return ClimbingGame.check(self, seat, action)
+
+    def _apply_other(self, seat: int, action: Action) -> None:
+        """``_apply`` for what the fast path does not settle."""
+        ClimbingGame._apply(self, seat, action)
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.deal_over or self.match_over:
+            return ()
+        if self._choosing:
+            return self._to_act_other()
+        return (self.current,)
+
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat != self.current or self.deal_over or self.match_over:
-            return []
+        if seat != self.current or self.deal_over or self.match_over or self._choosing:
+            return self._legal_other(seat)
         hc = self._hc
         c = hc[seat] if hc is not None else None
         if c is None or c.hand is not self.hands[seat] or c.n != len(c.hand):
@@ -533,7 +565,8 @@ class PokerClimbingGame(ClimbingGame):
     # ----- checking and playing --------------------------------------------------------
     def check(self, seat: int, action: Action) -> str | None:
         # fast path: a pass on a play, or a play whose cards are a known entry
-        if seat == self.current and not self.deal_over and not self.match_over:
+        if (seat == self.current and not self.deal_over and not self.match_over
+                and not self._choosing):
             kind = action.kind
             if kind == "play":
                 cards = action.cards
@@ -556,7 +589,7 @@ class PokerClimbingGame(ClimbingGame):
             elif kind == "pass" and self.top is not None:
                 return None
         self._ck = None
-        return super().check(seat, action)
+        return self._check_other(seat, action)
 
     def _apply(self, seat: int, action: Action) -> None:
         memo = self._ck
@@ -572,7 +605,7 @@ class PokerClimbingGame(ClimbingGame):
                                  "deal": self.deal_number, "kind": "pass"})
             self._advance(seat)
             return
-        super()._apply(seat, action)
+        self._apply_other(seat, action)
 
     def _play_entry(self, seat: int, e: list) -> None:
         """Play a checked entry (what ``ClimbingGame._apply`` does, from the entry)."""
