@@ -127,7 +127,7 @@ def by_rank_of(mask: int) -> list[list[int]]:
 
 #: (class, options) -> {mask: entry, cards: entry}, shared by the games of a variant
 _TABLES: dict[tuple, dict] = {}
-_TABLE_LIMIT = 400_000      # keys (two per entry); a full table starts again
+_TABLE_LIMIT = 150_000      # keys (about 300 bytes each); a full table starts again
 
 
 def make_entry(tab: dict | None, mask: int, key: int, idxs, kind: str, slot: tuple,
