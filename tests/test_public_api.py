@@ -57,3 +57,18 @@ def test_bench_text_every_variant(variant, capsys):
     assert main(["bench", "--variant", variant, "--games", "5"]) == 0
     out = capsys.readouterr().out
     assert "games/s" in out and "enum µs median" in out
+
+
+@pytest.mark.parametrize("variant", ["twos", "big-two", "big-two-5r", "chinese-poker"])
+def test_empty_or_bogus_selection_gets_a_reason(variant):
+    from twos_tui.engine.protocol import Action
+    g = new_game(variant, seed=1)
+    while g.decision(g.to_act()[0]).kind != "play":  # 2-player Chinese Poker: choose hands
+        seat = g.to_act()[0]
+        g.apply(seat, g.legal_actions(seat)[0])
+    seat = g.to_act()[0]
+    before = g.to_json()
+    for cards in [(), ("ZZ",), ("3S", "3S")]:
+        reason = g.check(seat, Action("play", cards))
+        assert isinstance(reason, str) and reason
+    assert g.to_json() == before

@@ -200,7 +200,7 @@ class ClimbingGame(Game):
             return None
         if action.kind != "play":
             return f"'{action.kind}' is not a move in {self.name}: play cards or pass."
-        combo = self.lookup_play(seat, action.cards)
+        combo = self.lookup_play(seat, action.cards) if action.cards else None
         if combo is not None:
             codes = combo.cards
         else:
