@@ -10,19 +10,23 @@
 
   - ``on_event``: ``perf_counter()`` when the key event reaches the app (t0, before the
     priority bindings, the focused widget, the bubbling and the screen's binding run);
-  - ``_display``: ``perf_counter()`` after every screen update has been composited
-    (``Screen._compositor_refresh`` -> ``render_update``) and, since a headless driver
-    writes nothing, after the update has also been turned into the terminal escape
-    sequence (``render_segments``), which is the work a real terminal run does there.
+  - ``_display``: after every screen update the compositor hands to the terminal
+    (``Screen._compositor_refresh`` -> ``render_update``), ``perf_counter()`` and, since a
+    headless driver writes nothing, the update is first also turned into the terminal
+    escape sequence (``render_segments``), the work a real terminal run does there. The
+    update is then applied to a cell model of the terminal (character + style per cell)
+    whose fingerprint is kept with the time; that bookkeeping is subtracted from later
+    timestamps.
 
-  A press is timed from t0 to the *last* screen update that paints something before the
-  app is idle again (so every widget the key changed, including ones mounted later, is
-  on screen; Textual's follow-up layout pass after a size change usually paints
-  nothing and then does not count, and if it does paint it counts): handler,
-  state update, autosave, layout, render and compositor, plus Textual's own frame timer
-  (at most one 1/60 s tick). The key is posted to the app as a terminal driver does and
-  the benchmark then only sleeps (``SETTLE``), so no Pilot round trip (which probes every
-  widget and would compete with the app for the CPU) is in or around the figure.
+  A press is timed from t0 to the update after which the screen showed its final state
+  (the state once the app is idle again; every later update left the screen the same):
+  handler, state update, autosave, layout, render and compositor, and Textual's frame
+  timer (at most one 1/60 s tick per frame). Textual's follow-up frames that repaint the
+  same cells (a second layout pass after widgets change size) change nothing the player
+  sees and so end nothing; a frame that changes any cell counts. The key is posted to the
+  app as a terminal driver does and the benchmark then only sleeps (``SETTLE``), so no
+  Pilot round trip (which probes every widget and would compete with the app for the
+  CPU) is in or around the figure.
   Keys: cursor move (left/right), select (space), sort toggle (s), Play (Enter on a legal
   selection, which also autosaves) and Pass (p). For Play and Pass each sample is a fresh
   table brought by the engine to a position where the human may play/pass, with the AI
@@ -67,35 +71,77 @@ def bench_startup(runs: int) -> list[float]:
 
 
 def timed_app_class():
+    from rich.segment import ControlType
     from textual import events
-    from textual._compositor import ChopsUpdate, CompositorUpdate
+    from textual._compositor import CompositorUpdate
 
     from twos_tui.ui import app as app_module
     from twos_tui.ui.app import TwosApp
 
     class TimedApp(TwosApp):
-        """The real app plus two timestamps (see the module docstring)."""
+        """The real app plus a key timestamp and a model of the terminal's screen (see the
+        module docstring)."""
 
         CSS_PATH = str(Path(app_module.__file__).with_name("app.tcss"))
 
-        key_at: float | None = None
-        shown_at: float | None = None
+        def __init__(self, *a, **kw) -> None:
+            super().__init__(*a, **kw)
+            self.key_at: float | None = None
+            self.frames: list[tuple[float, int]] = []  #: (time, screen fingerprint)
+            self.hook_time = 0.0  #: time spent in this hook since the key (subtracted)
+            self.cells: list[list[tuple[str, object]]] = []
 
         async def on_event(self, event: events.Event) -> None:
             if isinstance(event, events.Key) and not event.is_forwarded:
                 self.key_at = time.perf_counter()
-                self.shown_at = None
+                self.frames = []
+                self.hook_time = 0.0
             await super().on_event(event)
 
         def _display(self, screen, renderable) -> None:
             super()._display(screen, renderable)
-            if renderable is None or self._batch_count:
+            if renderable is None or self._batch_count or \
+                    not isinstance(renderable, CompositorUpdate):
                 return
-            if isinstance(renderable, ChopsUpdate) and not renderable.spans:
-                return  # an update that paints nothing changes nothing on screen
-            if self.is_headless and isinstance(renderable, CompositorUpdate):
+            done = time.perf_counter()
+            if self.is_headless:  # the work a real terminal run does here
                 renderable.render_segments(self.console)
-            self.shown_at = time.perf_counter()
+                done = time.perf_counter()
+            self.frames.append((done - self.hook_time, self._paint(renderable)))
+            self.hook_time += time.perf_counter() - done
+
+        def _paint(self, update: CompositorUpdate) -> int:
+            """Apply the update to a cell model of the terminal; its fingerprint."""
+            w, h = self.size
+            if len(self.cells) != h or (self.cells and len(self.cells[0]) != w):
+                self.cells = [[(" ", None)] * w for _ in range(h)]
+            x = y = 0
+            for seg in update.__rich_console__(self.console, self.console.options):
+                if seg.control:
+                    for c in seg.control:
+                        if c[0] == ControlType.CURSOR_MOVE_TO:
+                            x, y = c[1], c[2]
+                    continue
+                if seg.text == "\n":
+                    continue
+                row = self.cells[y] if 0 <= y < h else None
+                for ch in seg.text:
+                    if row is not None and 0 <= x < w:
+                        row[x] = (ch, seg.style)
+                    x += 1
+            return hash(tuple(tuple(r) for r in self.cells))
+
+        def updated_after(self) -> float:
+            """Seconds from the key to the screen update after which the screen showed
+            its final state (every later update left it the same)."""
+            assert self.key_at is not None and self.frames
+            final = self.frames[-1][1]
+            at = self.frames[-1][0]
+            for t, fp in reversed(self.frames):
+                if fp != final:
+                    break
+                at = t
+            return at - self.key_at
 
     return TimedApp
 
@@ -143,9 +189,8 @@ async def bench_keys(count: int) -> dict[str, list[float]]:
             # harness code (the Pilot's idle probing) competes with the app for the CPU
             app.post_message(events.Key(key, CHARS.get(key, key)))
             await asyncio.sleep(SETTLE)
-            assert app.key_at is not None and app.shown_at is not None, kind
-            out[kind].append(app.shown_at - app.key_at)
-            app.key_at = app.shown_at = None
+            out[kind].append(app.updated_after())
+            app.key_at = None
 
         app.start_session(prepared_session(7, "play"))  # a hand the human may select from
         await pilot.pause()

@@ -39,14 +39,23 @@ async def human_turn(pilot, screen: TableScreen, rng: random.Random) -> Action:
             else:
                 await pilot.click(f"#choices Button[name='{i}']")
             return action
-    hand = screen.query_one(HandView)
-    for code in action.cards:
-        target = screen._hand_order.index(code)
-        while hand.cursor != target:
-            await pilot.press("right")
-        await pilot.press("space")
-    await pilot.press("enter")
+    await pilot.press(*selection_keys(screen, action.cards), "enter")
     return action
+
+
+def selection_keys(screen: TableScreen, cards) -> list[str]:
+    """The arrow and space presses that select ``cards`` from the cursor's position (the
+    cursor wraps round the hand, so each card is reached the shorter way)."""
+    n = len(screen._hand_order)
+    at = screen.query_one(HandView).cursor
+    keys: list[str] = []
+    for code in cards:
+        target = screen._hand_order.index(code)
+        right = (target - at) % n
+        keys += ["right"] * right if right <= n - right else ["left"] * (n - right)
+        keys.append("space")
+        at = target
+    return keys
 
 
 async def drive(pilot, app, rng, until, max_steps: int = 1500, on_step=None) -> None:
@@ -135,13 +144,9 @@ async def test_complete_game_through_the_ui(variant, options, players, advance):
 
 
 async def select_cards(pilot, screen, cards) -> None:
-    hand = screen.query_one(HandView)
-    for code in cards:
-        target = screen._hand_order.index(code)
-        while hand.cursor != target:
-            await pilot.press("right")
-        await pilot.press("space")
+    await pilot.press(*selection_keys(screen, cards))
     await pilot.pause()
+    assert screen.selected == set(cards)
 
 
 @pytest.mark.parametrize("variant,seed", [("big-two", 1), ("twos", 2), ("twos-tricks", 3)])

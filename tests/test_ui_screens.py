@@ -221,5 +221,5 @@ async def test_random_key_and_click_storm_raises_nothing(start):
             await pilot.pause()
             assert isinstance(app.screen, DealEndScreen)
         await pilot.pause()
-        await storm(app, pilot, rng, 90)
+        await storm(app, pilot, rng, 40)
         await pilot.pause()

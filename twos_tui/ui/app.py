@@ -10,6 +10,7 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from ..engine import Game, variant_class
+from . import saves
 from .saves import SaveInfo
 from .screens.home import HomeScreen
 from .session import Session, default_seats
@@ -43,6 +44,9 @@ class TwosApp(App[int]):
             cached = (key, super().current_theme)
             self.__dict__["_theme_cache"] = cached
         return cached[1]
+
+    def on_unmount(self) -> None:
+        saves.WRITER.flush()  # the last autosave is on disk before the app is gone
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
@@ -129,5 +133,8 @@ def run_app(variant: str | None = None, players: int | None = None,
         except ValueError as e:
             print(f"twos-tui: {e}", file=sys.stderr)
             return 2
-    result = make_app(variant, players, seed).run()
+    try:
+        result = make_app(variant, players, seed).run()
+    finally:
+        saves.WRITER.flush()
     return result or 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,15 +31,59 @@ def saves_dir() -> Path:
     return data_dir() / "saves"
 
 
-def write_save(save_id: str, data: dict[str, Any]) -> Path:
-    """Write atomically (a crash mid-write never leaves a half file)."""
+def write_save(save_id: str, data: dict[str, Any] | str) -> Path:
+    """Write atomically (a crash mid-write never leaves a half file). ``data`` is the
+    save or its JSON text."""
     d = saves_dir()
     d.mkdir(parents=True, exist_ok=True)
     path = d / f"{save_id}.json"
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
+    tmp.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     os.replace(tmp, path)
     return path
+
+
+class SaveWriter:
+    """Writes saves on one background thread, so the disk is never waited for between
+    a keypress and the redrawn table.
+
+    The caller turns the game into JSON text at once (a snapshot: later moves cannot
+    change it) and hands it over; ``submit`` first waits for the previous write, so a
+    save is always on disk before the next action's save starts, and ``flush`` waits for
+    the last one (the app flushes when it closes). Each write is atomic (``write_save``).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self.error: str | None = None  #: the last write's failure, if it failed
+
+    def submit(self, save_id: str, text: str, prune: bool = False) -> None:
+        self.flush()
+        t = threading.Thread(target=self._write, args=(save_id, text, prune),
+                             name="twos-tui-save", daemon=True)
+        with self._lock:
+            self._thread = t
+        t.start()
+
+    def _write(self, save_id: str, text: str, prune: bool) -> None:
+        try:
+            write_save(save_id, text)
+            if prune:
+                prune_saves()
+            self.error = None
+        except OSError as e:  # a read-only home must not stop the game; the UI says so
+            self.error = f"Could not save the game: {e}"
+
+    def flush(self) -> None:
+        with self._lock:
+            t = self._thread
+        if t is not None:
+            t.join()
+
+
+#: the app's one writer (one thread at a time, saves in order)
+WRITER = SaveWriter()
 
 
 @dataclass(frozen=True)

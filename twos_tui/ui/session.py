@@ -7,6 +7,7 @@ Nothing here knows a rule: it asks the engine (``to_act``, ``decision``,
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import time
@@ -163,12 +164,17 @@ class Session:
         return cls.from_json(saves.read_save(info.path), info.save_id)
 
     def save(self) -> None:
+        """Autosave: the JSON text is made now, the file is written on the save thread
+        (``saves.WRITER``; the previous save is on disk before this one starts)."""
         if not self.autosave:
             return
-        try:
-            saves.write_save(self.save_id, self.to_json())
-            if self.game.match_over:
-                saves.prune_saves()
-            self.save_error = None
-        except OSError as e:  # a read-only home must not stop the game; the UI says so
-            self.save_error = f"Could not save the game: {e}"
+        writer = saves.WRITER
+        writer.flush()
+        self.save_error = writer.error  # the previous write's outcome
+        writer.submit(self.save_id, json.dumps(self.to_json()), prune=self.game.match_over)
+
+    def flush(self) -> None:
+        """Wait until the last save is on disk (and note whether it failed)."""
+        saves.WRITER.flush()
+        if self.autosave:
+            self.save_error = saves.WRITER.error

@@ -126,6 +126,11 @@ class TableScreen(Screen):
         self._render_score(obs)
         self._render_log(obs)
         self._render_hand(obs if v is not None else None)
+        # Every panel above may have changed: have the screen lay out and repaint all of
+        # it in its next frame. Left to themselves, the panels report their changes one
+        # by one from their own message queues and the table would show the change over
+        # two or three frames instead of one.
+        self.refresh(layout=True, repaint=True)
 
     def _seat_extra(self, obs: dict[str, Any], seat: int) -> list[Text]:
         """Variant keys shown on a seat panel: per-seat face-down or face-up cards."""
@@ -270,7 +275,11 @@ class TableScreen(Screen):
         if len(history) < self._log_count:
             log.clear()
             self._log_count = 0
-        for entry in history[self._log_count:]:
+        new = history[self._log_count:]
+        # once the log has a size, scroll to the end right away (in this frame) rather
+        # than after the next repaint, which would cost another frame
+        now = log._size_known and bool(new)
+        for entry in new:
             kind = entry.get("kind")
             style = ""
             if entry.get("bomb"):
@@ -279,7 +288,10 @@ class TableScreen(Screen):
                 style = "bold"
             elif kind == "pass":
                 style = "dim"
-            log.write(Text(str(entry.get("text", "")), style=style))
+            log.write(Text(str(entry.get("text", "")), style=style),
+                      scroll_end=False if now else None)
+        if now:
+            log.scroll_end(animate=False, immediate=True, x_axis=False)
         self._log_count = len(history)
 
     def _render_hand(self, obs: dict[str, Any] | None) -> None:
@@ -576,6 +588,11 @@ class TableScreen(Screen):
                     action = s.ai_choose(seat, inputs)
                 if self.game.check(seat, action) is not None:
                     continue  # a simultaneous human choice changed the state: ask again
+                # the last move's autosave is on disk before the AI moves on
+                if self.app.ai_pause > 0:
+                    await asyncio.to_thread(s.flush)
+                else:
+                    s.flush()
                 s.apply(seat, action)
                 self.after_change()
         finally:
