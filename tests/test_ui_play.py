@@ -301,3 +301,23 @@ async def test_no_continue_without_saves():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert not app.screen.query_one("#continue").display
+
+
+async def test_chinese_poker_hand_choice_shows_the_offered_hands():
+    """With two players the chooser sees the hands on offer before picking one."""
+    app = make_app("chinese-poker", players=2, seed=4, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        g = screen.game
+        offered = g.observation(screen.viewer)["offered_hands"]
+        assert offered
+        shown = str(screen.query_one("#trick").render())
+        for letter, codes in offered.items():
+            assert f"Hand {letter}:" in shown
+            for c in codes:
+                assert g.card_face(c).label in shown
+        letter = sorted(offered)[0]
+        await pilot.press(letter.lower())
+        await pilot.pause()
+        assert sorted(g.hands[screen.viewer]) == sorted(offered[letter])

@@ -186,6 +186,13 @@ class TableScreen(Screen):
             if out.cell_len:
                 out.append("  ")
             out.append("Blindfold: the duo follows face down.", style="bold")
+        offered = obs.get("offered_hands") or {}
+        for letter, codes in sorted(offered.items()):
+            # a hand to choose from (2-player Chinese Poker): show it before the choice
+            if out.cell_len:
+                out.append("\n")
+            out.append(f"Hand {letter}: ", style="bold")
+            out.append_text(cards_text(g.sort_cards(list(codes), self.sort_by), face))
         return out
 
     def _render_trick(self, obs: dict[str, Any], hidden: bool) -> None:
