@@ -8,29 +8,14 @@ import unicodedata
 
 import pytest
 
+from engine_helpers import refused, state
+
 from twos_tui.engine import IllegalAction, load_game, new_game
 from twos_tui.engine.protocol import Action
 from twos_tui.engine.two_v_one import (BLINDFOLD, CARDS, DECK, DECK_TABLE, RAINBOW,
                                        TwoVOneGame, pair_value, parse)
 
 LIAM, GARY, TRANG = 0, 1, 2
-
-
-def state(g) -> str:
-    return json.dumps(g.to_json(), sort_keys=True)
-
-
-def refused(g, seat, action, *words):
-    """``action`` is refused with a reason naming ``words`` and changes nothing."""
-    before = state(g)
-    reason = g.check(seat, action)
-    assert reason is not None
-    for w in words:
-        assert w.lower() in reason.lower(), reason
-    with pytest.raises(IllegalAction):
-        g.apply(seat, action)
-    assert state(g) == before
-    return reason
 
 
 def roundtrip(g):

@@ -8,24 +8,11 @@ import random
 
 import pytest
 
+from engine_helpers import refused, state
+
 from twos_tui.engine import IllegalAction, load_game, new_game
 from twos_tui.engine.protocol import Action
 from twos_tui.engine.twos_tricks import TwosTricksGame, playable, resolve_trick
-
-
-def state(g) -> str:
-    return json.dumps(g.to_json(), sort_keys=True)
-
-
-def refused(g, seat, action, *words):
-    before = state(g)
-    reason = g.check(seat, action)
-    assert reason is not None
-    for w in words:
-        assert w.lower() in reason.lower(), reason
-    with pytest.raises(IllegalAction):
-        g.apply(seat, action)
-    assert state(g) == before
 
 
 def winner(*cards):

@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 from .cards import display, display_cards
 from .climbing import Combination, describe_kind
 from .poker_hands import (_IDX_BIT, CODE_IDX, IDX_CODE, RANK_CARDS, RANK_SORT, SUIT_SORT,
-                          PokerClimbingGame, by_rank_of, has_four_of_a_rank, make_entry,
+                          PokerClimbingGame, by_rank_of, has_four_of_a_rank, make_entry, mask_ints,
                           passing_spec, penalty_50_40_30, shuffled_positions, target_spec)
 from .protocol import DealResult, OptionSpec
 
@@ -72,14 +72,6 @@ _RANK_CARDS = RANK_CARDS
 _SINGLES = ("singles",)         # table key of the 52 single-card entries
 
 
-def _ints(mask: int) -> list[int]:
-    """The card integers of a mask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @lru_cache(maxsize=None)
@@ -400,7 +392,7 @@ class BigTwoGame(PokerClimbingGame):
                 lst = get(k)
                 if lst is None:
                     lst = tab[k] = []
-                    self._flush_entries(_ints(sm), tab, lst.append)
+                    self._flush_entries(mask_ints(sm), tab, lst.append)
                 out += lst
         pairs = []
         pop = _POP
@@ -422,7 +414,7 @@ class BigTwoGame(PokerClimbingGame):
                                                      _RANK_CARDS[r2][sm2], tab, lst.append)
                         out += lst
         if has_four_of_a_rank(mask):
-            idxs = _ints(mask)
+            idxs = mask_ints(mask)
             for r, sm in pairs:
                 if sm == 15:
                     self._four_entries(r, _RANK_CARDS[r][15], idxs, tab, out.append)
