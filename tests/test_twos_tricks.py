@@ -10,7 +10,7 @@ import pytest
 
 from engine_helpers import refused, state
 
-from twos_tui.engine import IllegalAction, load_game, new_game
+from twos_tui.engine import load_game, new_game
 from twos_tui.engine.protocol import Action
 from twos_tui.engine.twos_tricks import TwosTricksGame, playable, resolve_trick
 
