@@ -23,3 +23,25 @@ def refused(g, seat, action, *words):
         g.apply(seat, action)
     assert state(g) == before
     return reason
+
+
+def assert_leads_match_brute_force(g, rng, hands: int = 12, sizes=(1, 2, 3, 5)) -> None:
+    """For random 13-card hands of seat 0, the listed leads are exactly the plays found by
+    classifying every subset of ``sizes`` cards (poker-hand variants: concrete cards)."""
+    import itertools
+
+    from twos_tui.engine.poker_hands import CODE_IDX
+
+    deck = sorted(CODE_IDX, key=CODE_IDX.get)
+    for _ in range(hands):
+        hand = sorted(rng.sample(deck, 13), key=CODE_IDX.get)
+        g.hands[0] = hand
+        g.top, g.required_card = None, None
+        got = {(x.cards, x.kind, x.key) for x in g.enumerate_combos(0, None)}
+        brute = set()
+        for n in sizes:
+            for sub in itertools.combinations(hand, n):
+                x = type(g).classify_cards(sub, g.options)
+                if x:
+                    brute.add((x.cards, x.kind, x.key))
+        assert got == brute

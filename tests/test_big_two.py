@@ -8,8 +8,9 @@ import random
 
 import pytest
 
+from engine_helpers import assert_leads_match_brute_force
+
 from twos_tui.engine import Action, IllegalAction, classify, load_game, new_game
-from twos_tui.engine.big_two import BigTwoGame
 from twos_tui.engine.poker_hands import CODE_IDX
 
 
@@ -125,21 +126,8 @@ def test_flush_default_and_suit_option():
 
 def test_enumeration_matches_brute_force():
     rng = random.Random(7)
-    deck = sorted(CODE_IDX, key=CODE_IDX.get)
     for opts in ({}, {"straight_23456": "high", "flush_order": "suit"}):
-        g = new_game("big-two", 4, options=opts, seed=1)
-        for _ in range(12):
-            hand = sorted(rng.sample(deck, 13), key=CODE_IDX.get)
-            g.hands[0] = hand
-            g.top, g.required_card = None, None
-            got = {(x.cards, x.kind, x.key) for x in g.enumerate_combos(0, None)}
-            brute = set()
-            for n in (1, 2, 3, 5):
-                for sub in itertools.combinations(hand, n):
-                    x = BigTwoGame.classify_cards(sub, g.options)
-                    if x:
-                        brute.add((x.cards, x.kind, x.key))
-            assert got == brute
+        assert_leads_match_brute_force(new_game("big-two", 4, options=opts, seed=1), rng)
 
 
 # ----- dealing and the starter ----------------------------------------------------------

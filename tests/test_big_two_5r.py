@@ -8,9 +8,10 @@ import random
 
 import pytest
 
+from engine_helpers import assert_leads_match_brute_force
+
 from twos_tui.engine import Action, IllegalAction, classify, load_game, new_game
 from twos_tui.engine.big_two_5r import BigTwoFiveRoundGame
-from twos_tui.engine.poker_hands import CODE_IDX
 
 
 def c(*cards, **opts):
@@ -66,21 +67,7 @@ def test_full_house_and_quads():
 
 
 def test_enumeration_matches_brute_force():
-    rng = random.Random(5)
-    deck = sorted(CODE_IDX, key=CODE_IDX.get)
-    g = new_game("big-two-5r", seed=1)
-    for _ in range(12):
-        hand = sorted(rng.sample(deck, 13), key=CODE_IDX.get)
-        g.hands[0] = hand
-        g.top, g.required_card = None, None
-        got = {(x.cards, x.kind, x.key) for x in g.enumerate_combos(0, None)}
-        brute = set()
-        for n in (1, 2, 3, 5):
-            for sub in itertools.combinations(hand, n):
-                x = BigTwoFiveRoundGame.classify_cards(sub, g.options)
-                if x:
-                    brute.add((x.cards, x.kind, x.key))
-        assert got == brute
+    assert_leads_match_brute_force(new_game("big-two-5r", seed=1), random.Random(5))
 
 
 def test_penalty_tiers():
