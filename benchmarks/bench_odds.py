@@ -20,8 +20,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from twos_tui.engine import odds  # noqa: E402
 
-_CACHED = ("parse_deck", "_setup", "_split_polys", "_avoid_weight", "_no_long_run_patterns",
-           "_split_weights", "_shape_probability", "_table")
+_CACHED = (
+    "parse_deck",
+    "_setup",
+    "_split_polys",
+    "_avoid_weight",
+    "_no_long_run_patterns",
+    "_split_weights",
+    "_shape_probability",
+    "_table",
+)
 
 
 def clear_caches() -> None:
@@ -45,15 +53,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     times = [both_tables_seconds() for _ in range(max(1, a.repeat))]
-    result = {"tables": "13 and 20 cards, standard deck", "repeat": len(times),
-              "best_s": min(times), "median_s": statistics.median(times),
-              "worst_s": max(times), "limit_s": 1.0}
+    result = {
+        "tables": "13 and 20 cards, standard deck",
+        "repeat": len(times),
+        "best_s": min(times),
+        "median_s": statistics.median(times),
+        "worst_s": max(times),
+        "limit_s": 1.0,
+    }
     if a.json:
         print(json.dumps(result))
     else:
-        print(f"both full tables (13 and 20 cards, standard deck), cold caches, "
-              f"{len(times)} runs: best {min(times):.4f} s, median "
-              f"{statistics.median(times):.4f} s, worst {max(times):.4f} s (limit 1 s)")
+        print(
+            f"both full tables (13 and 20 cards, standard deck), cold caches, "
+            f"{len(times)} runs: best {min(times):.4f} s, median "
+            f"{statistics.median(times):.4f} s, worst {max(times):.4f} s (limit 1 s)"
+        )
     return 0 if max(times) <= 1.0 else 1
 
 

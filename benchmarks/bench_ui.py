@@ -100,8 +100,11 @@ def timed_app_class():
 
         def _display(self, screen, renderable) -> None:
             super()._display(screen, renderable)
-            if renderable is None or self._batch_count or \
-                    not isinstance(renderable, CompositorUpdate):
+            if (
+                renderable is None
+                or self._batch_count
+                or not isinstance(renderable, CompositorUpdate)
+            ):
                 return
             done = time.perf_counter()
             if self.is_headless:  # the work a real terminal run does here
@@ -178,8 +181,7 @@ async def bench_keys(count: int) -> dict[str, list[float]]:
     from twos_tui.ui.screens.table import TableScreen
 
     app = timed_app_class()("twos", 3, 21, ai_pause=3600.0)
-    out: dict[str, list[float]] = {"move": [], "select": [], "sort": [], "play": [],
-                                   "pass": []}
+    out: dict[str, list[float]] = {"move": [], "select": [], "sort": [], "play": [], "pass": []}
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.pause()
@@ -226,8 +228,12 @@ async def bench_keys(count: int) -> dict[str, list[float]]:
 def summary(xs: list[float]) -> dict[str, float]:
     xs = sorted(xs)
     p90 = xs[min(len(xs) - 1, int(round(0.9 * (len(xs) - 1))))]
-    return {"median_ms": round(statistics.median(xs) * 1000, 1),
-            "p90_ms": round(p90 * 1000, 1), "max_ms": round(xs[-1] * 1000, 1), "n": len(xs)}
+    return {
+        "median_ms": round(statistics.median(xs) * 1000, 1),
+        "p90_ms": round(p90 * 1000, 1),
+        "max_ms": round(xs[-1] * 1000, 1),
+        "n": len(xs),
+    }
 
 
 def main() -> int:
@@ -242,18 +248,25 @@ def main() -> int:
         keys = asyncio.run(bench_keys(args.keys))
     result: dict = {"keypress": {k: summary(v) for k, v in keys.items() if v}}
     if start:
-        result["startup_s"] = {"median": round(statistics.median(start), 3),
-                               "max": round(max(start), 3), "n": len(start)}
+        result["startup_s"] = {
+            "median": round(statistics.median(start), 3),
+            "max": round(max(start), 3),
+            "n": len(start),
+        }
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         if start:
             s = result["startup_s"]
-            print(f"command to home screen: median {s['median']:.3f} s, "
-                  f"max {s['max']:.3f} s ({s['n']} runs)")
+            print(
+                f"command to home screen: median {s['median']:.3f} s, "
+                f"max {s['max']:.3f} s ({s['n']} runs)"
+            )
         for k, v in result["keypress"].items():
-            print(f"keypress '{k}' to updated table: median {v['median_ms']} ms, "
-                  f"p90 {v['p90_ms']} ms, max {v['max_ms']} ms ({v['n']} presses)")
+            print(
+                f"keypress '{k}' to updated table: median {v['median_ms']} ms, "
+                f"p90 {v['p90_ms']} ms, max {v['max_ms']} ms ({v['n']} presses)"
+            )
     return 0
 
 

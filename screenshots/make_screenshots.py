@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 
 async def wait_for_human(pilot) -> None:
     from twos_tui.ui.screens.table import TableScreen
+
     for _ in range(300):
         await pilot.pause()
         s = pilot.app.screen
@@ -27,9 +28,9 @@ async def wait_for_human(pilot) -> None:
     await pilot.pause()
 
 
-async def shoot(name: str, size: tuple[int, int], variant: str | None, seed: int,
-                steps) -> Path:
+async def shoot(name: str, size: tuple[int, int], variant: str | None, seed: int, steps) -> Path:
     from twos_tui.ui.app import make_app
+
     app = make_app(variant, seed=seed, ai_pause=0)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -50,6 +51,7 @@ async def shoot(name: str, size: tuple[int, int], variant: str | None, seed: int
 async def play_some(pilot, turns: int = 2) -> None:
     """Let the human seat play a few legal moves (the engine's first legal play)."""
     from twos_tui.ui.screens.table import TableScreen
+
     for _ in range(turns):
         s = pilot.app.screen
         if not isinstance(s, TableScreen) or s._decision is None:

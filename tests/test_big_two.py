@@ -7,7 +7,6 @@ import json
 import random
 
 import pytest
-
 from engine_helpers import assert_leads_match_brute_force
 
 from twos_tui.engine import Action, IllegalAction, classify, load_game, new_game
@@ -66,8 +65,13 @@ def test_five_card_kind_order():
     quads = c("6D", "6C", "6H", "6S", "3C")
     sflush = c("3S", "4S", "5S", "6S", "7S")
     order = [straight, flush, full, quads, sflush]
-    assert [x.kind for x in order] == ["straight", "flush", "full-house", "four-of-a-kind",
-                                       "straight-flush"]
+    assert [x.kind for x in order] == [
+        "straight",
+        "flush",
+        "full-house",
+        "four-of-a-kind",
+        "straight-flush",
+    ]
     for lo, hi in itertools.combinations(order, 2):
         assert hi.beats(lo) and not lo.beats(hi)
 
@@ -87,8 +91,8 @@ def test_straights_two_low_no_wrap():
     assert low.kind == "straight"
     assert c("3D", "4C", "5H", "6S", "7D").beats(low)
     assert c("10D", "JC", "QH", "KS", "AD").kind == "straight"
-    assert c("JD", "QC", "KH", "AS", "2D") is None      # J-Q-K-A-2 is no straight
-    assert c("AD", "2C", "3H", "4S", "5D") is None      # no wrap
+    assert c("JD", "QC", "KH", "AS", "2D") is None  # J-Q-K-A-2 is no straight
+    assert c("AD", "2C", "3H", "4S", "5D") is None  # no wrap
     assert c("QD", "KC", "AH", "2S", "3D") is None
 
 
@@ -106,22 +110,25 @@ def test_23456_house_rule():
     assert c(*low, straight_23456="high").beats(c(*ace, straight_23456="high"))
     # two such straights compare by the suit of the 2
     assert c("2S", "3C", "4H", "5S", "6D", straight_23456="high").beats(
-        c("2H", "3D", "4C", "5C", "6S", straight_23456="high"))
+        c("2H", "3D", "4C", "5C", "6S", straight_23456="high")
+    )
     # straight flush too
     assert c("2H", "3H", "4H", "5H", "6H", straight_23456="high").beats(
-        c("10S", "JS", "QS", "KS", "AS", straight_23456="high"))
+        c("10S", "JS", "QS", "KS", "AS", straight_23456="high")
+    )
 
 
 def test_flush_default_and_suit_option():
     hearts_k = ("3H", "5H", "8H", "10H", "KH")
     diamonds_a = ("3D", "5D", "8D", "10D", "AD")
-    assert c(*diamonds_a).beats(c(*hearts_k))                       # highest card first
+    assert c(*diamonds_a).beats(c(*hearts_k))  # highest card first
     assert c(*hearts_k, flush_order="suit").beats(c(*diamonds_a, flush_order="suit"))
     # equal top rank: suit decides
     assert c("4S", "6S", "8S", "10S", "KS").beats(c(*hearts_k))
     # suit first, then top card within a suit
     assert c("3H", "5H", "8H", "10H", "AH", flush_order="suit").beats(
-        c(*hearts_k, flush_order="suit"))
+        c(*hearts_k, flush_order="suit")
+    )
 
 
 def test_enumeration_matches_brute_force():
@@ -181,7 +188,7 @@ def test_score_deal_and_target():
     res = g.score_deal(0)
     assert res.changes == [0, 50, 40, 4]
     assert res.totals == [0, 50, 40, 4]
-    assert g.match_over            # 50 reached the target of 50
+    assert g.match_over  # 50 reached the target of 50
 
 
 def _finish_deal(g, rng):
@@ -200,9 +207,10 @@ def test_full_matches_have_consistent_totals():
             res = g.last_result
             w = res.winners[0]
             assert g.hands[w] == []
-            assert res.changes == [0 if i == w else g.penalty_for(len(h))
-                                   for i, h in enumerate(g.hands)]
-            assert g.totals == [a + b for a, b in zip(before, res.changes)]
+            assert res.changes == [
+                0 if i == w else g.penalty_for(len(h)) for i, h in enumerate(g.hands)
+            ]
+            assert g.totals == [a + b for a, b in zip(before, res.changes, strict=False)]
             if g.match_over:
                 break
             assert max(g.totals) < 100
@@ -241,11 +249,14 @@ def test_reentry_passing_default():
 
 
 # ----- bad input -------------------------------------------------------------------------
-@pytest.mark.parametrize("cards,needle", [
-    (("ZZ",), "is not a card"),
-    (("3D", "3D"), "chosen twice"),
-    ((), "Select at least one card"),
-])
+@pytest.mark.parametrize(
+    "cards,needle",
+    [
+        (("ZZ",), "is not a card"),
+        (("3D", "3D"), "chosen twice"),
+        ((), "Select at least one card"),
+    ],
+)
 def test_bad_input_leaves_state(cards, needle):
     g = new_game("big-two", seed=2)
     before = json.dumps(g.to_json(), sort_keys=True)
@@ -276,7 +287,9 @@ def test_readable_reasons():
     g.hands[s] = ["3D", "4C", "5H", "6S", "7D", "8C", "JD", "QC", "KH", "AS", "2D", "9H", "9S"]
     assert "same rank" in g.check(s, Action("play", ("3D", "4C")))
     assert "five cards long" in g.check(s, Action("play", ("3D", "4C", "5H", "6S", "7D", "8C")))
-    assert "J-Q-K-A-2 is not a straight" in g.check(s, Action("play", ("JD", "QC", "KH", "AS", "2D")))
+    assert "J-Q-K-A-2 is not a straight" in g.check(
+        s, Action("play", ("JD", "QC", "KH", "AS", "2D"))
+    )
     g.apply(s, Action("play", ("3D", "4C", "5H", "6S", "7D")))
     nxt = g.current
     g.hands[nxt] = ["9C", "9D", "AH", "AD", "2S"] + g.hands[nxt][5:]
@@ -323,10 +336,14 @@ def test_cached_legal_actions_match_a_fresh_copy_every_turn(variant):
         g.apply(s, rng.choice(acts))
 
 
-@pytest.mark.parametrize("variant,opts", [("big-two", {}),
-                                          ("big-two", {"straight_23456": "high",
-                                                       "flush_order": "suit"}),
-                                          ("big-two-5r", {})])
+@pytest.mark.parametrize(
+    "variant,opts",
+    [
+        ("big-two", {}),
+        ("big-two", {"straight_23456": "high", "flush_order": "suit"}),
+        ("big-two-5r", {}),
+    ],
+)
 def test_following_lists_exactly_the_beating_plays(variant, opts):
     """Every turn with a play to beat: the listed plays are exactly the subsets of the
     hand that classify and beat it (brute force)."""

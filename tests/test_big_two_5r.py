@@ -7,7 +7,6 @@ import json
 import random
 
 import pytest
-
 from engine_helpers import assert_leads_match_brute_force
 
 from twos_tui.engine import Action, IllegalAction, classify, load_game, new_game
@@ -34,11 +33,11 @@ def test_suit_order_d_c_h_s():
 def test_straights_two_only_on_top():
     top = c("JD", "QC", "KH", "AS", "2D")
     assert top.kind == "straight"
-    assert top.beats(c("10S", "JS", "QS", "KS", "AH"))     # highest plain straight
+    assert top.beats(c("10S", "JS", "QS", "KS", "AH"))  # highest plain straight
     assert c("AD", "2C", "3H", "4S", "5D") is None
     assert c("2D", "3C", "4H", "5S", "6D") is None
     assert c("3D", "4C", "5H", "6S", "7D").kind == "straight"
-    assert c("KD", "AC", "2H", "3S", "4D") is None         # no wrap
+    assert c("KD", "AC", "2H", "3S", "4D") is None  # no wrap
 
 
 def test_straight_top_card_then_suit():
@@ -59,9 +58,13 @@ def test_flush_suit_first():
 def test_full_house_and_quads():
     assert c("9D", "9C", "9H", "4S", "4D").beats(c("7D", "7C", "7H", "KS", "KD"))
     assert c("6D", "JD", "JC", "JH", "JS").beats(c("8D", "4D", "4C", "4H", "4S"))
-    order = [c("3D", "4C", "5H", "6S", "7D"), c("3H", "5H", "8H", "10H", "QH"),
-             c("4D", "4C", "4H", "5S", "5D"), c("6D", "6C", "6H", "6S", "3C"),
-             c("3S", "4S", "5S", "6S", "7S")]
+    order = [
+        c("3D", "4C", "5H", "6S", "7D"),
+        c("3H", "5H", "8H", "10H", "QH"),
+        c("4D", "4C", "4H", "5S", "5D"),
+        c("6D", "6C", "6H", "6S", "3C"),
+        c("3S", "4S", "5S", "6S", "7S"),
+    ]
     for lo, hi in itertools.combinations(order, 2):
         assert hi.beats(lo) and not lo.beats(hi)
 
@@ -86,7 +89,8 @@ def test_three_of_diamonds_starts_each_deal_and_five_deals():
     while True:
         assert "3D" in g.hands[g.current] and g.required_card == "3D"
         assert "first play of the deal must include 3♦" in g.check(
-            g.current, Action("play", (next(x for x in g.hands[g.current] if x != "3D"),)))
+            g.current, Action("play", (next(x for x in g.hands[g.current] if x != "3D"),))
+        )
         before = list(g.totals)
         while not g.deal_over:
             s = g.to_act()[0]
@@ -94,9 +98,10 @@ def test_three_of_diamonds_starts_each_deal_and_five_deals():
         deals += 1
         res = g.last_result
         w = res.winners[0]
-        assert res.changes == [0 if i == w else g.penalty_for(len(h))
-                               for i, h in enumerate(g.hands)]
-        assert g.totals == [a + b for a, b in zip(before, res.changes)]
+        assert res.changes == [
+            0 if i == w else g.penalty_for(len(h)) for i, h in enumerate(g.hands)
+        ]
+        assert g.totals == [a + b for a, b in zip(before, res.changes, strict=False)]
         if g.match_over:
             break
         g.next_deal()

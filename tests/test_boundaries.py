@@ -21,7 +21,7 @@ def _imports(path: pathlib.Path):
         elif isinstance(node, ast.ImportFrom):
             mod = node.module or ""
             if node.level:  # relative: resolve against the file's package
-                parts = path.relative_to(PKG.parent).with_suffix("").parts[:-node.level]
+                parts = path.relative_to(PKG.parent).with_suffix("").parts[: -node.level]
                 mod = ".".join(parts + ((mod,) if mod else ()))
             yield mod
 
@@ -30,17 +30,24 @@ def _imports(path: pathlib.Path):
 def test_core_imports_no_ui(sub):
     files = sorted((PKG / sub).rglob("*.py"))
     assert files
-    bad = [(f.name, m) for f in files for m in _imports(f)
-           if any(m == x or m.startswith(x + ".") for x in FORBIDDEN)]
+    bad = [
+        (f.name, m)
+        for f in files
+        for m in _imports(f)
+        if any(m == x or m.startswith(x + ".") for x in FORBIDDEN)
+    ]
     assert bad == []
 
 
 def test_engine_import_loads_no_ui_module():
-    code = ("import sys, twos_tui.engine as e\n"
-            "[e.variant_class(v) for v in e.VARIANT_IDS]\n"
-            "import twos_tui.ai, twos_tui.engine.odds, twos_tui.bench\n"
-            "bad=[m for m in sys.modules if m.split('.')[0] in ('textual','rich') or m.startswith('twos_tui.ui')]\n"
-            "print(bad); assert not bad, bad")
+    code = (
+        "import sys, twos_tui.engine as e\n"
+        "[e.variant_class(v) for v in e.VARIANT_IDS]\n"
+        "import twos_tui.ai, twos_tui.engine.odds, twos_tui.bench\n"
+        "bad=[m for m in sys.modules if m.split('.')[0] in ('textual','rich')\n"
+        "     or m.startswith('twos_tui.ui')]\n"
+        "print(bad); assert not bad, bad"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
 
@@ -50,8 +57,12 @@ def test_no_global_random_calls():
     for f in PKG.rglob("*.py"):
         tree = ast.parse(f.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "random"
-                    and node.func.attr not in ("Random",)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "random"
+                and node.func.attr not in ("Random",)
+            ):
                 bad.append(f"{f.name}:{node.lineno} random.{node.func.attr}")
     assert bad == []

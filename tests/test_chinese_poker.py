@@ -34,21 +34,21 @@ def test_deck_is_48_cards():
     assert [len(h) for h in g.hands] == [12] * 4
     g3 = new_game("chinese-poker", 3, seed=1)
     assert [len(h) for h in g3.hands] == [16] * 3 and g3.out_of_play == []
-    assert c("2H") is None            # not in this deck
+    assert c("2H") is None  # not in this deck
 
 
 # ----- plays -----------------------------------------------------------------------------
 def test_suits_never_matter():
     assert c("2S").beats(c("AS"))
-    assert not c("8S").beats(c("8D"))       # equal ranks do not beat
+    assert not c("8S").beats(c("8D"))  # equal ranks do not beat
     assert not c("8D").beats(c("8S"))
     assert not c("8H", "8S").beats(c("8D", "8C"))
     assert c("9D", "9C").beats(c("8H", "8S"))
 
 
 def test_pair_sequences():
-    assert c("4D", "4C", "5D", "5C", "6D", "6C").kind == "pairs-sequence"     # 445566
-    assert c("4D", "4C", "5D", "5C", "7D", "7C") is None                      # 445577
+    assert c("4D", "4C", "5D", "5C", "6D", "6C").kind == "pairs-sequence"  # 445566
+    assert c("4D", "4C", "5D", "5C", "7D", "7C") is None  # 445577
     assert c("5D", "5C", "6H", "6S", "7D", "7C").beats(c("4D", "4C", "5H", "5S", "6D", "6C"))
     # same kind, different length: no
     assert not c("5D", "5C", "6H", "6S", "7D", "7C").beats(c("4D", "4C", "5H", "5S"))
@@ -58,7 +58,7 @@ def test_pair_sequences():
 
 
 def test_triple_sequences():
-    assert c("3D", "3C", "3H", "4D", "4C", "4H").kind == "triples-sequence"    # 333444
+    assert c("3D", "3C", "3H", "4D", "4C", "4H").kind == "triples-sequence"  # 333444
     assert c("3D", "3C", "3H", "5D", "5C", "5H") is None
     assert c("5D", "5C", "5H", "6D", "6C", "6H").beats(c("3D", "3C", "3H", "4D", "4C", "4H"))
     assert not c("9D", "9C", "9H").beats(c("3D", "3C", "3H", "4D", "4C", "4H"))
@@ -66,7 +66,7 @@ def test_triple_sequences():
 
 
 def test_full_house_by_triple():
-    assert c("9D", "9C", "9H", "4S", "4D").beats(c("7D", "7C", "7H", "KS", "KD"))   # 99944 > 777KK
+    assert c("9D", "9C", "9H", "4S", "4D").beats(c("7D", "7C", "7H", "KS", "KD"))  # 99944 > 777KK
     assert not c("7D", "7C", "7H", "AS", "AD").beats(c("7S", "7C", "7H", "3S", "3D"))
 
 
@@ -75,8 +75,8 @@ def test_straights_two_low_any_length():
     low = c("2S", "3C", "4H", "5S", "6D")
     assert low.kind == "straight"
     assert c("3D", "4C", "5H", "6S", "7D").beats(low)
-    assert c("JD", "QC", "KH", "AS", "2S") is None            # 2 is low in straights
-    assert c("3D", "4C", "5H", "6S") is None                   # at least five
+    assert c("JD", "QC", "KH", "AS", "2S") is None  # 2 is low in straights
+    assert c("3D", "4C", "5H", "6S") is None  # at least five
     full = c("2S", "3C", "4H", "5S", "6D", "7C", "8H", "9S", "10D", "JC", "QH", "KS", "AD")
     assert full.kind == "straight" and len(full.cards) == 13
     # a straight is beaten only by a straight of exactly the same length
@@ -87,21 +87,27 @@ def test_straights_two_low_any_length():
 def test_bomb_beats_anything_fifth_card_default():
     bomb = c("8D", "4D", "4C", "4H", "4S")
     assert bomb.kind == "four-of-a-kind"
-    for other in (c("2S"), c("AD", "AH"), c("3D", "4C", "5H", "6S", "7D", "8C", "9D"),
-                  c("9D", "9C", "9H", "4S", "4D")):
+    for other in (
+        c("2S"),
+        c("AD", "AH"),
+        c("3D", "4C", "5H", "6S", "7D", "8C", "9D"),
+        c("9D", "9C", "9H", "4S", "4D"),
+    ):
         assert bomb.beats(other) and not other.beats(bomb)
     # 84444 beats 6JJJJ: by the fifth card
     assert bomb.beats(c("6D", "JD", "JC", "JH", "JS"))
     assert not c("6D", "JD", "JC", "JH", "JS").beats(bomb)
-    assert not c("8C", "JD", "JC", "JH", "JS").beats(bomb)     # equal fifth: no
-    assert c("3D", "3C", "3H", "3S") is None                    # needs a fifth card
+    assert not c("8C", "JD", "JC", "JH", "JS").beats(bomb)  # equal fifth: no
+    assert c("3D", "3C", "3H", "3S") is None  # needs a fifth card
 
 
 def test_bomb_quad_rank_option():
     assert c("6D", "JD", "JC", "JH", "JS", bomb_compare="quad").beats(
-        c("8D", "4D", "4C", "4H", "4S", bomb_compare="quad"))
+        c("8D", "4D", "4C", "4H", "4S", bomb_compare="quad")
+    )
     assert not c("8D", "4D", "4C", "4H", "4S", bomb_compare="quad").beats(
-        c("6D", "JD", "JC", "JH", "JS", bomb_compare="quad"))
+        c("6D", "JD", "JC", "JH", "JS", bomb_compare="quad")
+    )
 
 
 def test_enumeration_covers_every_play():
@@ -117,7 +123,7 @@ def test_enumeration_covers_every_play():
                 return (x.kind, x.slot, x.key, tuple(sorted(CODE_IDX[k] >> 2 for k in x.cards)))
 
             got = [sig(x) for x in g.enumerate_combos(0, None)]
-            assert len(got) == len(set(got))          # one suit choice per play
+            assert len(got) == len(set(got))  # one suit choice per play
             brute = set()
             for n in range(1, 14):
                 for sub in itertools.combinations(hand, n):
@@ -131,8 +137,11 @@ def test_non_canonical_selection_accepted():
     g = new_game("chinese-poker", 4, seed=2)
     s = g.current
     g.hands[s] = ["7D", "7C", "7H", "9S"] + g.hands[s][4:]
-    listed = [a for a in g.legal_actions(s) if a.kind == "play" and len(a.cards) == 2
-              and a.cards[0].startswith("7")]
+    listed = [
+        a
+        for a in g.legal_actions(s)
+        if a.kind == "play" and len(a.cards) == 2 and a.cards[0].startswith("7")
+    ]
     assert listed == [Action("play", ("7D", "7C"))]
     assert g.check(s, Action("play", ("7H", "7C"))) is None
     g.apply(s, Action("play", ("7H", "7C")))
@@ -146,7 +155,7 @@ def test_dealer_plays_first_and_may_pass_on_opening():
     assert g.current == d
     assert Action("pass") in g.legal_actions(d)
     assert "or pass" in g.decision(d).prompt
-    for k in range(4):
+    for _k in range(4):
         assert g.check(g.current, Action("pass")) is None
         g.apply(g.current, Action("pass"))
     # everyone passed: the dealer must lead now
@@ -163,9 +172,15 @@ def test_opening_pass_then_someone_leads_and_later_leads_cannot_pass():
     g.apply(d, Action("pass"))
     s = g.current
     assert s == (d + 1) % 3
-    g.apply(s, next(a for a in g.legal_actions(s) if a.kind == "play" and len(a.cards) == 1
-                    and a.cards[0][0] != "2"))
-    assert not any(g.passed)   # an opening pass locks nobody out
+    g.apply(
+        s,
+        next(
+            a
+            for a in g.legal_actions(s)
+            if a.kind == "play" and len(a.cards) == 1 and a.cards[0][0] != "2"
+        ),
+    )
+    assert not any(g.passed)  # an opening pass locks nobody out
     g.apply(g.current, Action("pass"))
     g.apply(g.current, Action("pass"))
     assert g.top is None and g.current == s
@@ -200,9 +215,10 @@ def test_full_match_totals_and_target():
             _play_out(g, rng)
             res = g.last_result
             w = res.winners[0]
-            assert res.changes == [0 if i == w else g.penalty_for(len(h))
-                                   for i, h in enumerate(g.hands)]
-            assert g.totals == [a + b for a, b in zip(before, res.changes)]
+            assert res.changes == [
+                0 if i == w else g.penalty_for(len(h)) for i, h in enumerate(g.hands)
+            ]
+            assert g.totals == [a + b for a, b in zip(before, res.changes, strict=False)]
             assert sorted(g.card_census()) == sorted(CP_DECK)
             if g.match_over:
                 break
@@ -257,9 +273,11 @@ def test_bad_input_leaves_state_unchanged():
     s = g.current
     before = json.dumps(g.to_json(), sort_keys=True)
     other = g.hands[(s + 1) % 4][0]
-    cases = [(Action("play", ("QQ",)), "is not a card"),
-             (Action("play", (g.hands[s][0], g.hands[s][0])), "chosen twice"),
-             (Action("play", (other,)), "not in your hand")]
+    cases = [
+        (Action("play", ("QQ",)), "is not a card"),
+        (Action("play", (g.hands[s][0], g.hands[s][0])), "chosen twice"),
+        (Action("play", (other,)), "not in your hand"),
+    ]
     for a, needle in cases:
         assert needle in g.check(s, a)
         with pytest.raises(IllegalAction):
@@ -319,8 +337,10 @@ def test_following_lists_one_of_each_beating_play():
             s = g.to_act()[0]
             acts = g.legal_actions(s)
             if g.top is not None:
+
                 def sig(x):
                     return (x.kind, x.slot, tuple(sorted(CODE_IDX[k] >> 2 for k in x.cards)))
+
                 sizes = {len(g.top.cards), 5}
                 want = set()
                 for n in sizes:
@@ -328,8 +348,11 @@ def test_following_lists_one_of_each_beating_play():
                         x = ChinesePokerGame.classify_cards(sub, g.options)
                         if x and x.beats(g.top):
                             want.add(sig(x))
-                got = [sig(ChinesePokerGame.classify_cards(a.cards, g.options))
-                       for a in acts if a.kind == "play"]
+                got = [
+                    sig(ChinesePokerGame.classify_cards(a.cards, g.options))
+                    for a in acts
+                    if a.kind == "play"
+                ]
                 assert len(got) == len(set(got))
                 assert set(got) == want
             g.apply(s, rng.choice(acts))

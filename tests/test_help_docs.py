@@ -48,12 +48,18 @@ def words(text: str) -> list[str]:
 
 
 def ngrams(seq: list[str], n: int) -> set[tuple[str, ...]]:
-    return {tuple(seq[i:i + n]) for i in range(len(seq) - n + 1)}
+    return {tuple(seq[i : i + n]) for i in range(len(seq) - n + 1)}
 
 
 def test_every_variant_has_a_help_page():
-    assert set(VARIANT_IDS) == {"twos", "big-two", "big-two-5r", "chinese-poker", "2v1",
-                                "twos-tricks"}
+    assert set(VARIANT_IDS) == {
+        "twos",
+        "big-two",
+        "big-two-5r",
+        "chinese-poker",
+        "2v1",
+        "twos-tricks",
+    }
     for page in ALL_PAGES:
         assert (help_dir() / page).is_file(), f"missing help page {page}"
 
@@ -110,19 +116,18 @@ def test_card_notation():
             assert not re.search(r"\b(?:[7-9]|10|[JQKA])[♠♥♦♣]", text)
         else:
             assert re.search(r"(?:\b(?:[2-9]|10)|\b[JQKA])[♠♥♦♣]", text)
-            assert not re.search(r"\b(?:[2-9]|10|[JQKA])[SHDC]\b", text), \
+            assert not re.search(r"\b(?:[2-9]|10|[JQKA])[SHDC]\b", text), (
                 f"{variant}: use suit glyphs, not letter codes"
+            )
 
 
 def test_variant_specific_content():
     assert "Odds" in read_help("twos.md")
-    assert "2×3, 4×1, 2×4, 2×5, 3×3, 2×6, 3×4, 2×7, 4×3, 3×5, 3×6, 4×4" in read_help(
-        "twos.md")
+    assert "2×3, 4×1, 2×4, 2×5, 3×3, 2×6, 3×4, 2×7, 4×3, 3×5, 3×6, 4×4" in read_help("twos.md")
     assert "J-Q-K-A-2" in read_help("big-two-5r.md")
     assert "2-3-4-5-6" in read_help("big-two.md")
     two_v_one = read_help("2v1.md")
-    for phrase in ("Moons", "Stars", "Hearts", "Clovers", "Horseshoes", "Rainbow",
-                   "blindfold"):
+    for phrase in ("Moons", "Stars", "Hearts", "Clovers", "Horseshoes", "Rainbow", "blindfold"):
         assert phrase in two_v_one
     assert "3♦" in read_help("twos-tricks.md") and "2♦" in read_help("twos-tricks.md")
 
@@ -138,7 +143,8 @@ def test_help_is_in_our_own_words():
     for page in ALL_PAGES:
         shared = ngrams(words(read_help(page)), RUN) & seed_runs
         assert not shared, f"{page} repeats seed wording: " + "; ".join(
-            " ".join(run) for run in sorted(shared)[:5])
+            " ".join(run) for run in sorted(shared)[:5]
+        )
 
 
 def test_copy_check_would_catch_a_pasted_sentence():

@@ -6,7 +6,6 @@ import io
 import json
 import subprocess
 import sys
-from fractions import Fraction
 
 import pytest
 
@@ -24,7 +23,7 @@ def _run(argv):
 
 def _table_lines(text):
     lines = text.splitlines()
-    start = next(i for i, l in enumerate(lines) if l.startswith("-----")) + 1
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("-----")) + 1
     end = lines.index("", start)
     return lines[start - 2], lines[start:end]
 
@@ -70,7 +69,7 @@ def test_other_decks(deck, wide):
     if wide:
         assert wide in labels
     else:
-        assert max(int(l.split("x")[0]) for l in labels) == 4
+        assert max(int(ln.split("x")[0]) for ln in labels) == 4
         assert "2x13" not in labels
         assert "1x13" in labels
 
@@ -97,31 +96,34 @@ def test_simulate_json_and_counts_are_consistent():
         assert d["simulated_per_10m"] == d["simulated_hits"] * 1e7 / 400
     hits = {(d["width"], d["length"]): d["simulated_hits"] for d in data}
     # Monotone: a longer or wider run is never seen more often.
-    for (w, l), h in hits.items():
-        assert hits.get((w, l + 1), 0) <= h and hits.get((w + 1, l), 0) <= h
+    for (w, ln), h in hits.items():
+        assert hits.get((w, ln + 1), 0) <= h and hits.get((w + 1, ln), 0) <= h
     assert hits[(1, 1)] == hits[(2, 1)] == 400  # 20 cards always hold a pair
 
 
 def test_simulate_matches_exact_within_4_sd():
     n = 3000
     hits = simulate(13, "standard", n, seed=11)
-    for (w, l), h in hits.items():
-        p = float(shape_probability(w, l, 13))
+    for (w, ln), h in hits.items():
+        p = float(shape_probability(w, ln, 13))
         sd = (n * p * (1 - p)) ** 0.5
-        assert abs(h - n * p) <= max(4 * sd, 1e-9), (w, l)
+        assert abs(h - n * p) <= max(4 * sd, 1e-9), (w, ln)
     hits = simulate(6, "infinite", 3000, seed=3)
     p = float(shape_probability(2, 2, 6, "infinite"))
     assert abs(hits[(2, 2)] - 3000 * p) <= 4 * (3000 * p * (1 - p)) ** 0.5
 
 
-@pytest.mark.parametrize("argv,needle", [
-    (["--hand-size", "53"], "does not fit"),
-    (["--hand-size", "49", "--deck", "chinese"], "does not fit"),
-    (["--hand-size", "0"], "at least 1"),
-    (["--hand-size", "5", "--deck", "tarot"], "unknown deck"),
-    (["--hand-size", "5", "--deck", "decks:0"], "decks:K"),
-    (["--hand-size", "5", "--simulate", "-3"], "--simulate"),
-])
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["--hand-size", "53"], "does not fit"),
+        (["--hand-size", "49", "--deck", "chinese"], "does not fit"),
+        (["--hand-size", "0"], "at least 1"),
+        (["--hand-size", "5", "--deck", "tarot"], "unknown deck"),
+        (["--hand-size", "5", "--deck", "decks:0"], "decks:K"),
+        (["--hand-size", "5", "--simulate", "-3"], "--simulate"),
+    ],
+)
 def test_errors_exit_2(argv, needle):
     code, out, err = _run(argv)
     assert code == 2 and out == ""
@@ -131,16 +133,15 @@ def test_errors_exit_2(argv, needle):
 def test_main_entry_point(capsys):
     assert main(["odds", "--hand-size", "3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert {(d["width"], d["length"]) for d in data} == {
-        (1, 1), (1, 2), (1, 3), (2, 1), (3, 1)}
+    assert {(d["width"], d["length"]) for d in data} == {(1, 1), (1, 2), (1, 3), (2, 1), (3, 1)}
 
 
 def test_plain_output_works_without_rich():
     code = (
         "import sys; sys.modules['rich'] = None; sys.modules['textual'] = None\n"
         "from twos_tui.cli import main\n"
-        "sys.exit(main(['odds', '--hand-size', '13']))\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=60)
+        "sys.exit(main(['odds', '--hand-size', '13']))\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     assert "2x3" in res.stdout and "BOMB" in res.stdout

@@ -28,10 +28,15 @@ MAX_STEPS = 5_000
 
 #: (variant, players, seeded deals). At least 2,000 deals per variant.
 CONFIGS = [
-    ("twos", 3, 1600), ("twos", 2, 400),
-    ("big-two", 4, 1400), ("big-two", 3, 300), ("big-two", 2, 300),
+    ("twos", 3, 1600),
+    ("twos", 2, 400),
+    ("big-two", 4, 1400),
+    ("big-two", 3, 300),
+    ("big-two", 2, 300),
     ("big-two-5r", 4, 2000),
-    ("chinese-poker", 4, 1200), ("chinese-poker", 3, 400), ("chinese-poker", 2, 400),
+    ("chinese-poker", 4, 1200),
+    ("chinese-poker", 3, 400),
+    ("chinese-poker", 2, 400),
     ("2v1", 3, 2000),
     ("twos-tricks", 4, 2000),
 ]
@@ -62,8 +67,11 @@ def assert_no_leak(g, seen: list[int], seats=None) -> None:
         obs = g.observation(seat)
         history = obs.pop("history", [])
         # earlier deals' cards and the cut for the deal come from a deck shuffled again
-        fresh = [h for h in history[seen[seat]:]
-                 if h.get("kind") != "cut" and h.get("deal", g.deal_number) == g.deal_number]
+        fresh = [
+            h
+            for h in history[seen[seat] :]
+            if h.get("kind") != "cut" and h.get("deal", g.deal_number) == g.deal_number
+        ]
         seen[seat] = len(history)
         if not hidden:
             continue
@@ -142,11 +150,15 @@ def play_deal(g, rng, deep_step: int) -> int:
     return n
 
 
-@pytest.mark.parametrize("variant,players,deals", CONFIGS,
-                         ids=[f"{v}-{p}p" for v, p, _ in CONFIGS])
+@pytest.mark.parametrize("variant,players,deals", CONFIGS, ids=[f"{v}-{p}p" for v, p, _ in CONFIGS])
 def test_random_deals(variant, players, deals):
-    @settings(max_examples=deals, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=deals,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(seed=st.integers(0, 2**31 - 1))
     def run(seed):
         g = new_game(variant, players, seed=seed)

@@ -62,6 +62,7 @@ def test_bench_text_every_variant(variant, capsys):
 @pytest.mark.parametrize("variant", ["twos", "big-two", "big-two-5r", "chinese-poker"])
 def test_empty_or_bogus_selection_gets_a_reason(variant):
     from twos_tui.engine.protocol import Action
+
     g = new_game(variant, seed=1)
     while g.decision(g.to_act()[0]).kind != "play":  # 2-player Chinese Poker: choose hands
         seat = g.to_act()[0]

@@ -44,8 +44,9 @@ def test_agents_always_choose_legal_actions_over_full_matches(variant):
     for seed in range(12):
         g = new_game(variant, seed=seed)
         # all agents, or agents mixed with random players
-        agents = [agent_for(variant) if (seed % 2 == 0 or s % 2 == 0) else RandomAgent()
-                  for s in range(n)]
+        agents = [
+            agent_for(variant) if (seed % 2 == 0 or s % 2 == 0) else RandomAgent() for s in range(n)
+        ]
         rngs = [ai_rng(seed, s) for s in range(n)]
         while True:
             play_deal(g, agents, rngs)
@@ -66,6 +67,7 @@ def test_agents_are_deterministic_for_a_seed():
         agents = [TwoVOneAgent() for _ in range(3)]
         play_deal(g, agents, [ai_rng(9, s) for s in range(3)])
         return g.to_json()
+
     assert run() == run()
 
 
@@ -97,8 +99,13 @@ def test_two_v_one_bidding_follows_hand_strength():
     weak = ["1M", "1S", "2H", "3C", "4U", "2S"]
     assert lone_strength(strong) > lone_strength(weak)
     g = new_game("2v1", seed=1)
-    g.set_deal([["4M", "4C", "1S", "2S", "1U", "3S"], ["1M", "2M", "2H", "3H", "3C", "4U"],
-                ["RB", "6H", "6U", "5M", "5S", "5C"]])
+    g.set_deal(
+        [
+            ["4M", "4C", "1S", "2S", "1U", "3S"],
+            ["1M", "2M", "2H", "3H", "3C", "4U"],
+            ["RB", "6H", "6U", "5M", "5S", "5C"],
+        ]
+    )
     agent = TwoVOneAgent()
     seat = g.to_act()[0]
     assert seat == 0
@@ -112,8 +119,13 @@ def test_two_v_one_bidding_follows_hand_strength():
 
 def test_duo_second_follower_matches_the_partner():
     g = new_game("2v1", seed=1)
-    g.set_position([["4M", "3H", "5M", "5S", "RB"], ["6U", "1U", "3S", "4C"],
-                    ["1M", "6H", "2H", "3C"]], lone=0, bid=4, hand_no=2, hands_won=(1, 0))
+    g.set_position(
+        [["4M", "3H", "5M", "5S", "RB"], ["6U", "1U", "3S", "4C"], ["1M", "6H", "2H", "3C"]],
+        lone=0,
+        bid=4,
+        hand_no=2,
+        hands_won=(1, 0),
+    )
     g.apply(0, Action("lead", ("3H",)))
     g.apply(0, Action("hide", ("4M",)))
     g.apply(1, Action("follow", ("6U",)))

@@ -7,13 +7,20 @@ import json
 import unicodedata
 
 import pytest
-
 from engine_helpers import refused, state
 
 from twos_tui.engine import load_game, new_game
 from twos_tui.engine.protocol import Action
-from twos_tui.engine.two_v_one import (BLINDFOLD, CARDS, DECK, DECK_TABLE, RAINBOW,
-                                       TwoVOneGame, pair_value, parse)
+from twos_tui.engine.two_v_one import (
+    BLINDFOLD,
+    CARDS,
+    DECK,
+    DECK_TABLE,
+    RAINBOW,
+    TwoVOneGame,
+    pair_value,
+    parse,
+)
 
 LIAM, GARY, TRANG = 0, 1, 2
 
@@ -45,9 +52,11 @@ def sees(g, seat, code) -> bool:
 
 
 # A deal where the rainbow is with Trang (seat 2): Liam (seat 0) speaks first.
-DEAL = [["4M", "5M", "5S", "6H", "4C", "5C"],
-        ["1M", "1S", "2S", "3S", "6U", "4U"],
-        ["2M", "2H", "3H", "3C", "1U", "RB"]]
+DEAL = [
+    ["4M", "5M", "5S", "6H", "4C", "5C"],
+    ["1M", "1S", "2S", "3S", "6U", "4U"],
+    ["2M", "2H", "3H", "3C", "1U", "RB"],
+]
 
 
 def fresh(deal=DEAL) -> TwoVOneGame:
@@ -59,8 +68,13 @@ def fresh(deal=DEAL) -> TwoVOneGame:
 # ----- the deck --------------------------------------------------------------------------
 def test_deck_table_matches_the_ruling():
     suits = {row[0]: row[4] for row in DECK_TABLE["suits"]}
-    assert suits == {"M": (1, 2, 4, 5), "S": (1, 2, 3, 5), "H": (2, 3, 6),
-                     "C": (3, 4, 5), "U": (1, 4, 6)}
+    assert suits == {
+        "M": (1, 2, 4, 5),
+        "S": (1, 2, 3, 5),
+        "H": (2, 3, 6),
+        "C": (3, 4, 5),
+        "U": (1, 4, 6),
+    }
     assert len(DECK) == 18 and len(set(DECK)) == 18 and RAINBOW in DECK
     assert BLINDFOLD == 2
     assert sorted(c for c in DECK if CARDS[c][0] == BLINDFOLD) == ["2H", "2M", "2S"]
@@ -84,39 +98,50 @@ def test_faces_are_readable_single_width_glyphs():
 
 
 # ----- hand values (the text's table and its clover/heart example) -----------------------
-@pytest.mark.parametrize("a,b,value", [
-    ("4C", "5C", 9),    # same suit
-    ("4M", "4C", 8),    # same value
-    ("6H", "1M", 6),    # high card
-    ("5S", "RB", 10),   # the rainbow matches anything
-    ("RB", "5S", 10),
-    ("3C", "4C", 7), ("2H", "6H", 8),
-    ("4M", "3H", 4), ("6U", "1M", 6),
-])
+@pytest.mark.parametrize(
+    "a,b,value",
+    [
+        ("4C", "5C", 9),  # same suit
+        ("4M", "4C", 8),  # same value
+        ("6H", "1M", 6),  # high card
+        ("5S", "RB", 10),  # the rainbow matches anything
+        ("RB", "5S", 10),
+        ("3C", "4C", 7),
+        ("2H", "6H", 8),
+        ("4M", "3H", 4),
+        ("6U", "1M", 6),
+    ],
+)
 def test_pair_values(a, b, value):
     assert pair_value(a, b) == value
 
 
 def test_two_clovers_of_7_lose_to_two_hearts_of_8():
     g = fresh()
-    g.set_position([["3C", "4C", "1M", "5S", "5C"], ["2H", "1S", "3S", "6U"],
-                    ["6H", "1U", "2M", "4U"]], lone=LIAM, bid=3)
+    g.set_position(
+        [["3C", "4C", "1M", "5S", "5C"], ["2H", "1S", "3S", "6U"], ["6H", "1U", "2M", "4U"]],
+        lone=LIAM,
+        bid=3,
+    )
     g.apply(LIAM, Action("lead", ("3C",)))
     g.apply(LIAM, Action("hide", ("4C",)))
-    g.apply(GARY, Action("follow", ("2H",)))      # void in clovers
-    g.apply(TRANG, Action("follow", ("6H",)))     # void in clovers
+    g.apply(GARY, Action("follow", ("2H",)))  # void in clovers
+    g.apply(TRANG, Action("follow", ("6H",)))  # void in clovers
     assert g.last_hand["lone_value"] == 7 and g.last_hand["duo_value"] == 8
     assert g.last_hand["winner"] == "duo" and g.hands_won == [0, 1]
 
 
 def test_ties_go_to_the_lone_player():
     g = fresh()
-    g.set_position([["6H", "1M", "5S", "5C", "2M"], ["6U", "1S", "3S", "4U"],
-                    ["3H", "1U", "2H", "4C"]], lone=LIAM, bid=3)
+    g.set_position(
+        [["6H", "1M", "5S", "5C", "2M"], ["6U", "1S", "3S", "4U"], ["3H", "1U", "2H", "4C"]],
+        lone=LIAM,
+        bid=3,
+    )
     g.apply(LIAM, Action("lead", ("6H",)))
     g.apply(LIAM, Action("hide", ("1M",)))
-    g.apply(GARY, Action("follow", ("6U",)))      # no hearts
-    g.apply(TRANG, Action("follow", ("2H",)))     # must follow hearts
+    g.apply(GARY, Action("follow", ("6U",)))  # no hearts
+    g.apply(TRANG, Action("follow", ("2H",)))  # must follow hearts
     assert (g.last_hand["lone_value"], g.last_hand["duo_value"]) == (6, 6)
     assert g.last_hand["winner"] == "lone" and g.hands_won == [1, 0]
     assert g.to_act() == (LIAM,) and g.phase == "keep"
@@ -126,9 +151,13 @@ def test_ties_go_to_the_lone_player():
 def test_worked_example_liam_gary_trang():
     g = fresh()
     # Liam bid 4 and has taken the first hand; hand 2 is about to be led.
-    g.set_position([["4M", "3H", "5M", "5S", "RB"], ["6U", "1U", "3S", "4C"],
-                    ["1M", "6H", "2H", "3C"]], lone=LIAM, bid=4, hand_no=2,
-                   hands_won=(1, 0))
+    g.set_position(
+        [["4M", "3H", "5M", "5S", "RB"], ["6U", "1U", "3S", "4C"], ["1M", "6H", "2H", "3C"]],
+        lone=LIAM,
+        bid=4,
+        hand_no=2,
+        hands_won=(1, 0),
+    )
     g.apply(LIAM, Action("lead", ("4M",)))
     g.apply(LIAM, Action("hide", ("3H",)))
     # the duo cannot see Liam's face-down card
@@ -154,7 +183,7 @@ def test_worked_example_liam_gary_trang():
     assert all("3♥" in c.label or "4☾" in c.label for c in d.choices)
     refused(g, TRANG, Action("keep", value="3H"), "not your turn")
     refused(g, GARY, Action("keep", value="6H"), "lone player's two cards")
-    g.apply(GARY, Action("keep", value="3H"))     # the lower card goes back
+    g.apply(GARY, Action("keep", value="3H"))  # the lower card goes back
     assert "3H" in g.hands[LIAM] and "4M" not in g.hands[LIAM] and "4M" in g.pile
     assert len(g.hands[LIAM]) == 4 and g.phase == "lead" and g.hand_no == 3
     assert any("sends 3♥ back" in h["text"] for h in g.history)
@@ -167,7 +196,10 @@ def test_bidding_starts_left_of_the_rainbow_and_4_overcalls_3():
     d = g.decision(LIAM)
     assert d.select is None
     assert [(c.label, c.action.value, c.key) for c in d.choices] == [
-        ("Pass", 0, "p"), ("Bid 3", 3, "3"), ("Bid 4", 4, "4")]
+        ("Pass", 0, "p"),
+        ("Bid 3", 3, "3"),
+        ("Bid 4", 4, "4"),
+    ]
     g.apply(LIAM, Action("bid", value=0))
     g.apply(GARY, Action("bid", value=3))
     assert g.to_act() == (TRANG,)
@@ -249,18 +281,19 @@ def test_no_bid_means_a_simultaneous_two_card_pass():
     for seat in (GARY, TRANG):
         assert not sees(g, seat, "4M") and not sees(g, seat, "5M")
         assert g.observation(seat)["table"] == [
-            {"seat": LIAM, "cards": ["??", "??"], "label": "passing left"}]
+            {"seat": LIAM, "cards": ["??", "??"], "label": "passing left"}
+        ]
     assert g.observation(LIAM)["my_choice"] == ["4M", "5M"]
     assert set(g.to_act()) == {GARY, TRANG}
     refused(g, LIAM, Action("exchange", ("5S", "6H")), "already chosen")
-    g = roundtrip(g)                                   # mid-exchange
+    g = roundtrip(g)  # mid-exchange
     g.apply(GARY, Action("exchange", ("1M", "1S")))
     g.apply(TRANG, Action("exchange", ("RB", "2M")))
     assert sorted(g.hands[GARY]) == sorted(["2S", "3S", "6U", "4U", "4M", "5M"])
     assert sorted(g.hands[TRANG]) == sorted(["2H", "3H", "3C", "1U", "1M", "1S"])
     assert "RB" in g.hands[LIAM] and "2M" in g.hands[LIAM]
     assert g.observation(LIAM)["received"] == ["2M", "RB"]
-    assert not sees(g, TRANG, "4M")                    # Trang never saw Liam's pair
+    assert not sees(g, TRANG, "4M")  # Trang never saw Liam's pair
     assert g.rainbow_passes == 1 and g.phase == "bid" and g.to_act() == (GARY,)
 
 
@@ -277,29 +310,35 @@ def test_third_pass_of_the_rainbow_forces_a_bid():
     assert "must bid" in g.decision(TRANG).prompt
     refused(g, TRANG, Action("bid", value=0), "must bid")
     g.apply(TRANG, Action("bid", value=3))
-    assert g.to_act() == (LIAM,)                       # the others may still overcall
+    assert g.to_act() == (LIAM,)  # the others may still overcall
     assert {a.value for a in g.legal_actions(LIAM)} == {0, 4}
 
 
 # ----- play ----------------------------------------------------------------------------------
 def test_rainbow_never_led_face_up_and_played_only_when_void():
     g = fresh()
-    g.set_position([["RB", "4M", "5S", "5C", "6H"], ["1M", "6U", "3S", "4U"],
-                    ["2M", "2H", "3H", "1U"]], lone=LIAM, bid=3)
+    g.set_position(
+        [["RB", "4M", "5S", "5C", "6H"], ["1M", "6U", "3S", "4U"], ["2M", "2H", "3H", "1U"]],
+        lone=LIAM,
+        bid=3,
+    )
     refused(g, LIAM, Action("lead", ("RB",)), "rainbow")
     assert Action("lead", ("RB",)) not in g.legal_actions(LIAM)
 
 
 def test_rainbow_follow_rule_and_spent_rainbow():
     g = fresh()
-    g.set_position([["4M", "5S", "5C", "6H", "2S"], ["1M", "RB", "6U", "4U"],
-                    ["2M", "2H", "3H", "1U"]], lone=LIAM, bid=3)
+    g.set_position(
+        [["4M", "5S", "5C", "6H", "2S"], ["1M", "RB", "6U", "4U"], ["2M", "2H", "3H", "1U"]],
+        lone=LIAM,
+        bid=3,
+    )
     g.apply(LIAM, Action("lead", ("4M",)))
     g.apply(LIAM, Action("hide", ("5S",)))
     refused(g, GARY, Action("follow", ("RB",)), "rainbow has no suit")
     refused(g, GARY, Action("follow", ("1M", "6U")), "one card")
     g.apply(GARY, Action("follow", ("1M",)))
-    g.apply(TRANG, Action("follow", ("2M",)))          # 1+2 same suit = 3 < 5
+    g.apply(TRANG, Action("follow", ("2M",)))  # 1+2 same suit = 3 < 5
     assert g.hands_won == [1, 0] and g.phase == "keep"
     g.apply(LIAM, Action("keep", value="5S"))
     # the lone's secret choice: the duo do not learn which card was kept
@@ -311,27 +350,33 @@ def test_rainbow_follow_rule_and_spent_rainbow():
     g.apply(LIAM, Action("hide", ("6H",)))
     assert {a.cards[0] for a in g.legal_actions(GARY)} == {"RB", "6U", "4U"}
     g.apply(GARY, Action("follow", ("RB",)))
-    g.apply(TRANG, Action("follow", ("1U",)))          # rainbow doubles 1 = 2
+    g.apply(TRANG, Action("follow", ("1U",)))  # rainbow doubles 1 = 2
     assert g.last_hand["duo_value"] == 2 and g.last_hand["lone_value"] == 6
 
 
 def test_lone_rainbow_is_always_discarded():
     g = fresh()
-    g.set_position([["RB", "4M", "5S", "5C", "6H"], ["1M", "2S", "6U", "4U"],
-                    ["2M", "2H", "3H", "1U"]], lone=LIAM, bid=3)
+    g.set_position(
+        [["RB", "4M", "5S", "5C", "6H"], ["1M", "2S", "6U", "4U"], ["2M", "2H", "3H", "1U"]],
+        lone=LIAM,
+        bid=3,
+    )
     g.apply(LIAM, Action("lead", ("6H",)))
     g.apply(LIAM, Action("hide", ("RB",)))
     g.apply(GARY, Action("follow", ("6U",)))
     g.apply(TRANG, Action("follow", ("2H",)))
     assert g.last_hand["lone_value"] == 12
-    assert g.phase == "lead" and g.hand_no == 2        # no choice to make
+    assert g.phase == "lead" and g.hand_no == 2  # no choice to make
     assert "RB" in g.pile and "6H" in g.hands[LIAM]
 
 
 def test_blindfold_lead_makes_the_duo_choose_face_down_together():
     g = fresh()
-    g.set_position([["2S", "4M", "5S", "5C", "6H"], ["1M", "1S", "6U", "4U"],
-                    ["2M", "3S", "3H", "1U"]], lone=LIAM, bid=3)
+    g.set_position(
+        [["2S", "4M", "5S", "5C", "6H"], ["1M", "1S", "6U", "4U"], ["2M", "3S", "3H", "1U"]],
+        lone=LIAM,
+        bid=3,
+    )
     g.apply(LIAM, Action("lead", ("2S",)))
     g.apply(LIAM, Action("hide", ("4M",)))
     assert set(g.to_act()) == {GARY, TRANG}
@@ -344,7 +389,7 @@ def test_blindfold_lead_makes_the_duo_choose_face_down_together():
     assert {"seat": TRANG, "cards": ["??"], "label": "face down"} in g.observation(GARY)["table"]
     refused(g, TRANG, Action("follow", ("3H",)), "already chosen")
     g = roundtrip(g)
-    g.apply(GARY, Action("follow", ("1S",)))           # 1+3 stars = 4 vs 2+4 = 4
+    g.apply(GARY, Action("follow", ("1S",)))  # 1+3 stars = 4 vs 2+4 = 4
     assert g.last_hand["duo_value"] == 4 and g.last_hand["winner"] == "lone"
     assert sees(g, LIAM, "3S") and sees(g, GARY, "3S") and sees(g, GARY, "4M")
 
@@ -355,8 +400,9 @@ def finish_last_hand(g, lone_wins: bool):
     # against 1M+2M (3) or 5M+4M (9)
     lone = ["6H", "6U"] if lone_wins else ["1U", "3S"]
     duo = ["1M", "2M"] if lone_wins else ["5M", "4M"]
-    g.set_position([lone, [duo[0]], [duo[1]]], lone=g.lone, bid=g.bid, hand_no=5,
-                   hands_won=tuple(g.hands_won))
+    g.set_position(
+        [lone, [duo[0]], [duo[1]]], lone=g.lone, bid=g.bid, hand_no=5, hands_won=tuple(g.hands_won)
+    )
     g.apply(LIAM, Action("lead", (lone[0],)))
     g.apply(LIAM, Action("hide", (lone[1],)))
     g.apply(GARY, Action("follow", (duo[0],)))
@@ -366,8 +412,7 @@ def finish_last_hand(g, lone_wins: bool):
 
 def test_exact_bid_pays_the_lone_two_coins():
     g = fresh()
-    g.set_position([["6H", "6U"], ["1M"], ["2M"]], lone=LIAM, bid=4, hand_no=5,
-                   hands_won=(3, 1))
+    g.set_position([["6H", "6U"], ["1M"], ["2M"]], lone=LIAM, bid=4, hand_no=5, hands_won=(3, 1))
     finish_last_hand(g, lone_wins=True)
     assert g.deal_over and g.to_act() == () and g.hands_won == [4, 1]
     assert g.last_result.changes == [2, 0, 0] and g.totals == [2, 0, 0]
@@ -376,17 +421,15 @@ def test_exact_bid_pays_the_lone_two_coins():
 
 def test_missed_bid_pays_each_duo_member():
     g = fresh()
-    g.set_position([["6H", "6U"], ["1M"], ["2M"]], lone=LIAM, bid=3, hand_no=5,
-                   hands_won=(3, 1))
-    finish_last_hand(g, lone_wins=True)                # 4 hands taken, 3 bid
+    g.set_position([["6H", "6U"], ["1M"], ["2M"]], lone=LIAM, bid=3, hand_no=5, hands_won=(3, 1))
+    finish_last_hand(g, lone_wins=True)  # 4 hands taken, 3 bid
     assert g.last_result.changes == [0, 1, 1] and not g.match_over
 
 
 def test_first_to_seven_and_the_play_off():
     g = fresh()
     g.totals = [5, 6, 6]
-    g.set_position([["1U", "3S"], ["1M"], ["2M"]], lone=LIAM, bid=4, hand_no=5,
-                   hands_won=(3, 1))
+    g.set_position([["1U", "3S"], ["1M"], ["2M"]], lone=LIAM, bid=4, hand_no=5, hands_won=(3, 1))
     finish_last_hand(g, lone_wins=False)
     assert g.totals == [5, 7, 7] and not g.match_over and g.playoff
     assert g.eligible == [False, True, True]
@@ -395,15 +438,14 @@ def test_first_to_seven_and_the_play_off():
     assert LIAM not in g.bid_queue
     seat = g.to_act()[0]
     assert seat != LIAM and "may bid" in g.observation(LIAM)["seat_tags"][seat]
-    g.set_deal(DEAL)                                   # Trang holds the rainbow
+    g.set_deal(DEAL)  # Trang holds the rainbow
     assert g.to_act() == (GARY,)
     g.apply(GARY, Action("bid", value=3))
-    assert g.to_act() == (TRANG,)                      # Liam may not overcall
+    assert g.to_act() == (TRANG,)  # Liam may not overcall
     g.apply(TRANG, Action("bid", value=0))
     g.apply(GARY, Action("raise", value=3))
     assert g.lone == GARY
-    g.set_position([["1M"], ["6H", "6U"], ["2M"]], lone=GARY, bid=3, hand_no=5,
-                   hands_won=(2, 2))
+    g.set_position([["1M"], ["6H", "6U"], ["2M"]], lone=GARY, bid=3, hand_no=5, hands_won=(2, 2))
     g.apply(GARY, Action("lead", ("6H",)))
     g.apply(GARY, Action("hide", ("6U",)))
     g.apply(TRANG, Action("follow", ("2M",)))
@@ -415,8 +457,7 @@ def test_first_to_seven_and_the_play_off():
 def test_seven_coins_alone_ends_the_match():
     g = new_game("2v1", seed=3, options={"coins_to_win": 5})
     g.totals = [3, 0, 0]
-    g.set_position([["6H", "6U"], ["1M"], ["2M"]], lone=LIAM, bid=4, hand_no=5,
-                   hands_won=(3, 1))
+    g.set_position([["6H", "6U"], ["1M"], ["2M"]], lone=LIAM, bid=4, hand_no=5, hands_won=(3, 1))
     finish_last_hand(g, lone_wins=True)
     assert g.match_over and g.match_winners() == [LIAM]
     with pytest.raises(ValueError):
@@ -427,6 +468,7 @@ def test_seven_coins_alone_ends_the_match():
 
 def test_seeded_matches_are_reproducible_and_round_trip_everywhere():
     import random
+
     for seed in range(4):
         g = new_game("2v1", seed=seed)
         rng = random.Random(seed)
@@ -444,6 +486,7 @@ def test_seeded_matches_are_reproducible_and_round_trip_everywhere():
 def test_check_accepts_exactly_the_listed_legal_actions():
     import random
     from itertools import combinations as combos
+
     for seed in range(40):
         g = new_game("2v1", seed=seed)
         rng = random.Random(seed)
@@ -485,8 +528,11 @@ def _same_for(branches, seats):
 
 def test_the_lone_players_secret_keep_tells_the_duo_nothing():
     g = fresh()
-    g.set_position([["4M", "5S", "5C", "6H", "2S"], ["1M", "RB", "6U", "4U"],
-                    ["2M", "2H", "3H", "1U"]], lone=LIAM, bid=3)
+    g.set_position(
+        [["4M", "5S", "5C", "6H", "2S"], ["1M", "RB", "6U", "4U"], ["2M", "2H", "3H", "1U"]],
+        lone=LIAM,
+        bid=3,
+    )
     g.apply(LIAM, Action("lead", ("4M",)))
     g.apply(LIAM, Action("hide", ("5S",)))
     g.apply(GARY, Action("follow", ("1M",)))
@@ -511,8 +557,11 @@ def test_hidden_choices_tell_the_other_seats_nothing():
     _same_for(_branches(g, TRANG, g.legal_actions(TRANG)), (LIAM, GARY))
     # the lone player's face-down card, and the first blindfold follow
     g = fresh()
-    g.set_position([["2S", "4M", "5S", "5C", "6H"], ["1M", "3H", "6U", "4U"],
-                    ["2M", "3S", "1S", "1U"]], lone=LIAM, bid=3)
+    g.set_position(
+        [["2S", "4M", "5S", "5C", "6H"], ["1M", "3H", "6U", "4U"], ["2M", "3S", "1S", "1U"]],
+        lone=LIAM,
+        bid=3,
+    )
     g.apply(LIAM, Action("lead", ("2S",)))
     _same_for(_branches(g, LIAM, g.legal_actions(LIAM)), (GARY, TRANG))
     g.apply(LIAM, Action("hide", ("4M",)))
@@ -527,7 +576,7 @@ def test_a_play_off_where_nobody_wants_to_bid_still_ends():
     g = fresh()
     g.totals = [5, 7, 7]
     g.playoff, g.eligible = True, [False, True, True]
-    g.set_deal([DEAL[2], DEAL[0], DEAL[1]])            # the rainbow is with Liam
+    g.set_deal([DEAL[2], DEAL[0], DEAL[1]])  # the rainbow is with Liam
     assert g.rainbow_holder() == LIAM and g.bid_queue == [GARY, TRANG]
     for _ in range(3):
         while g.phase == "bid":

@@ -12,8 +12,15 @@ import pytest
 from twos_tui.engine import IllegalAction, classify, load_game, new_game
 from twos_tui.engine.cards import full_deck
 from twos_tui.engine.protocol import PASS, Action
-from twos_tui.engine.twos import (CODES, TEXT_BOMB_LIST, TwosGame, _classify_mask,
-                                  _opt_key, bomb_order, rarity_order)
+from twos_tui.engine.twos import (
+    CODES,
+    TEXT_BOMB_LIST,
+    TwosGame,
+    _classify_mask,
+    _opt_key,
+    bomb_order,
+    rarity_order,
+)
 
 
 def C(*cards, **opts):
@@ -49,6 +56,7 @@ def outcome(combo):
 
 # ----- public API and kinds -----------------------------------------------------------
 
+
 def test_public_classify_examples():
     bomb = classify("twos", ["3S", "3H", "4S", "4H", "5S", "5H"])
     assert bomb.kind == "bomb-2x3" and bomb.is_bomb
@@ -57,29 +65,37 @@ def test_public_classify_examples():
     assert bomb.beats(run) and not run.beats(bomb)
 
 
-@pytest.mark.parametrize("cards,kind", [
-    (["7D"], "single"), (["7D", "7S"], "pair"), (["7D", "7S", "7H"], "triple"),
-    (["7D", "7S", "7H", "7C"], "bomb-4x1"),
-    (["JS", "QD", "KH", "AC", "2S"], "run"),
-    (["3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "2S"], "run"),
-    (["8S", "8H", "8D", "9S", "9H", "9D", "10S", "10H", "10D"], "bomb-3x3"),
-    (["4S", "4H", "5S", "5H", "6S", "6H", "7S", "7H"], "bomb-2x4"),
-    (["QS", "QH", "QD", "QC", "KS", "KH", "KD", "KC", "AS", "AH", "AD", "AC"], "bomb-4x3"),
-    (["TH", "jh", "Q♥"], "run"),
-])
+@pytest.mark.parametrize(
+    "cards,kind",
+    [
+        (["7D"], "single"),
+        (["7D", "7S"], "pair"),
+        (["7D", "7S", "7H"], "triple"),
+        (["7D", "7S", "7H", "7C"], "bomb-4x1"),
+        (["JS", "QD", "KH", "AC", "2S"], "run"),
+        (["3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "2S"], "run"),
+        (["8S", "8H", "8D", "9S", "9H", "9D", "10S", "10H", "10D"], "bomb-3x3"),
+        (["4S", "4H", "5S", "5H", "6S", "6H", "7S", "7H"], "bomb-2x4"),
+        (["QS", "QH", "QD", "QC", "KS", "KH", "KD", "KC", "AS", "AH", "AD", "AC"], "bomb-4x3"),
+        (["TH", "jh", "Q♥"], "run"),
+    ],
+)
 def test_kinds(cards, kind):
     assert C(*cards).kind == kind
 
 
-@pytest.mark.parametrize("cards", [
-    ["3S", "4S"],                     # two ranks is not a run
-    ["AS", "2S", "3S"],               # no wrap
-    ["2S", "3S", "4S"],
-    ["3S", "4S", "6S"],               # gap
-    ["3S", "3H", "4S", "5S"],         # mixed widths
-    ["3S", "3H", "4S", "4H"],         # 2x2 is not a bomb
-    ["3S", "3H", "3D", "3C", "4S", "4H", "4D", "4C"],  # 4x2 is not a bomb
-])
+@pytest.mark.parametrize(
+    "cards",
+    [
+        ["3S", "4S"],  # two ranks is not a run
+        ["AS", "2S", "3S"],  # no wrap
+        ["2S", "3S", "4S"],
+        ["3S", "4S", "6S"],  # gap
+        ["3S", "3H", "4S", "5S"],  # mixed widths
+        ["3S", "3H", "4S", "4H"],  # 2x2 is not a bomb
+        ["3S", "3H", "3D", "3C", "4S", "4H", "4D", "4C"],  # 4x2 is not a bomb
+    ],
+)
 def test_not_combinations(cards):
     assert classify("twos", cards) is None
 
@@ -91,28 +107,34 @@ def test_unknown_card_raises_in_classify():
 
 # ----- the worked examples of the text -------------------------------------------------
 
+
 def test_pair_of_threes_beaten_by_any_other_pair():
     low = C("3S", "3D")
-    assert C("3H", "3C").beats(low)          # the remaining three of hearts outvalues 3D
+    assert C("3H", "3C").beats(low)  # the remaining three of hearts outvalues 3D
     assert C("3H", "3S").beats(C("3D", "3C"))
     assert C("4S", "4C").beats(low)
     assert C("2S", "2C").beats(low)
-    assert not C("3C", "3S").beats(low)       # top 3C is below 3D
+    assert not C("3C", "3S").beats(low)  # top 3C is below 3D
     assert not C("4S").beats(low) and not C("4S", "4C", "4D").beats(low)
 
 
 def test_run_ending_in_six_of_diamonds():
     top = C("4S", "5C", "6D")
-    assert C("4C", "5S", "6H").beats(top)     # same length, higher top suit
-    assert C("5S", "6S", "7S").beats(top)     # a 7 or higher
+    assert C("4C", "5S", "6H").beats(top)  # same length, higher top suit
+    assert C("5S", "6S", "7S").beats(top)  # a 7 or higher
     assert C("QS", "KS", "AS").beats(top)
     assert not C("4H", "5H", "6C").beats(top)  # 6C is below 6D
     assert not C("5S", "6S", "7S", "8S").beats(top)  # a run of four is another pattern
 
 
 def test_single_then_two_of_hearts_then_only_a_bomb():
-    g = position([["3S", "9S"], ["2H", "10S"],
-                  ["2D", "AS", "AH", "5S", "5H", "6S", "6H", "7S", "7H", "KS", "KH", "KD", "KC"]])
+    g = position(
+        [
+            ["3S", "9S"],
+            ["2H", "10S"],
+            ["2D", "AS", "AH", "5S", "5H", "6S", "6H", "7S", "7H", "KS", "KH", "KD", "KC"],
+        ]
+    )
     g.apply(0, Action("play", ("3S",)))
     g.apply(1, Action("play", ("2H",)))
     legal = g.legal_actions(2)
@@ -129,10 +151,10 @@ def test_single_then_two_of_hearts_then_only_a_bomb():
 
 def test_double_run_of_three_beaten_by_higher_or_four_of_a_kind():
     low = C("3S", "3H", "4S", "4H", "5S", "5D")
-    assert C("3D", "3C", "4D", "4C", "5H", "5C").beats(low)   # top 5H over 5D
+    assert C("3D", "3C", "4D", "4C", "5H", "5C").beats(low)  # top 5H over 5D
     assert C("4S", "4H", "5S", "5H", "6S", "6D").beats(low)
     high = C("QS", "QH", "KS", "KH", "AS", "AH")
-    assert C("3S", "3H", "3D", "3C").beats(high)              # 4x1 is the stronger shape
+    assert C("3S", "3H", "3D", "3C").beats(high)  # 4x1 is the stronger shape
     assert not high.beats(C("3S", "3H", "3D", "3C"))
     assert not C("3D", "3C", "4D", "4C", "5C", "5S").beats(low)  # 5C is below 5D
     assert C("KS", "KH", "KD", "KC").beats(C("3S", "3H", "3D", "3C"))
@@ -156,6 +178,7 @@ def test_thirteen_card_runs_two_players():
 
 # ----- bomb order --------------------------------------------------------------------------
 
+
 def test_bomb_order_thirteen_is_the_text_list():
     assert bomb_order(13)[:12] == TEXT_BOMB_LIST
     # exact rarity reproduces the list for the shapes a 13-card hand can hold
@@ -164,8 +187,21 @@ def test_bomb_order_thirteen_is_the_text_list():
 
 
 def test_bomb_order_twenty_from_rarity_matches_the_texts_simulation():
-    text = [(2, 3), (2, 4), (4, 1), (2, 5), (2, 6), (3, 3), (2, 7), (2, 8), (3, 4),
-            (2, 9), (3, 5), (4, 3), (2, 10)]
+    text = [
+        (2, 3),
+        (2, 4),
+        (4, 1),
+        (2, 5),
+        (2, 6),
+        (3, 3),
+        (2, 7),
+        (2, 8),
+        (3, 4),
+        (2, 9),
+        (3, 5),
+        (4, 3),
+        (2, 10),
+    ]
     order = bomb_order(20)
     assert [s for s in order if s in text] == text
     # the 2-player default classifies with this order: 4x1 beats 2x4 at 20 cards
@@ -195,6 +231,7 @@ def test_every_shape_has_a_distinct_power():
 
 # ----- options -----------------------------------------------------------------------------
 
+
 def test_same_suit_run_option():
     suited = C("5H", "6H", "7H", run_suits="same-suit")
     mixed_high = C("8S", "9D", "10C", run_suits="same-suit")
@@ -204,11 +241,14 @@ def test_same_suit_run_option():
     assert suited.beats(C("4S", "5D", "6C", run_suits="same-suit"))
     # default: suits do not matter
     assert C("8S", "9D", "10C").beats(C("5H", "6H", "7H"))
-    g = position([["5H", "6H", "7H", "2S"], ["8S", "9D", "10C", "JS", "QS", "KS"]],
-                 run_suits="same-suit")
+    g = position(
+        [["5H", "6H", "7H", "2S"], ["8S", "9D", "10C", "JS", "QS", "KS"]], run_suits="same-suit"
+    )
     g.apply(0, Action("play", ("5H", "6H", "7H")))
-    assert g.check(1, Action("play", ("8S", "9D", "10C"))) == \
-        "Only a same-suit run beats a same-suit run (house rule)."
+    assert (
+        g.check(1, Action("play", ("8S", "9D", "10C")))
+        == "Only a same-suit run beats a same-suit run (house rule)."
+    )
     legal = g.legal_actions(1)
     assert Action("play", ("JS", "QS", "KS")) in legal
     assert all(g.classify(a.cards).strict == "same-suit" for a in legal if a.kind == "play")
@@ -250,7 +290,7 @@ def test_passing_reentry_and_locked():
     g.apply(2, Action("play", ("5S",)))
     assert g.current == 0
     g.apply(0, Action("play", ("9S",)))
-    assert g.current == 1 and g.legal_actions(1)   # re-entry: seat 1 may play again
+    assert g.current == 1 and g.legal_actions(1)  # re-entry: seat 1 may play again
     g.apply(1, Action("play", ("10S",)))
 
     g = position(hands, passing="locked")
@@ -258,9 +298,9 @@ def test_passing_reentry_and_locked():
     g.apply(1, PASS)
     g.apply(2, Action("play", ("5S",)))
     g.apply(0, Action("play", ("9S",)))
-    assert g.current == 2                            # seat 1 is locked out
+    assert g.current == 2  # seat 1 is locked out
     g.apply(2, PASS)
-    assert g.current == 0 and g.top is None          # seat 0 leads a new trick
+    assert g.current == 0 and g.top is None  # seat 0 leads a new trick
 
 
 def test_trick_ends_when_everyone_else_passes():
@@ -298,6 +338,7 @@ def test_two_player_form_and_hand_size_option():
 
 # ----- refusals ------------------------------------------------------------------------------
 
+
 def test_bad_input_is_refused_with_a_reason_and_no_change():
     g = position([["3S", "3H", "4S", "5D", "9S"], ["6S", "7S"], ["8S", "8H"]])
     before = state(g)
@@ -325,8 +366,13 @@ def test_bad_input_is_refused_with_a_reason_and_no_change():
 
 
 def test_wrap_and_bomb_reasons():
-    g = position([["AS", "2S", "3S", "4S", "QS", "QH", "KS", "KH", "AH", "AD"],
-                  ["3D", "3H", "4D", "4H", "5D", "5H", "9D"], ["10S"]])
+    g = position(
+        [
+            ["AS", "2S", "3S", "4S", "QS", "QH", "KS", "KH", "AH", "AD"],
+            ["3D", "3H", "4D", "4H", "5D", "5H", "9D"],
+            ["10S"],
+        ]
+    )
     assert "do not wrap past the 2" in g.check(0, Action("play", ("AS", "2S", "3S")))
     assert "do not wrap past the 2" in g.check(0, Action("play", ("2S", "3S", "4S")))
     g.apply(0, Action("play", ("QS", "QH", "KS", "KH", "AH", "AD")))
@@ -348,6 +394,7 @@ def test_any_concrete_selection_is_accepted():
 
 # ----- canonical legal actions against brute force ---------------------------------------
 
+
 def _brute(hand_ints, opt, top=None):
     """Every distinct outcome of every subset of the hand (beating ``top``)."""
     n = len(hand_ints)
@@ -365,15 +412,15 @@ def _brute(hand_ints, opt, top=None):
 
 def _random_hand(rng):
     style = rng.randrange(4)
-    if style == 0:           # uniform
+    if style == 0:  # uniform
         pool = list(range(52))
-    elif style == 1:         # two suits: long runs
+    elif style == 1:  # two suits: long runs
         suits = rng.sample(range(4), 2)
         pool = [i for i in range(52) if i % 4 in suits]
-    elif style == 2:         # a window of ranks: multi-runs and quads
+    elif style == 2:  # a window of ranks: multi-runs and quads
         lo = rng.randrange(0, 9)
         pool = [i for i in range(52) if lo <= i // 4 < lo + 5]
-    else:                    # one suit plus some
+    else:  # one suit plus some
         s = rng.randrange(4)
         pool = [i for i in range(52) if i % 4 == s] + rng.sample(range(52), 8)
         pool = sorted(set(pool))
@@ -381,9 +428,14 @@ def _random_hand(rng):
     return sorted(rng.sample(pool, size))
 
 
-@pytest.mark.parametrize("options", [
-    {}, {"run_suits": "same-suit"}, {"bomb_order": "fixed", "hand_size": 16},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"run_suits": "same-suit"},
+        {"bomb_order": "fixed", "hand_size": 16},
+    ],
+)
 def test_legal_actions_cover_every_outcome(options):
     rng = random.Random(hash(tuple(sorted(options.items()))) & 0xFFFF)
     checked = 0
@@ -394,7 +446,7 @@ def test_legal_actions_cover_every_outcome(options):
         opt = _opt_key(g.options)
         others = [i for i in range(52) if i not in hand_ints]
         tops = [None]
-        for _ in range(6):   # random plays to beat, made of cards the seat does not hold
+        for _ in range(6):  # random plays to beat, made of cards the seat does not hold
             sub = _random_hand(rng)
             sub = [i for i in sub if i in others]
             m = 0
@@ -420,13 +472,17 @@ def test_legal_actions_listing_is_small_for_long_runs():
     # two suits at each of 10 ranks: 1,024 card sets per 10-rank run, but one action each
     hand = [CODES[4 * r + s] for r in range(10) for s in (0, 3)]
     g = position([hand, [], []])
-    runs10 = [a for a in g.legal_actions(0) if a.kind == "play" and len(a.cards) == 10
-              and g.classify(a.cards).kind == "run"]
-    assert len(runs10) == 2   # top 2 of rank Q: spade or heart
+    runs10 = [
+        a
+        for a in g.legal_actions(0)
+        if a.kind == "play" and len(a.cards) == 10 and g.classify(a.cards).kind == "run"
+    ]
+    assert len(runs10) == 2  # top 2 of rank Q: spade or heart
     assert g.check(0, Action("play", tuple(CODES[4 * r + (r % 2) * 3] for r in range(10)))) is None
 
 
 # ----- matches, scores, JSON ------------------------------------------------------------
+
 
 def play_out(g, rng, check_json_at=-1):
     n = 0
@@ -492,7 +548,7 @@ def test_full_match_penalty_scoring():
         play_out(g, rng)
         left = [len(h) for h in g.hands]
         assert g.last_result.changes == left
-        totals = [t + c for t, c in zip(totals, left)]
+        totals = [t + c for t, c in zip(totals, left, strict=False)]
         assert g.totals == totals
         assert g.match_over == (deal == 3)
         if not g.match_over:
@@ -554,6 +610,7 @@ OPTION_MIXES = [
 @pytest.mark.parametrize("players,options", OPTION_MIXES)
 def test_random_deals_under_house_rules(players, options):
     from collections import Counter
+
     for seed in range(20):
         g = new_game("twos", players, options=options, seed=seed)
         rng = random.Random(seed)

@@ -7,7 +7,6 @@ import json
 import random
 
 import pytest
-
 from engine_helpers import refused, state
 
 from twos_tui.engine import load_game, new_game
@@ -23,7 +22,7 @@ def winner(*cards):
 
 def play_trick(g, cards, leader=0):
     """Deal one card to each seat (plus a spare so the deal goes on) and play them."""
-    hands = [[c, spare] for c, spare in zip(cards, ["4S", "5S", "6S", "7S"])]
+    hands = [[c, spare] for c, spare in zip(cards, ["4S", "5S", "6S", "7S"], strict=False)]
     g.set_hands(hands, leader=leader)
     for i, c in enumerate(cards):
         g.apply((leader + i) % 4, Action("play", (c,)))
@@ -41,7 +40,7 @@ def test_diamond_k_heart2_diamond2_diamond3():
     card, catches = winner("KD", "2H", "2D", "3D")
     assert card == "2H" and catches == [(1, 2, 2)]
     g = play_trick(new_game("twos-tricks", seed=1), ["KD", "2H", "2D", "3D"])
-    assert g.points == [0, 1 + 2, -2, 0]            # the K is an honour for the winner
+    assert g.points == [0, 1 + 2, -2, 0]  # the K is an honour for the winner
     assert g.catch_points == [0, 2, -2, 0] and g.tricks_taken == [0, 1, 0, 0]
     assert g.current == 1 and g.leader == 1
 
@@ -64,15 +63,18 @@ def test_club3_catches_club2_and_the_losing_club2_scores_nothing():
 
 
 # ----- more trick rules ---------------------------------------------------------------------
-@pytest.mark.parametrize("cards,win", [
-    (("5H", "KH", "AS", "4H"), "KH"),          # off-suit ace does not win
-    (("3H", "4H", "5C", "6C"), "4H"),          # 3 is low in its suit
-    (("AH", "KH", "QH", "JH"), "AH"),
-    (("2S", "AS", "KS", "4S"), "2S"),          # a led 2 wins...
-    (("2S", "AS", "3S", "4S"), "3S"),          # ...unless its own 3 comes after it
-    (("3C", "2C", "AH", "KH"), "3C"),          # or came before it
-    (("9D", "3S", "2C", "3D"), "2C"),          # a 3 of another suit does nothing
-])
+@pytest.mark.parametrize(
+    "cards,win",
+    [
+        (("5H", "KH", "AS", "4H"), "KH"),  # off-suit ace does not win
+        (("3H", "4H", "5C", "6C"), "4H"),  # 3 is low in its suit
+        (("AH", "KH", "QH", "JH"), "AH"),
+        (("2S", "AS", "KS", "4S"), "2S"),  # a led 2 wins...
+        (("2S", "AS", "3S", "4S"), "3S"),  # ...unless its own 3 comes after it
+        (("3C", "2C", "AH", "KH"), "3C"),  # or came before it
+        (("9D", "3S", "2C", "3D"), "2C"),  # a 3 of another suit does nothing
+    ],
+)
 def test_trick_winners(cards, win):
     assert winner(*cards)[0] == win
 
@@ -87,13 +89,12 @@ def test_first_two_catches_every_later_two_cumulatively():
 def test_following_suit_and_wild_twos():
     hand = ["2C", "3H", "AH", "KS", "9D"]
     assert sorted(playable(hand, "H")) == sorted(["2C", "3H", "AH"])
-    assert playable(hand, "C") == ["2C"]          # the 2 of clubs is a club: follow with it
+    assert playable(hand, "C") == ["2C"]  # the 2 of clubs is a club: follow with it
     assert sorted(playable(hand, "D")) == sorted(["2C", "9D"])
     assert sorted(playable(hand, "S")) == sorted(["2C", "KS"])
     assert sorted(playable(hand, None)) == sorted(hand)
     g = new_game("twos-tricks", seed=2)
-    g.set_hands([["5H", "6S"], ["2C", "3H", "AH", "KS"], ["7H", "8H"], ["9H", "TH"]],
-                leader=0)
+    g.set_hands([["5H", "6S"], ["2C", "3H", "AH", "KS"], ["7H", "8H"], ["9H", "TH"]], leader=0)
     g.apply(0, Action("play", ("5H",)))
     refused(g, 1, Action("play", ("KS",)), "follow hearts", "3♥")
     refused(g, 1, Action("play", ("3H", "AH")), "exactly one")
@@ -102,7 +103,7 @@ def test_following_suit_and_wild_twos():
     refused(g, 2, Action("play", ("7H",)), "not your turn")
     refused(g, 1, Action("pass"), "play one card")
     assert sorted(a.cards[0] for a in g.legal_actions(1)) == ["2C", "3H", "AH"]
-    g.apply(1, Action("play", ("2c",)))                      # case-insensitive codes
+    g.apply(1, Action("play", ("2c",)))  # case-insensitive codes
     assert g.observation(0)["trick_by_seat"] == ["5H", "2C", None, None]
 
 
@@ -111,16 +112,16 @@ def test_a_two_of_the_led_suit_is_a_card_of_that_suit():
     # a player whose only heart is the 2 must play it (or another 2). This is how a player
     # can be "forced to put [a 2] into a trick which already contains a 2".
     assert sorted(playable(["2H", "2C", "KS", "9D"], "H")) == ["2C", "2H"]
-    assert sorted(playable(["2C", "KS", "9D"], "H")) == ["2C", "9D", "KS"]   # void: free
+    assert sorted(playable(["2C", "KS", "9D"], "H")) == ["2C", "9D", "KS"]  # void: free
     g = new_game("twos-tricks", seed=2)
     g.set_hands([["KH", "6S"], ["2D", "7S"], ["2H", "QS", "9D"], ["4H", "TH"]], leader=0)
     g.apply(0, Action("play", ("KH",)))
-    g.apply(1, Action("play", ("2D",)))                     # Ben is void: any card
+    g.apply(1, Action("play", ("2D",)))  # Ben is void: any card
     assert [a.cards[0] for a in g.legal_actions(2)] == ["2H"]
     assert "Follow hearts" in g.decision(2).prompt
     refused(g, 2, Action("play", ("QS",)), "follow hearts", "2♥")
     refused(g, 2, Action("play", ("9D",)), "follow hearts")
-    g.apply(2, Action("play", ("2H",)))                     # forced into a trick with a 2
+    g.apply(2, Action("play", ("2H",)))  # forced into a trick with a 2
     g.apply(3, Action("play", ("4H",)))
     assert g.last_trick["winner"] == 1 and g.catch_points == [0, 2, -2, 0]
 

@@ -7,7 +7,11 @@ from textual.widgets import Static
 
 from twos_tui.engine.odds import bomb_shapes, odds_table
 from twos_tui.ui.odds_screen import (
-    INFINITE_MAX_HAND, OddsScreen, _bar, bar_fraction, log_floor,
+    INFINITE_MAX_HAND,
+    OddsScreen,
+    _bar,
+    bar_fraction,
+    log_floor,
 )
 
 
@@ -30,7 +34,7 @@ def _shapes(chart: str) -> list[str]:
 
 
 def _bar_len(chart: str, label: str) -> int:
-    line = next(l for l in chart.splitlines() if f" {label} " in l)
+    line = next(ln for ln in chart.splitlines() if f" {label} " in ln)
     return sum(1 for ch in line if ch in "█▏▎▍▌▋▊▉")
 
 
@@ -45,7 +49,7 @@ async def test_open_shows_13_card_bombs_strongest_first():
         first = chart.splitlines()[1]
         assert first.lstrip().startswith("1. 4×3") and "strongest" in first
         assert "weakest" in chart.splitlines()[-1]
-        line23 = next(l for l in chart.splitlines() if " 2×3 " in l)
+        line23 = next(ln for ln in chart.splitlines() if " 2×3 " in ln)
         assert "0.091851" in line23 and "918,512 /10M" in line23
         # Rarer shapes get shorter bars (log scale).
         assert _bar_len(chart, "4×3") < _bar_len(chart, "2×6") < _bar_len(chart, "2×3")
@@ -75,7 +79,7 @@ async def test_keys_change_hand_size_and_bars():
         assert _shapes(after)[-3:] == ["4×1", "2×4", "2×3"]
         assert "20-card" in str(screen.query_one("#odds-title", Static).content)
         # 2×3 is commoner at 20 cards: its bar can only grow.
-        assert "0.648" in next(l for l in after.splitlines() if " 2×3 " in l)
+        assert "0.648" in next(ln for ln in after.splitlines() if " 2×3 " in ln)
         assert _bar_len(after, "2×3") >= bar_13
         await pilot.press("left", "minus")
         assert screen.hand_size == 18
@@ -114,8 +118,7 @@ async def test_all_shapes_toggle_and_tiny_hand():
         assert "No bomb can be dealt" in screen.chart_plain()
         await pilot.press("a")
         chart = screen.chart_plain()
-        assert sorted(_shapes(chart)) == sorted(
-            f"{r.width}×{r.length}" for r in odds_table(3))
+        assert sorted(_shapes(chart)) == sorted(f"{r.width}×{r.length}" for r in odds_table(3))
         assert "no bomb" in chart
         await pilot.press("a")
         assert "No bomb can be dealt" in screen.chart_plain()

@@ -67,9 +67,7 @@ async def drive(pilot, app, rng, until, max_steps: int = 1500, on_step=None) -> 
         if until(app):
             return
         screen = app.screen
-        if isinstance(screen, DealEndScreen):
-            await pilot.press("enter")
-        elif isinstance(screen, PassScreen):
+        if isinstance(screen, (DealEndScreen, PassScreen)):
             await pilot.press("enter")
         elif isinstance(screen, TableScreen) and screen._decision is not None:
             await human_turn(pilot, screen, rng)
@@ -110,8 +108,9 @@ GAMES = [
 ]
 
 
-@pytest.mark.parametrize("variant,options,players,advance", GAMES,
-                         ids=[f"{v}-{p}p" for v, _, p, _ in GAMES])
+@pytest.mark.parametrize(
+    "variant,options,players,advance", GAMES, ids=[f"{v}-{p}p" for v, _, p, _ in GAMES]
+)
 async def test_complete_game_through_the_ui(variant, options, players, advance):
     try:
         variant_class(variant)
@@ -120,7 +119,7 @@ async def test_complete_game_through_the_ui(variant, options, players, advance):
     seats = default_seats(players)
     if advance:
         game = last_deal(variant, options, seed=7, players=players)
-        for s, seat in zip(seats, game.names):
+        for s, seat in zip(seats, game.names, strict=False):
             s.name = seat
         session = Session(game, seats)
     else:
@@ -153,14 +152,20 @@ async def select_cards(pilot, screen, cards) -> None:
 async def test_illegal_play_shows_the_engines_reason(variant, seed):
     app = make_app(variant, seed=seed, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
+
         def ready(a) -> bool:
             s = a.screen
-            if not (isinstance(s, TableScreen) and s._decision and s._decision.select
-                    and not s._ai_running):
+            if not (
+                isinstance(s, TableScreen)
+                and s._decision
+                and s._decision.select
+                and not s._ai_running
+            ):
                 return False
             d = s._decision
-            return d.select[1] > 1 or any(s.game.check(s.viewer, Action(d.submit, (c,)))
-                                          for c in s._hand_order)
+            return d.select[1] > 1 or any(
+                s.game.check(s.viewer, Action(d.submit, (c,))) for c in s._hand_order
+            )
 
         await drive(pilot, app, random.Random(0), ready)
         screen = app.screen
@@ -172,8 +177,12 @@ async def test_illegal_play_shows_the_engines_reason(variant, seed):
         # make no play together
         wrong = next(([c] for c in order if g.check(seat, Action(submit, (c,)))), None)
         if wrong is None:
-            wrong = next([a, b] for a in order for b in order
-                         if a < b and g.check(seat, Action(submit, (a, b))))
+            wrong = next(
+                [a, b]
+                for a in order
+                for b in order
+                if a < b and g.check(seat, Action(submit, (a, b)))
+            )
         await select_cards(pilot, screen, wrong)
         expected = g.check(seat, Action(submit, tuple(c for c in order if c in wrong)))
         assert expected is not None
@@ -227,8 +236,12 @@ async def test_sort_toggle_orders_by_suit_and_back():
 
 
 async def test_hot_seat_never_shows_another_humans_hand():
-    seats = [SeatConfig("Ann", HUMAN), SeatConfig("Ada", AI), SeatConfig("Bob", HUMAN),
-             SeatConfig("Bram", AI)]
+    seats = [
+        SeatConfig("Ann", HUMAN),
+        SeatConfig("Ada", AI),
+        SeatConfig("Bob", HUMAN),
+        SeatConfig("Bram", AI),
+    ]
     session = Session.start("big-two", seats, 4, {"target": 50}, seed=5)
     app = make_app(ai_pause=0, session=session)
     rng = random.Random(3)
@@ -256,8 +269,7 @@ async def test_hot_seat_never_shows_another_humans_hand():
         seen.append(("view", v))
 
     async with app.run_test(size=(80, 24)) as pilot:
-        await drive(pilot, app, rng, lambda a: isinstance(a.screen, DealEndScreen),
-                    on_step=watch)
+        await drive(pilot, app, rng, lambda a: isinstance(a.screen, DealEndScreen), on_step=watch)
     assert not problems, problems
     assert ("pass", None) in seen
     assert {v for k, v in seen if k == "view"} == {0, 2}

@@ -27,6 +27,7 @@ def data_home(tmp_path, monkeypatch):
 
 async def test_home_shows_name_version_and_menu():
     from twos_tui import __version__
+
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -173,17 +174,47 @@ async def test_command_palette_entries():
         sort = next(c for c in app.get_system_commands(app.screen) if c.title == "Sort hand")
         sort.callback()
         assert app.screen.sort_by == "suit"
-        new = next(c for c in app.get_system_commands(app.screen)
-                   if c.title == "New game: Twos (tricks)")
+        new = next(
+            c for c in app.get_system_commands(app.screen) if c.title == "New game: Twos (tricks)"
+        )
         new.callback()
         await pilot.pause()
         assert isinstance(app.screen, PickerScreen)
         assert app.screen.cls.variant_id == "twos-tricks"
 
 
-KEYS = ["left", "right", "up", "down", "space", "enter", "p", "s", "tab", "shift+tab",
-        "escape", "question_mark", "k", "r", "1", "2", "3", "4", "a", "x", "ctrl+s",
-        "n", "home", "end", "pageup", "pagedown", "backspace", "y", "d", "o"]
+KEYS = [
+    "left",
+    "right",
+    "up",
+    "down",
+    "space",
+    "enter",
+    "p",
+    "s",
+    "tab",
+    "shift+tab",
+    "escape",
+    "question_mark",
+    "k",
+    "r",
+    "1",
+    "2",
+    "3",
+    "4",
+    "a",
+    "x",
+    "ctrl+s",
+    "n",
+    "home",
+    "end",
+    "pageup",
+    "pagedown",
+    "backspace",
+    "y",
+    "d",
+    "o",
+]
 
 
 async def storm(app, pilot, rng: random.Random, count: int) -> None:
@@ -197,12 +228,18 @@ async def storm(app, pilot, rng: random.Random, count: int) -> None:
             await pilot.press(rng.choice(KEYS))
 
 
-@pytest.mark.parametrize("start", ["home", "picker", "climbing", "trick", "2v1", "help",
-                                   "deal-end"])
+@pytest.mark.parametrize(
+    "start", ["home", "picker", "climbing", "trick", "2v1", "help", "deal-end"]
+)
 async def test_random_key_and_click_storm_raises_nothing(start):
     rng = random.Random(start)
-    variant = {"climbing": "big-two", "trick": "twos-tricks", "2v1": "2v1",
-               "help": "twos", "deal-end": "twos"}.get(start)
+    variant = {
+        "climbing": "big-two",
+        "trick": "twos-tricks",
+        "2v1": "2v1",
+        "help": "twos",
+        "deal-end": "twos",
+    }.get(start)
     app = make_app(variant, seed=5, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

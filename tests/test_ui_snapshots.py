@@ -22,8 +22,11 @@ async def wait_for_human(pilot) -> None:
     for _ in range(200):
         await pilot.pause()
         screen = app.screen
-        if isinstance(screen, TableScreen) and screen._decision is not None \
-                and not screen._ai_running:
+        if (
+            isinstance(screen, TableScreen)
+            and screen._decision is not None
+            and not screen._ai_running
+        ):
             break
     await pilot.pause()
 
@@ -37,8 +40,9 @@ def test_snapshot_picker(snap_compare):
 
 
 def test_snapshot_climbing_table(snap_compare):
-    assert snap_compare(make_app("big-two", seed=12, ai_pause=0), terminal_size=SIZE,
-                        run_before=wait_for_human)
+    assert snap_compare(
+        make_app("big-two", seed=12, ai_pause=0), terminal_size=SIZE, run_before=wait_for_human
+    )
 
 
 def test_snapshot_twos_table_selection(snap_compare):
@@ -47,18 +51,21 @@ def test_snapshot_twos_table_selection(snap_compare):
         await pilot.press("right", "space", "right", "right", "space")
         await pilot.pause()
 
-    assert snap_compare(make_app("twos", seed=3, ai_pause=0), terminal_size=SIZE,
-                        run_before=run_before)
+    assert snap_compare(
+        make_app("twos", seed=3, ai_pause=0), terminal_size=SIZE, run_before=run_before
+    )
 
 
 def test_snapshot_trick_table(snap_compare):
-    assert snap_compare(make_app("twos-tricks", seed=12, ai_pause=0), terminal_size=SIZE,
-                        run_before=wait_for_human)
+    assert snap_compare(
+        make_app("twos-tricks", seed=12, ai_pause=0), terminal_size=SIZE, run_before=wait_for_human
+    )
 
 
 def test_snapshot_2v1_table(snap_compare):
-    assert snap_compare(make_app("2v1", seed=12, ai_pause=0), terminal_size=SIZE,
-                        run_before=wait_for_human)
+    assert snap_compare(
+        make_app("2v1", seed=12, ai_pause=0), terminal_size=SIZE, run_before=wait_for_human
+    )
 
 
 def test_snapshot_help(snap_compare):
@@ -67,5 +74,6 @@ def test_snapshot_help(snap_compare):
         await pilot.press("question_mark")
         await pilot.pause()
 
-    assert snap_compare(make_app("big-two", seed=12, ai_pause=0), terminal_size=SIZE,
-                        run_before=run_before)
+    assert snap_compare(
+        make_app("big-two", seed=12, ai_pause=0), terminal_size=SIZE, run_before=run_before
+    )

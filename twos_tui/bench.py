@@ -19,7 +19,9 @@ from .engine import new_game, variant_class
 MAX_MOVES_PER_DEAL = 20_000
 
 
-def bench(variant: str, players: int | None = None, games: int = 1000, seed: int = 1) -> dict[str, Any]:
+def bench(
+    variant: str, players: int | None = None, games: int = 1000, seed: int = 1
+) -> dict[str, Any]:
     cls = variant_class(variant)
     players = players or cls.default_players
     rng = random.Random(seed)
@@ -62,7 +64,9 @@ def run_bench_cli(args) -> int:
     if args.json:
         print(json.dumps(r))
     else:
-        print(f"{r['variant']} ({r['players']} players), {r['games']} random deals, seed {r['seed']}")
+        print(
+            f"{r['variant']} ({r['players']} players), {r['games']} random deals, seed {r['seed']}"
+        )
         print(f"  games/s        {r['games_per_s']:>12,.1f}")
         print(f"  moves/s        {r['moves_per_s']:>12,.1f}")
         print(f"  enum µs median {r['enum_us_median']:>12,.2f}")

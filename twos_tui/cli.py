@@ -12,7 +12,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="twos-tui",
         description="Climbing and trick card games in the terminal. "
-                    "With no command, opens the home screen.")
+        "With no command, opens the home screen.",
+    )
     p.add_argument("--version", action="version", version=f"twos-tui {__version__}")
     sub = p.add_subparsers(dest="command")
 
@@ -30,11 +31,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     odds = sub.add_parser("odds", help="exact chances of every run shape in a dealt hand")
     odds.add_argument("--hand-size", type=int, required=True)
-    odds.add_argument("--deck", default="standard",
-                      help="standard, chinese, decks:K (K decks shuffled together) or infinite")
+    odds.add_argument(
+        "--deck",
+        default="standard",
+        help="standard, chinese, decks:K (K decks shuffled together) or infinite",
+    )
     odds.add_argument("--json", action="store_true")
-    odds.add_argument("--simulate", type=int, default=0, metavar="N",
-                      help="also deal N random hands as a Monte Carlo cross-check")
+    odds.add_argument(
+        "--simulate",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also deal N random hands as a Monte Carlo cross-check",
+    )
     odds.add_argument("--seed", type=int, default=1)
     return p
 
@@ -43,11 +52,14 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "bench":
         from .bench import run_bench_cli
+
         return run_bench_cli(args)
     if args.command == "odds":
         from .odds_cli import run_odds_cli
+
         return run_odds_cli(args)
     from .ui.app import run_app
+
     if args.command == "play":
         return run_app(variant=args.variant, players=args.players, seed=args.seed)
     return run_app()

@@ -13,8 +13,15 @@ import sys
 from typing import TextIO
 
 from .engine.odds import (
-    PER, Row, describe_deck, format_per_10m, format_probability, longest_runs,
-    odds_table, one_in, parse_deck,
+    PER,
+    Row,
+    describe_deck,
+    format_per_10m,
+    format_probability,
+    longest_runs,
+    odds_table,
+    one_in,
+    parse_deck,
 )
 
 _RANKS = 13
@@ -27,10 +34,7 @@ def simulate(hand_size: int, deck: str, hands: int, seed: int) -> dict[tuple[int
     max_w = hand_size if spec.counts is None else min(max(spec.counts), hand_size)
     # longest[w][l] = hands whose longest streak at width w is exactly l
     longest = [[0] * (_RANKS + 1) for _ in range(max_w + 1)]
-    if spec.counts is None:
-        pool = None
-    else:
-        pool = [r for r, m in enumerate(spec.counts) for _ in range(m)]
+    pool = None if spec.counts is None else [r for r, m in enumerate(spec.counts) for _ in range(m)]
     for _ in range(hands):
         counts = [0] * _RANKS
         if pool is None:
@@ -45,45 +49,64 @@ def simulate(hand_size: int, deck: str, hands: int, seed: int) -> dict[tuple[int
     hits: dict[tuple[int, int], int] = {}
     for w in range(1, max_w + 1):
         at_least = 0
-        for l in range(_RANKS, 0, -1):
-            at_least += longest[w][l]
-            hits[(w, l)] = at_least
+        for ln in range(_RANKS, 0, -1):
+            at_least += longest[w][ln]
+            hits[(w, ln)] = at_least
     return hits
 
 
-def _table_text(rows: list[Row], hand_size: int, deck: str,
-                hits: dict[tuple[int, int], int] | None, hands: int, seed: int) -> str:
+def _table_text(
+    rows: list[Row],
+    hand_size: int,
+    deck: str,
+    hits: dict[tuple[int, int], int] | None,
+    hands: int,
+    seed: int,
+) -> str:
     header = ["shape", "per 10,000,000", "probability", "odds", "bomb"]
     if hits is not None:
         header += ["simulated /10M", "diff (sd)"]
     lines = []
     for r in rows:
-        cells = [r.label, format_per_10m(r.per_10m),
-                 format_probability(r.probability), one_in(r.probability),
-                 "BOMB" if r.bomb else ""]
+        cells = [
+            r.label,
+            format_per_10m(r.per_10m),
+            format_probability(r.probability),
+            one_in(r.probability),
+            "BOMB" if r.bomb else "",
+        ]
         if hits is not None:
             h = hits.get((r.width, r.length), 0)
             p = float(r.probability)
             sd = math.sqrt(hands * p * (1 - p))
             cells.append(format_per_10m(h * PER / hands) if hands else "-")
-            cells.append(f"{(h - hands * p) / sd:+.2f}" if sd > 0 else
-                         ("ok" if h == round(hands * p) else "MISMATCH"))
+            cells.append(
+                f"{(h - hands * p) / sd:+.2f}"
+                if sd > 0
+                else ("ok" if h == round(hands * p) else "MISMATCH")
+            )
         lines.append(cells)
     widths = [max(len(header[i]), *(len(c[i]) for c in lines)) for i in range(len(header))]
     left = {0, 4}
 
     def fmt(cells):
-        return "  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
-                         for i, c in enumerate(cells)).rstrip()
+        return "  ".join(
+            c.ljust(widths[i]) if i in left else c.rjust(widths[i]) for i, c in enumerate(cells)
+        ).rstrip()
 
-    out = [f"Run shapes in a {hand_size}-card hand, {describe_deck(deck)}: exact odds.",
-           "A w x l run is l consecutive ranks (3 ... K A 2, no wrap) holding at least w cards each.",
-           "per 10,000,000 = how many of ten million dealt hands are expected to hold the shape.",
-           "Rarest first.  BOMB = a Twos bomb (multi-run w>=2, l>=3, or four of a kind 4x1).",
-           ""]
+    out = [
+        f"Run shapes in a {hand_size}-card hand, {describe_deck(deck)}: exact odds.",
+        "A w x l run is l consecutive ranks (3 ... K A 2, no wrap) holding at least w cards each.",
+        "per 10,000,000 = how many of ten million dealt hands are expected to hold the shape.",
+        "Rarest first.  BOMB = a Twos bomb (multi-run w>=2, l>=3, or four of a kind 4x1).",
+        "",
+    ]
     if hits is not None:
-        out.insert(4, f"Simulated column: {hands:,} random hands, seed {seed}; "
-                      "diff = (simulated - expected) in standard deviations.")
+        out.insert(
+            4,
+            f"Simulated column: {hands:,} random hands, seed {seed}; "
+            "diff = (simulated - expected) in standard deviations.",
+        )
     out.append(fmt(header))
     out.append(fmt(["-" * w for w in widths]))
     out.extend(fmt(c) for c in lines)

@@ -19,8 +19,9 @@ LEVELS = ("basic",)
 class Agent(Protocol):
     name: str
 
-    def choose(self, obs: dict[str, Any], legal: list[Action], decision: Decision,
-               rng: random.Random) -> Action:
+    def choose(
+        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Action:
         """Pick one of ``legal`` (never empty) for the seat ``obs["seat"]``."""
 
 
@@ -39,11 +40,14 @@ def agent_for(variant_id: str, level: str = "basic") -> Agent:
         return RandomAgent()
     if variant_id == "2v1":
         from .trick_ai import TwoVOneAgent
+
         return TwoVOneAgent()
     if variant_id == "twos-tricks":
         from .trick_ai import TwosTricksAgent
+
         return TwosTricksAgent()
     from .climbing_ai import ClimbingAgent
+
     return ClimbingAgent()
 
 

@@ -36,8 +36,9 @@ def rank_index(code: str) -> int:
 class ClimbingAgent:
     name = "basic"
 
-    def choose(self, obs: dict[str, Any], legal: list[Action], decision: Decision,
-               rng: random.Random) -> Action:
+    def choose(
+        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Action:
         if decision.kind != "play":
             return self._choose_other(obs, legal, decision, rng)
         plays = [a for a in legal if a.kind == "play"]
@@ -83,9 +84,12 @@ class ClimbingAgent:
     def _choose_other(self, obs, legal, decision, rng):
         offered = obs.get("offered_hands")
         if offered and decision.choices:
+
             def strength(cards):
                 return sum(rank_index(c) for c in cards)
-            best = max(decision.choices,
-                       key=lambda ch: strength(offered.get(str(ch.action.value), [])))
+
+            best = max(
+                decision.choices, key=lambda ch: strength(offered.get(str(ch.action.value), []))
+            )
             return best.action
         return legal[rng.randrange(len(legal))]

@@ -11,19 +11,24 @@ import random
 from itertools import combinations
 from typing import Any
 
-from ..engine.protocol import Action, Decision
-from ..engine.two_v_one import (BLINDFOLD, HANDS_PER_ROUND, RAINBOW, card_suit, card_value,
-                                pair_value)
-from ..engine.twos_tricks import HONOURS, resolve_trick
 from ..engine.cards import card_code, rank_of, suit_of
+from ..engine.protocol import Action, Decision
+from ..engine.two_v_one import (
+    BLINDFOLD,
+    HANDS_PER_ROUND,
+    RAINBOW,
+    card_suit,
+    card_value,
+    pair_value,
+)
+from ..engine.twos_tricks import HONOURS, resolve_trick
 
 
 # ===== 2v1 ==================================================================================
 def lone_strength(hand: list[str]) -> float:
     """Rough number of hands a lone player with ``hand`` can win: disjoint strong pairs
     (greedy, strongest first), a spare strong pair counting half."""
-    pairs = sorted(((pair_value(a, b), a, b) for a, b in combinations(hand, 2)),
-                   reverse=True)
+    pairs = sorted(((pair_value(a, b), a, b) for a, b in combinations(hand, 2)), reverse=True)
     used: set[str] = set()
     wins = 0.0
     for v, a, b in pairs:
@@ -52,8 +57,9 @@ class TwoVOneAgent:
         self.bid3 = bid3
         self.bid4 = bid4
 
-    def choose(self, obs: dict[str, Any], legal: list[Action], decision: Decision,
-               rng: random.Random) -> Action:
+    def choose(
+        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Action:
         phase = obs.get("phase")
         handler = getattr(self, f"_{phase}", None)
         act = handler(obs, legal) if handler else None
@@ -79,7 +85,7 @@ class TwoVOneAgent:
 
     def _duo_wants_win(self, obs) -> bool:
         need, left = self._need(obs)
-        return need > 0        # once the lone player has its bid, feed it more hands
+        return need > 0  # once the lone player has its bid, feed it more hands
 
     # --- phases
     def _bid(self, obs, legal):
@@ -91,8 +97,9 @@ class TwoVOneAgent:
             return Action("bid", value=3)
         if 0 in values:
             return Action("bid", value=0)
-        return Action("bid", value=4 if s >= self.bid4 and 4 in values else
-                      (3 if 3 in values else 4))
+        return Action(
+            "bid", value=4 if s >= self.bid4 and 4 in values else (3 if 3 in values else 4)
+        )
 
     def _raise(self, obs, legal):
         return Action("raise", value=4 if lone_strength(obs["hand"]) >= self.bid4 + 0.5 else 3)
@@ -104,6 +111,7 @@ class TwoVOneAgent:
 
     def _discard(self, obs, legal):
         hand = obs["hand"]
+
         # keep the rainbow and suit coverage; drop the lowest card of the longest suit
         def cost(a):
             c = a.cards[0]
@@ -111,6 +119,7 @@ class TwoVOneAgent:
                 return 100
             same = sum(1 for x in hand if card_suit(x) == card_suit(c))
             return card_value(c) * 2 - same
+
         return min(legal, key=cost)
 
     def _lead(self, obs, legal):
@@ -125,8 +134,11 @@ class TwoVOneAgent:
                 # a blindfold lead keeps the duo from matching each other
                 bonus = 1.5 if win and card_value(up) == BLINDFOLD else 0
                 # spend little: prefer pairs of low total face value at equal strength
-                key = (v + bonus - 0.1 * (card_value(up) + card_value(down) * (down != RAINBOW))
-                       if win else -v - 0.05 * (card_value(up) + card_value(down)))
+                key = (
+                    v + bonus - 0.1 * (card_value(up) + card_value(down) * (down != RAINBOW))
+                    if win
+                    else -v - 0.05 * (card_value(up) + card_value(down))
+                )
                 if best is None or key > best[0]:
                     best = (key, up)
         return Action("lead", (best[1],)) if best else None
@@ -150,9 +162,14 @@ class TwoVOneAgent:
                 partner = t["cards"][0]
         cards = [a.cards[0] for a in legal]
         if partner is not None:
-            f = (lambda c: pair_value(partner, c))
+
+            def f(c):
+                return pair_value(partner, c)
         else:
-            f = (lambda c: 2 * card_value(c) if c == RAINBOW else card_value(c))
+
+            def f(c):
+                return 2 * card_value(c) if c == RAINBOW else card_value(c)
+
         if win:
             c = max(cards, key=lambda c: (f(c), -card_value(c)))
         else:
@@ -161,8 +178,10 @@ class TwoVOneAgent:
 
     def _keep(self, obs, legal):
         cards = [a.value for a in legal]
+
         def strength(c):
             return 6 if c == RAINBOW else card_value(c)
+
         if obs["seat"] == obs["lone"]:
             # keep the stronger card while hands are still needed, else the weaker
             need, _ = self._need(obs)
@@ -184,8 +203,9 @@ class TwosTricksAgent:
 
     name = "basic"
 
-    def choose(self, obs: dict[str, Any], legal: list[Action], decision: Decision,
-               rng: random.Random) -> Action:
+    def choose(
+        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Action:
         act = self._pick(obs, [a.cards[0] for a in legal])
         return Action("play", (act,)) if act is not None else legal[rng.randrange(len(legal))]
 
@@ -195,11 +215,10 @@ class TwosTricksAgent:
         trick = [(s, c) for s, c in obs["trick"]]
         hand = obs["hand"]
         gone = set(obs.get("played", [])) | {c for _, c in trick} | set(hand)
-        later = n - len(trick) - 1                        # players still to play after me
+        later = n - len(trick) - 1  # players still to play after me
 
-        def safe_two(c):     # a 2 whose own 3 cannot appear any more
-            return rank_of(c) == 2 and ("3" + suit_of(c)) in gone and \
-                ("3" + suit_of(c)) not in hand
+        def safe_two(c):  # a 2 whose own 3 cannot appear any more
+            return rank_of(c) == 2 and ("3" + suit_of(c)) in gone and ("3" + suit_of(c)) not in hand
 
         def wins_now(c):
             plays = trick + [(seat, c)]
@@ -213,7 +232,7 @@ class TwosTricksAgent:
             hon = sum(1 for _, x in plays if rank_of(x) in HONOURS)
             return hon + sum(p for catcher, _, p in catches if catcher == seat)
 
-        def risky(c):        # could still be beaten by later players
+        def risky(c):  # could still be beaten by later players
             if later == 0:
                 return False
             if rank_of(c) == 2:
@@ -241,6 +260,7 @@ class TwosTricksAgent:
             pool = [c for c in pool if gain(c) >= 0]
             if pool:
                 return min(pool, key=lambda c: (rank_of(c) == 2, _strength(c)))
+
         # otherwise throw the cheapest card: never a 2 into a trick holding a 2, keep
         # honours and 2s, keep a 3 whose 2 is still out
         def throw_cost(c):
@@ -253,6 +273,7 @@ class TwosTricksAgent:
             if r == 3 and ("2" + suit_of(c)) not in gone:
                 cost += 8
             return cost
+
         return min(cards, key=throw_cost)
 
     def _lead(self, obs, cards, hand, gone, safe_two):
@@ -266,10 +287,16 @@ class TwosTricksAgent:
             r, s = rank_of(c), suit_of(c)
             if r == 2:
                 continue
-            if all(f"{x}{s}" in gone for x in ("A", "K", "Q", "J", "10", "9", "8", "7",
-                                                 "6", "5", "4") if
-                   _rank_num(x) > r) and r >= 11:
+            if (
+                all(
+                    f"{x}{s}" in gone
+                    for x in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
+                    if _rank_num(x) > r
+                )
+                and r >= 11
+            ):
                 return c
+
         # else a low card from the longest suit, not a 3 that guards a live 2
         def cost(c):
             r, s = rank_of(c), suit_of(c)
@@ -278,6 +305,7 @@ class TwosTricksAgent:
             length = sum(1 for x in hand if suit_of(x) == s and rank_of(x) != 2)
             guard = 10 if r == 3 and ("2" + s) not in gone else 0
             return r + guard - length + (5 if r in HONOURS else 0)
+
         return min(cards, key=cost)
 
 

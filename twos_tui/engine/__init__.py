@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .protocol import Action, Choice, Decision, DealResult, Game, IllegalAction, OptionSpec
+from .protocol import Action, Choice, DealResult, Decision, Game, IllegalAction, OptionSpec
 
 #: variant id -> "module:Class" (imported on first use)
 _VARIANTS: dict[str, str] = {
@@ -32,14 +32,20 @@ def variant_class(variant_id: str) -> type[Game]:
     try:
         target = _VARIANTS[variant_id]
     except KeyError:
-        raise ValueError(f"unknown variant {variant_id!r}; choose one of: "
-                         + ", ".join(VARIANT_IDS)) from None
+        raise ValueError(
+            f"unknown variant {variant_id!r}; choose one of: " + ", ".join(VARIANT_IDS)
+        ) from None
     module, _, name = target.partition(":")
     return getattr(importlib.import_module(module), name)
 
 
-def new_game(variant_id: str, players: int | None = None, options: dict[str, Any] | None = None,
-             seed: int = 0, names: list[str] | None = None) -> Game:
+def new_game(
+    variant_id: str,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    names: list[str] | None = None,
+) -> Game:
     """Start a match of a variant."""
     return variant_class(variant_id)(players, options, seed, names)
 
@@ -73,6 +79,17 @@ def classify(variant_id: str, cards, **options: Any):
     return cls.classify_cards(codes, resolved)
 
 
-__all__ = ["Action", "Choice", "Decision", "DealResult", "Game", "IllegalAction",
-           "OptionSpec", "VARIANT_IDS", "classify", "load_game", "new_game",
-           "variant_class"]
+__all__ = [
+    "Action",
+    "Choice",
+    "Decision",
+    "DealResult",
+    "Game",
+    "IllegalAction",
+    "OptionSpec",
+    "VARIANT_IDS",
+    "classify",
+    "load_game",
+    "new_game",
+    "variant_class",
+]

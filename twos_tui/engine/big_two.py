@@ -27,21 +27,40 @@ Rules as implemented:
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, product
 from typing import Any, ClassVar
 
 from .cards import display, display_cards
 from .climbing import Combination, describe_kind
-from .poker_hands import (_IDX_BIT, CODE_IDX, IDX_CODE, RANK_CARDS, RANK_SORT, SUIT_SORT,
-                          PokerClimbingGame, by_rank_of, has_four_of_a_rank, make_entry, mask_ints,
-                          passing_spec, penalty_50_40_30, shuffled_positions, target_spec)
+from .poker_hands import (
+    _IDX_BIT,
+    CODE_IDX,
+    IDX_CODE,
+    RANK_CARDS,
+    RANK_SORT,
+    SUIT_SORT,
+    PokerClimbingGame,
+    by_rank_of,
+    has_four_of_a_rank,
+    make_entry,
+    mask_ints,
+    passing_spec,
+    penalty_50_40_30,
+    shuffled_positions,
+    target_spec,
+)
 from .protocol import DealResult, OptionSpec
 
 # five-card categories, weakest first
 STRAIGHT, FLUSH, FULL_HOUSE, FOUR_KIND, STRAIGHT_FLUSH = 1, 2, 3, 4, 5
-FIVE_KIND = {STRAIGHT: "straight", FLUSH: "flush", FULL_HOUSE: "full-house",
-             FOUR_KIND: "four-of-a-kind", STRAIGHT_FLUSH: "straight-flush"}
+FIVE_KIND = {
+    STRAIGHT: "straight",
+    FLUSH: "flush",
+    FULL_HOUSE: "full-house",
+    FOUR_KIND: "four-of-a-kind",
+    STRAIGHT_FLUSH: "straight-flush",
+}
 FIVE_ORDER = "straight < flush < full house < four of a kind < straight flush"
 
 S1, S2, S3, S5 = (1,), (2,), (3,), (5,)
@@ -66,30 +85,34 @@ _BLUME_WINDOWS = [[(s + k - 1) % 13 for k in range(5)] for s in range(9)]
 
 _BITS = _IDX_BIT
 _NO_ENTRIES: dict = {}
-_NIB = 0x1111111111111          # the lowest bit of each rank's four
+_NIB = 0x1111111111111  # the lowest bit of each rank's four
 _POP = tuple(bin(m).count("1") for m in range(16))
 _RANK_CARDS = RANK_CARDS
-_SINGLES = ("singles",)         # table key of the 52 single-card entries
+_SINGLES = ("singles",)  # table key of the 52 single-card entries
 
 
-
-
-@lru_cache(maxsize=None)
+@cache
 def _option_specs() -> tuple[OptionSpec, ...]:
     return (
         passing_spec(),
         target_spec(100),
         OptionSpec(
-            "straight_23456", "2-3-4-5-6",
+            "straight_23456",
+            "2-3-4-5-6",
             "Where the straight 2-3-4-5-6 stands among straights.",
             (("low", "Lowest straight"), ("high", "Highest straight (the 2 is its top card)")),
-            "low"),
+            "low",
+        ),
         OptionSpec(
-            "flush_order", "Flushes compare by",
+            "flush_order",
+            "Flushes compare by",
             "How two flushes are compared.",
-            (("rank", "Highest card, then its suit"),
-             ("suit", "Suit first, then the highest card")),
-            "rank"),
+            (
+                ("rank", "Highest card, then its suit"),
+                ("suit", "Suit first, then the highest card"),
+            ),
+            "rank",
+        ),
     )
 
 
@@ -103,8 +126,10 @@ def rank_mask(idxs) -> int:
 class BigTwoGame(PokerClimbingGame):
     variant_id: ClassVar[str] = "big-two"
     name: ClassVar[str] = "Big Two"
-    summary: ClassVar[str] = ("Shed your 13 cards with singles, pairs, triples and poker "
-                              "hands; 2 is high and suits break ties.")
+    summary: ClassVar[str] = (
+        "Shed your 13 cards with singles, pairs, triples and poker "
+        "hands; 2 is high and suits break ties."
+    )
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     default_players: ClassVar[int] = 4
     low_score_wins: ClassVar[bool] = True
@@ -121,8 +146,10 @@ class BigTwoGame(PokerClimbingGame):
         return _option_specs()
 
     def target_text(self) -> str:
-        return (f"Penalty points for cards left; the match ends when someone reaches "
-                f"{self.options['target']}. Lowest total wins.")
+        return (
+            f"Penalty points for cards left; the match ends when someone reaches "
+            f"{self.options['target']}. Lowest total wins."
+        )
 
     # ----- card order ------------------------------------------------------------------
     def card_sort_key(self, code: str, by: str = "rank") -> tuple:
@@ -151,7 +178,9 @@ class BigTwoGame(PokerClimbingGame):
         return top
 
     @classmethod
-    def classify_idx(cls, idxs: list[int], options: dict[str, Any]) -> tuple[str, tuple, int] | None:
+    def classify_idx(
+        cls, idxs: list[int], options: dict[str, Any]
+    ) -> tuple[str, tuple, int] | None:
         """(kind, slot, key) of ascending card integers, or ``None``."""
         n = len(idxs)
         if n == 1:
@@ -205,8 +234,9 @@ class BigTwoGame(PokerClimbingGame):
     # ----- enumeration of a hand ------------------------------------------------------
     FAMILIES: ClassVar[tuple] = (1, 2, 3, 5)
 
-    def _gen_family(self, fam: int, idxs: list[int], by_rank: list[list[int]],
-                    tab: dict | None) -> list[list]:
+    def _gen_family(
+        self, fam: int, idxs: list[int], by_rank: list[list[int]], tab: dict | None
+    ) -> list[list]:
         """Every play of family ``fam`` (the generic enumeration; see :meth:`_gen_cached`
         for the usual, table-driven one)."""
         get = tab.get if tab is not None else _NO_ENTRIES.get
@@ -270,7 +300,7 @@ class BigTwoGame(PokerClimbingGame):
         get = tab.get if tab is not None else _NO_ENTRIES.get
         bit = _BITS.__getitem__
         ranks = self.WINDOWS[w]
-        two_low = ranks[0] == 12               # 2-3-4-5-6 with the 2 below the 3
+        two_low = ranks[0] == 12  # 2-3-4-5-6 with the 2 below the 3
         two_top = two_low and self.options.get("straight_23456") == "high"
         for pick in product(*[by_rank[r] for r in ranks]):
             m = sum(map(bit, pick))
@@ -282,13 +312,16 @@ class BigTwoGame(PokerClimbingGame):
             # (the 2 of 2-3-4-5-6 is the top card under the house rule)
             key = 52 + (pick[0] & 3) if two_top else pick[4]
             s0 = pick[0] & 3
-            if (pick[1] & 3) == s0 and (pick[2] & 3) == s0 and (pick[3] & 3) == s0 \
-                    and (pick[4] & 3) == s0:
+            if (
+                (pick[1] & 3) == s0
+                and (pick[2] & 3) == s0
+                and (pick[3] & 3) == s0
+                and (pick[4] & 3) == s0
+            ):
                 cat, kind = STRAIGHT_FLUSH, "straight-flush"
             else:
                 cat, kind = STRAIGHT, "straight"
-            app(make_entry(tab, m, cat * 64 + key, sorted(pick) if two_low else pick,
-                           kind, S5))
+            app(make_entry(tab, m, cat * 64 + key, sorted(pick) if two_low else pick, kind, S5))
 
     def _flush_entries(self, cards: list[int], tab, app) -> None:
         """Flushes (not straight flushes) from ``cards``, 5+ ascending cards of a suit."""
@@ -322,8 +355,11 @@ class BigTwoGame(PokerClimbingGame):
             for t, tm in trips:
                 m = tm + pm
                 e = get(m)
-                app(e if e is not None else
-                    make_entry(tab, m, FULL_HOUSE * 64 + r, sorted(t + p), "full-house", S5))
+                app(
+                    e
+                    if e is not None
+                    else make_entry(tab, m, FULL_HOUSE * 64 + r, sorted(t + p), "full-house", S5)
+                )
 
     @staticmethod
     def _four_entries(r: int, cards: list[int], idxs, tab, app) -> None:
@@ -335,9 +371,13 @@ class BigTwoGame(PokerClimbingGame):
             if i >> 2 != r:
                 m = qm + _BITS[i]
                 e = get(m)
-                app(e if e is not None else
-                    make_entry(tab, m, FOUR_KIND * 64 + r, sorted(quad + (i,)),
-                               "four-of-a-kind", S5))
+                app(
+                    e
+                    if e is not None
+                    else make_entry(
+                        tab, m, FOUR_KIND * 64 + r, sorted(quad + (i,)), "four-of-a-kind", S5
+                    )
+                )
 
     def _gen_cached(self, fam, c) -> list[list]:
         """The enumeration from whole lists kept in the shared table, each keyed by the
@@ -352,9 +392,9 @@ class BigTwoGame(PokerClimbingGame):
         if fam == 1:
             lst = get(_SINGLES)
             if lst is None:
-                lst = tab[_SINGLES] = [get(1 << i) or make_entry(tab, 1 << i, i, (i,),
-                                                                 "single", S1)
-                                       for i in range(52)]
+                lst = tab[_SINGLES] = [
+                    get(1 << i) or make_entry(tab, 1 << i, i, (i,), "single", S1) for i in range(52)
+                ]
             idxs = c.idxs
             if idxs is not None:
                 return list(map(lst.__getitem__, idxs))
@@ -377,7 +417,7 @@ class BigTwoGame(PokerClimbingGame):
             return out
         if fam != 5:
             return out
-        x = (mask | mask >> 1 | mask >> 2 | mask >> 3) & _NIB     # ranks held
+        x = (mask | mask >> 1 | mask >> 2 | mask >> 3) & _NIB  # ranks held
         for w, need, cm in self._fast_windows():
             if x & need == need:
                 k = (5, w, mask & cm)
@@ -410,8 +450,9 @@ class BigTwoGame(PokerClimbingGame):
                         lst = get(k)
                         if lst is None:
                             lst = tab[k] = []
-                            self._full_house_entries(r, _RANK_CARDS[r][sm],
-                                                     _RANK_CARDS[r2][sm2], tab, lst.append)
+                            self._full_house_entries(
+                                r, _RANK_CARDS[r][sm], _RANK_CARDS[r2][sm2], tab, lst.append
+                            )
                         out += lst
         if has_four_of_a_rank(mask):
             idxs = mask_ints(mask)
@@ -434,7 +475,7 @@ class BigTwoGame(PokerClimbingGame):
                     cm |= 15 << (4 * r)
                 got.append((w, need, cm))
             got = tuple(got)
-            setattr(cls, "_FAST_WINDOWS", got)
+            cls._FAST_WINDOWS = got
         return got
 
     # ----- dealing -------------------------------------------------------------------
@@ -443,7 +484,7 @@ class BigTwoGame(PokerClimbingGame):
         # aces high for the cut (2 lowest), suit breaks ties
         i = CODE_IDX[code]
         r = i >> 2
-        natural = 0 if r == 12 else r + 1      # 2 -> 0, 3 -> 1, ..., A -> 12
+        natural = 0 if r == 12 else r + 1  # 2 -> 0, 3 -> 1, ..., A -> 12
         return natural * 4 + (i & 3)
 
     def deal_cards(self) -> None:
@@ -458,9 +499,9 @@ class BigTwoGame(PokerClimbingGame):
         hands = self.hands
         for j in range(n):
             seat = (self.dealer + 1 + j) % n
-            ints[seat] = h = sorted(order[j * k:(j + 1) * k])
+            ints[seat] = h = sorted(order[j * k : (j + 1) * k])
             hands[seat] = list(map(IDX_CODE.__getitem__, h))
-        self.out_of_play = list(map(IDX_CODE.__getitem__, order[n * k:]))
+        self.out_of_play = list(map(IDX_CODE.__getitem__, order[n * k :]))
         start = min(h[0] for h in ints)
         self.required_card = IDX_CODE[start]
         self.current = next(s for s in range(n) if ints[s][0] == start)
@@ -468,16 +509,19 @@ class BigTwoGame(PokerClimbingGame):
 
     def start_deal(self) -> None:
         super().start_deal()
-        self.log(f"{self.names[self.current]} holds {display(self.required_card)} and must "
-                 f"play it in the first play.", self.current, kind="starter")
+        self.log(
+            f"{self.names[self.current]} holds {display(self.required_card)} and must "
+            f"play it in the first play.",
+            self.current,
+            kind="starter",
+        )
 
     # ----- scoring ---------------------------------------------------------------------
     def penalty_for(self, left: int) -> int:
         return penalty_50_40_30(left, self.hand_size)
 
     def score_deal(self, winner: int) -> DealResult:
-        changes = [0 if i == winner else self.penalty_for(len(h))
-                   for i, h in enumerate(self.hands)]
+        changes = [0 if i == winner else self.penalty_for(len(h)) for i, h in enumerate(self.hands)]
         result = self.penalty_result(winner, changes, self.hand_size)
         if self.match_ends(result.totals):
             self.match_over = True
@@ -503,8 +547,10 @@ class BigTwoGame(PokerClimbingGame):
         if n == 5:
             if len(ranks) == 5 and self._near_straight(idxs):
                 return self._straight_reason(idxs)
-            return (f"{shown} is not a poker hand: five cards must make a straight, flush, "
-                    f"full house, four of a kind with one more card, or straight flush.")
+            return (
+                f"{shown} is not a poker hand: five cards must make a straight, flush, "
+                f"full house, four of a kind with one more card, or straight flush."
+            )
         if n > 5 and len(ranks) == n:
             return f"{self.name} straights are five cards long."
         return f"{self.name} plays are 1, 2, 3 or 5 cards; {shown} is not one of them."
@@ -522,8 +568,10 @@ class BigTwoGame(PokerClimbingGame):
     def _straight_reason(self, idxs) -> str:
         ranks = {i >> 2 for i in idxs}
         if ranks == {8, 9, 10, 11, 12}:
-            return ("J-Q-K-A-2 is not a straight in Big Two: in straights the 2 sits below "
-                    "the 3, and straights do not wrap around.")
+            return (
+                "J-Q-K-A-2 is not a straight in Big Two: in straights the 2 sits below "
+                "the 3, and straights do not wrap around."
+            )
         return "Straights do not wrap around: in Big Two they run from 2-3-4-5-6 up to 10-J-Q-K-A."
 
     def why_not_beating(self, combo: Combination, top: Combination) -> str:
@@ -531,14 +579,20 @@ class BigTwoGame(PokerClimbingGame):
             if top.slot == S5:
                 return "Only a five-card hand beats a five-card hand."
             need = _SLOT_NAME.get(top.slot, "play")
-            return (f"The table holds a {need}: only a higher {need} beats it "
-                    f"(plays are beaten only by the same number of cards).")
+            return (
+                f"The table holds a {need}: only a higher {need} beats it "
+                f"(plays are beaten only by the same number of cards)."
+            )
         a, b = combo.key[0], top.key[0]
         if top.slot == S5 and a // 64 != b // 64:
-            return (f"A {describe_kind(combo.kind)} does not beat a {describe_kind(top.kind)} "
-                    f"(five-card hands rank {FIVE_ORDER}).")
-        return (f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
-                f"{self._compare_text(top)}")
+            return (
+                f"A {describe_kind(combo.kind)} does not beat a {describe_kind(top.kind)} "
+                f"(five-card hands rank {FIVE_ORDER})."
+            )
+        return (
+            f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
+            f"{self._compare_text(top)}"
+        )
 
     def _compare_text(self, top: Combination) -> str:
         kind = top.kind

@@ -26,8 +26,10 @@ from .protocol import OptionSpec
 class BigTwoFiveRoundGame(BigTwoGame):
     variant_id: ClassVar[str] = "big-two-5r"
     name: ClassVar[str] = "Big Two (five rounds)"
-    summary: ClassVar[str] = ("Four-player Big Two over exactly five deals; J-Q-K-A-2 is "
-                              "the top straight and penalties grow with cards left.")
+    summary: ClassVar[str] = (
+        "Four-player Big Two over exactly five deals; J-Q-K-A-2 is "
+        "the top straight and penalties grow with cards left."
+    )
     player_counts: ClassVar[tuple[int, ...]] = (4,)
     default_players: ClassVar[int] = 4
     rounds: ClassVar[int] = 5
@@ -45,8 +47,10 @@ class BigTwoFiveRoundGame(BigTwoGame):
         return True
 
     def target_text(self) -> str:
-        return (f"Deal {min(self.deal_number, self.rounds)} of {self.rounds}: penalty points "
-                f"for cards left; lowest total after five deals wins.")
+        return (
+            f"Deal {min(self.deal_number, self.rounds)} of {self.rounds}: penalty points "
+            f"for cards left; lowest total after five deals wins."
+        )
 
     def penalty_for(self, left: int) -> int:
         if left >= 13:
@@ -61,6 +65,8 @@ class BigTwoFiveRoundGame(BigTwoGame):
     def _straight_reason(self, idxs) -> str:
         ranks = {i >> 2 for i in idxs}
         if 12 in ranks:
-            return ("A 2 can only be the top card of a straight here (J-Q-K-A-2 is the "
-                    "highest); A-2-3-4-5 and 2-3-4-5-6 are not straights.")
+            return (
+                "A 2 can only be the top card of a straight here (J-Q-K-A-2 is the "
+                "highest); A-2-3-4-5 and 2-3-4-5-6 are not straights."
+            )
         return "Straights do not wrap around: they run from 3-4-5-6-7 up to J-Q-K-A-2."

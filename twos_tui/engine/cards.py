@@ -18,11 +18,36 @@ SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RED_SUITS = frozenset("HD")
 _GLYPH_TO_SUIT = {v: k for k, v in SUIT_GLYPH.items()}
 
-RANK_TEXT = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
-             11: "J", 12: "Q", 13: "K", 14: "A"}
-RANK_NAME = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-             8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
-             14: "ace"}
+RANK_TEXT = {
+    2: "2",
+    3: "3",
+    4: "4",
+    5: "5",
+    6: "6",
+    7: "7",
+    8: "8",
+    9: "9",
+    10: "10",
+    11: "J",
+    12: "Q",
+    13: "K",
+    14: "A",
+}
+RANK_NAME = {
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+    14: "ace",
+}
 RANK_PLURAL = {r: (n + "es" if n.endswith("x") else n + "s") for r, n in RANK_NAME.items()}
 _TEXT_TO_RANK = {v: k for k, v in RANK_TEXT.items()}
 _TEXT_TO_RANK.update({"T": 10, "1": 14})
@@ -101,5 +126,6 @@ def standard_face(code: str) -> CardFace:
     if code == HIDDEN:
         return CardFace(code, "?", "?", "face down", "dim", face_down=True)
     s = code[-1]
-    return CardFace(code, code[:-1], SUIT_GLYPH[s], SUIT_NAME[s],
-                    "red" if s in RED_SUITS else "black")
+    return CardFace(
+        code, code[:-1], SUIT_GLYPH[s], SUIT_NAME[s], "red" if s in RED_SUITS else "black"
+    )

@@ -45,14 +45,26 @@ Rules as implemented:
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any, ClassVar
 
 from .cards import display_cards
 from .climbing import Combination, describe_kind
-from .poker_hands import (_BIT_OF, _IDX_BIT, CODE_BIT, CODE_IDX, IDX_CODE, RANK_SORT,
-                          SUIT_SORT, PokerClimbingGame, by_rank_of, make_entry, penalty_50_40_30,
-                          shuffled_positions, target_spec)
+from .poker_hands import (
+    _BIT_OF,
+    _IDX_BIT,
+    CODE_BIT,
+    CODE_IDX,
+    IDX_CODE,
+    RANK_SORT,
+    SUIT_SORT,
+    PokerClimbingGame,
+    by_rank_of,
+    make_entry,
+    penalty_50_40_30,
+    shuffled_positions,
+    target_spec,
+)
 from .protocol import Action, Choice, DealResult, Decision, OptionSpec
 
 #: the four cards taken out of the 52-card deck
@@ -72,15 +84,19 @@ _STRAIGHT_SLOTS = tuple(("straight", n) for n in range(14))
 _NO_ENTRIES: dict = {}
 #: straight position (0 = the 2, 1 = the 3, ..., 12 = the ace) -> climbing rank index
 _SP_RANK = tuple((sp - 1) % 13 for sp in range(13))
-@lru_cache(maxsize=None)
+
+
+@cache
 def _option_specs() -> tuple[OptionSpec, ...]:
     return (
         target_spec(100),
         OptionSpec(
-            "bomb_compare", "Four of a kind against four of a kind",
+            "bomb_compare",
+            "Four of a kind against four of a kind",
             "How one four-of-a-kind bomb beats another.",
             (("fifth", "By the extra fifth card"), ("quad", "By the rank of the four")),
-            "fifth"),
+            "fifth",
+        ),
     )
 
 
@@ -96,8 +112,10 @@ def _sp(r: int) -> int:
 class ChinesePokerGame(PokerClimbingGame):
     variant_id: ClassVar[str] = "chinese-poker"
     name: ClassVar[str] = "Chinese Poker"
-    summary: ClassVar[str] = ("Suits never matter: shed runs, pair and triple chains and "
-                              "full houses; four of a kind plus one bombs anything.")
+    summary: ClassVar[str] = (
+        "Suits never matter: shed runs, pair and triple chains and "
+        "full houses; four of a kind plus one bombs anything."
+    )
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     default_players: ClassVar[int] = 4
     low_score_wins: ClassVar[bool] = True
@@ -123,8 +141,10 @@ class ChinesePokerGame(PokerClimbingGame):
         return _option_specs()
 
     def target_text(self) -> str:
-        return (f"Penalty points for cards left; the match ends when someone reaches "
-                f"{self.options['target']}. Lowest total wins.")
+        return (
+            f"Penalty points for cards left; the match ends when someone reaches "
+            f"{self.options['target']}. Lowest total wins."
+        )
 
     @property
     def hand_size(self) -> int:
@@ -139,7 +159,9 @@ class ChinesePokerGame(PokerClimbingGame):
 
     # ----- classification --------------------------------------------------------------
     @classmethod
-    def classify_idx(cls, idxs: list[int], options: dict[str, Any]) -> tuple[str, tuple, int, int] | None:
+    def classify_idx(
+        cls, idxs: list[int], options: dict[str, Any]
+    ) -> tuple[str, tuple, int, int] | None:
         """(kind, slot, key, power) of ascending card integers, or ``None``."""
         n = len(idxs)
         if n == 1:
@@ -181,8 +203,9 @@ class ChinesePokerGame(PokerClimbingGame):
         return Combination(kind, tuple(IDX_CODE[i] for i in idxs), slot, (key,), power)
 
     # ----- generating plays from a hand (canonical suit choice) -----------------------
-    def _gen_family(self, fam: str, idxs: list[int], br: list[list[int]],
-                    tab: dict | None) -> list[list]:
+    def _gen_family(
+        self, fam: str, idxs: list[int], br: list[list[int]], tab: dict | None
+    ) -> list[list]:
         """Canonical plays of one family: the lowest-suited cards of each rank. Each
         entry also carries what it needs, ``((rank, count), ...)``, so the cache can
         list it again after a play (see :mod:`.poker_hands`)."""
@@ -194,8 +217,11 @@ class ChinesePokerGame(PokerClimbingGame):
                 if cs:
                     m = 1 << cs[0]
                     e = get(m)
-                    app(e if e is not None else
-                        make_entry(tab, m, r, (cs[0],), "single", SINGLE, 0, ((r, 1),)))
+                    app(
+                        e
+                        if e is not None
+                        else make_entry(tab, m, r, (cs[0],), "single", SINGLE, 0, ((r, 1),))
+                    )
             return out
         if fam in ("pairs", "triples"):
             # every run of consecutive ranks holding w cards each, and every part of it
@@ -220,9 +246,16 @@ class ChinesePokerGame(PokerClimbingGame):
                         e = get(m)
                         if e is None:
                             k = j - i + 1
-                            e = make_entry(tab, m, a + j, [c for pk in picks[i:j + 1] for c in pk],
-                                           one if k == 1 else many, slots[k], 0,
-                                           tuple((q, w) for q in range(a + i, a + j + 1)))
+                            e = make_entry(
+                                tab,
+                                m,
+                                a + j,
+                                [c for pk in picks[i : j + 1] for c in pk],
+                                one if k == 1 else many,
+                                slots[k],
+                                0,
+                                tuple((q, w) for q in range(a + i, a + j + 1)),
+                            )
                         app(e)
             return out
         if fam == "full-house":
@@ -237,9 +270,20 @@ class ChinesePokerGame(PokerClimbingGame):
                         ps = br[p]
                         m = tm + _IDX_BIT[ps[0]] + _IDX_BIT[ps[1]]
                         e = get(m)
-                        app(e if e is not None else
-                            make_entry(tab, m, t, sorted(ts[:3] + ps[:2]), "full-house", FULL,
-                                       0, ((t, 3), (p, 2))))
+                        app(
+                            e
+                            if e is not None
+                            else make_entry(
+                                tab,
+                                m,
+                                t,
+                                sorted(ts[:3] + ps[:2]),
+                                "full-house",
+                                FULL,
+                                0,
+                                ((t, 3), (p, 2)),
+                            )
+                        )
             return out
         if fam == "straight":
             # runs of 5+ straight positions (the 2, rank 12, is lowest), and their parts
@@ -258,12 +302,18 @@ class ChinesePokerGame(PokerClimbingGame):
                             m += lms[j]
                             e = get(m)
                             if e is None:
-                                cards = low[i:j + 1]
+                                cards = low[i : j + 1]
                                 # from the 2 (card 48+) up, the cards are not in card order
-                                e = make_entry(tab, m, run[j],
-                                               sorted(cards) if run[i] == 0 else cards,
-                                               "straight", _STRAIGHT_SLOTS[j - i + 1], 0,
-                                               tuple((_SP_RANK[q], 1) for q in run[i:j + 1]))
+                                e = make_entry(
+                                    tab,
+                                    m,
+                                    run[j],
+                                    sorted(cards) if run[i] == 0 else cards,
+                                    "straight",
+                                    _STRAIGHT_SLOTS[j - i + 1],
+                                    0,
+                                    tuple((_SP_RANK[q], 1) for q in run[i : j + 1]),
+                                )
                             app(e)
                 run = []
             return out
@@ -277,9 +327,20 @@ class ChinesePokerGame(PokerClimbingGame):
                     if f != q and fs:
                         m = qm + _IDX_BIT[fs[0]]
                         e = get(m)
-                        app(e if e is not None else
-                            make_entry(tab, m, q if by_quad else f, sorted(qs + fs[:1]),
-                                       "four-of-a-kind", BOMB, 1, ((q, 4), (f, 1))))
+                        app(
+                            e
+                            if e is not None
+                            else make_entry(
+                                tab,
+                                m,
+                                q if by_quad else f,
+                                sorted(qs + fs[:1]),
+                                "four-of-a-kind",
+                                BOMB,
+                                1,
+                                ((q, 4), (f, 1)),
+                            )
+                        )
         return out
 
     def _gen_cached(self, fam, c) -> list[list]:
@@ -287,7 +348,7 @@ class ChinesePokerGame(PokerClimbingGame):
             return super()._gen_cached(fam, c)
         br = c.by_rank
         if br is None:
-            br = c.by_rank = by_rank_of(c.mask)   # the same lists, for a hand without repeats
+            br = c.by_rank = by_rank_of(c.mask)  # the same lists, for a hand without repeats
         return self._gen_family(fam, None, br, c.tab)
 
     def lookup_play(self, seat: int, cards) -> Combination | None:
@@ -319,7 +380,7 @@ class ChinesePokerGame(PokerClimbingGame):
     @staticmethod
     def _cut_value(code: str) -> int:
         r = CODE_IDX[code] >> 2
-        return 0 if r == 12 else r + 1        # aces high, 2 low; suits do not count
+        return 0 if r == 12 else r + 1  # aces high, 2 low; suits do not count
 
     def deal_cards(self) -> None:
         if self.deal_number == 1 or self.next_dealer is None:
@@ -334,8 +395,10 @@ class ChinesePokerGame(PokerClimbingGame):
         self.required_card = None
         if n == 2:
             # the deck is in card order, so sorting positions sorts the cards
-            self.offered = {L: [CP_DECK[i] for i in sorted(order[16 * j:16 * (j + 1)])]
-                            for j, L in enumerate(LETTERS)}
+            self.offered = {
+                L: [CP_DECK[i] for i in sorted(order[16 * j : 16 * (j + 1)])]
+                for j, L in enumerate(LETTERS)
+            }
             self.hands = [[] for _ in range(n)]
             self.phase = "choose"
             self.chooser = self.dealer
@@ -345,7 +408,7 @@ class ChinesePokerGame(PokerClimbingGame):
         hands = self.hands
         for j in range(n):
             seat = (self.dealer + 1 + j) % n
-            pos = sorted(order[j * k:(j + 1) * k])
+            pos = sorted(order[j * k : (j + 1) * k])
             hands[seat] = [CP_DECK[i] for i in pos]
             ints[seat] = [_CP_IDX[i] for i in pos]
         self.offered = {}
@@ -404,8 +467,12 @@ class ChinesePokerGame(PokerClimbingGame):
             self.chooser = None
             self.phase = "play"
             self.current = self.dealer
-            self.log("The third hand is out of play for this deal. "
-                     f"{self.names[self.dealer]} plays first.", None, kind="choose-hand")
+            self.log(
+                "The third hand is out of play for this deal. "
+                f"{self.names[self.dealer]} plays first.",
+                None,
+                kind="choose-hand",
+            )
 
     # ----- passing on the opening play ---------------------------------------------------
     def can_pass(self, seat: int) -> bool:
@@ -419,8 +486,9 @@ class ChinesePokerGame(PokerClimbingGame):
         self.open_passes += 1
         if self.open_passes >= self.players:
             self.current = self.dealer
-            self.log(f"Everyone passed: {self.names[self.dealer]} must lead.", self.dealer,
-                     kind="trick")
+            self.log(
+                f"Everyone passed: {self.names[self.dealer]} must lead.", self.dealer, kind="trick"
+            )
 
     def decision(self, seat: int) -> Decision | None:
         if seat not in self.to_act():
@@ -429,13 +497,26 @@ class ChinesePokerGame(PokerClimbingGame):
             letters = sorted(self.offered)
             who = "You deal: choose" if seat == self.dealer else "Choose"
             prompt = f"{who} one of the hands {', '.join(letters)} to play this deal."
-            return Decision(seat, "choose-hand", prompt, None, None,
-                            tuple(Choice(f"Hand {L}", Action("choose-hand", value=L), L.lower())
-                                  for L in letters))
+            return Decision(
+                seat,
+                "choose-hand",
+                prompt,
+                None,
+                None,
+                tuple(
+                    Choice(f"Hand {L}", Action("choose-hand", value=L), L.lower()) for L in letters
+                ),
+            )
         d = super().decision(seat)
         if self.top is None and self.can_pass(seat):
-            d = Decision(seat, d.kind, "Open the deal with any combination, or pass.",
-                         d.select, d.submit, d.choices)
+            d = Decision(
+                seat,
+                d.kind,
+                "Open the deal with any combination, or pass.",
+                d.select,
+                d.submit,
+                d.choices,
+            )
         return d
 
     def status_line(self) -> str:
@@ -469,8 +550,7 @@ class ChinesePokerGame(PokerClimbingGame):
         return penalty_50_40_30(left, self.hand_size)
 
     def score_deal(self, winner: int) -> DealResult:
-        changes = [0 if i == winner else self.penalty_for(len(h))
-                   for i, h in enumerate(self.hands)]
+        changes = [0 if i == winner else self.penalty_for(len(h)) for i, h in enumerate(self.hands)]
         result = self.penalty_result(winner, changes, self.hand_size)
         self.next_dealer = winner
         if max(result.totals) >= self.options["target"]:
@@ -479,10 +559,13 @@ class ChinesePokerGame(PokerClimbingGame):
 
     # ----- JSON ------------------------------------------------------------------------
     def extra_json(self) -> dict[str, Any]:
-        return {"phase": self.phase,
-                "offered": {L: list(cs) for L, cs in self.offered.items()},
-                "chooser": self.chooser, "open_passes": self.open_passes,
-                "next_dealer": self.next_dealer}
+        return {
+            "phase": self.phase,
+            "offered": {L: list(cs) for L, cs in self.offered.items()},
+            "chooser": self.chooser,
+            "open_passes": self.open_passes,
+            "next_dealer": self.next_dealer,
+        }
 
     def load_extra_json(self, d: dict[str, Any]) -> None:
         self.phase = d["phase"]
@@ -505,36 +588,52 @@ class ChinesePokerGame(PokerClimbingGame):
         if n == 4 and len(counts) == 1:
             return "Four of a kind must be played with one more card."
         if vals == {2}:
-            return (f"{shown}: pairs played together must be of consecutive ranks "
-                    f"(like 4-4-5-5-6-6).")
+            return (
+                f"{shown}: pairs played together must be of consecutive ranks (like 4-4-5-5-6-6)."
+            )
         if vals == {3}:
-            return (f"{shown}: triples played together must be of consecutive ranks "
-                    f"(like 3-3-3-4-4-4).")
+            return (
+                f"{shown}: triples played together must be of consecutive ranks (like 3-3-3-4-4-4)."
+            )
         if vals == {1}:
             if n < 5:
                 return f"{shown}: straights are at least five cards long."
-            return (f"{shown} is not a straight: it needs consecutive ranks, with the 2 "
-                    f"below the 3 and no wrapping past the ace.")
-        return (f"{shown} is not a play in Chinese Poker: play a single, pairs or triples "
-                f"(alone or in a consecutive chain), a full house, a straight of 5 or more, "
-                f"or four of a kind with one more card.")
+            return (
+                f"{shown} is not a straight: it needs consecutive ranks, with the 2 "
+                f"below the 3 and no wrapping past the ace."
+            )
+        return (
+            f"{shown} is not a play in Chinese Poker: play a single, pairs or triples "
+            f"(alone or in a consecutive chain), a full house, a straight of 5 or more, "
+            f"or four of a kind with one more card."
+        )
 
     def why_not_beating(self, combo: Combination, top: Combination) -> str:
         if top.power > combo.power:
             return "Only a higher four of a kind (with its fifth card) beats four of a kind."
         if top.slot != combo.slot:
             if top.kind == "straight":
-                return (f"Only a higher straight of exactly {len(top.cards)} cards (or four of "
-                        f"a kind plus one) beats that straight.")
+                return (
+                    f"Only a higher straight of exactly {len(top.cards)} cards (or four of "
+                    f"a kind plus one) beats that straight."
+                )
             if top.slot[0] in ("pairs", "triples") and top.slot[1] > 1:
-                return (f"Only a higher {describe_kind(top.kind)} of {top.slot[1]} "
-                        f"{top.slot[0]} (or four of a kind plus one) beats it.")
-            return (f"Only a higher {describe_kind(top.kind)} (or four of a kind plus one) "
-                    f"beats a {describe_kind(top.kind)}.")
+                return (
+                    f"Only a higher {describe_kind(top.kind)} of {top.slot[1]} "
+                    f"{top.slot[0]} (or four of a kind plus one) beats it."
+                )
+            return (
+                f"Only a higher {describe_kind(top.kind)} (or four of a kind plus one) "
+                f"beats a {describe_kind(top.kind)}."
+            )
         if combo.power:
             if self.options.get("bomb_compare") == "quad":
                 return "Four of a kind against four of a kind: the higher four wins."
-            return ("Four of a kind against four of a kind: the higher fifth card wins "
-                    "(equal ranks do not beat).")
-        return (f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
-                f"suits do not count, so it needs a higher rank.")
+            return (
+                "Four of a kind against four of a kind: the higher fifth card wins "
+                "(equal ranks do not beat)."
+            )
+        return (
+            f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
+            f"suits do not count, so it needs a higher rank."
+        )

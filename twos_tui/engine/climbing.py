@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from .cards import CardError, display, display_cards, parse_card
-from .protocol import PASS, Action, Choice, Decision, DealResult, Game
+from .protocol import PASS, Action, Choice, DealResult, Decision, Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class Combination:
     power: int = 0
     strict: str | None = None
 
-    def beats(self, other: "Combination") -> bool:
+    def beats(self, other: Combination) -> bool:
         if self.power != other.power:
             return self.power > other.power
         if self.slot != other.slot:
@@ -60,8 +60,8 @@ class Combination:
 @lru_cache(maxsize=256)
 def describe_kind(kind: str) -> str:
     if kind.startswith("bomb-"):
-        w, l = kind[5:].split("x")
-        return f"bomb {w}×{l}"
+        w, ln = kind[5:].split("x")
+        return f"bomb {w}×{ln}"
     return kind.replace("-", " ")
 
 
@@ -92,14 +92,14 @@ class ClimbingGame(Game):
         self.hands: list[list[str]] = [[] for _ in range(self.players)]
         self.dealer = 0
         self.current = 0
-        self.top: Combination | None = None     # the play to beat (None: free lead)
-        self.top_seat: int | None = None        # who made it
+        self.top: Combination | None = None  # the play to beat (None: free lead)
+        self.top_seat: int | None = None  # who made it
         self.passed: list[bool] = [False] * self.players
-        self.trick: list[dict[str, Any]] = []   # plays and passes of the current trick
-        self.required_card: str | None = None   # must be in the first play of the deal
-        self.opening = True                     # nobody has played yet this deal
-        self.out_of_play: list[str] = []        # undealt cards (hidden from everyone)
-        self.discards: list[str] = []           # cards played this deal (public)
+        self.trick: list[dict[str, Any]] = []  # plays and passes of the current trick
+        self.required_card: str | None = None  # must be in the first play of the deal
+        self.opening = True  # nobody has played yet this deal
+        self.out_of_play: list[str] = []  # undealt cards (hidden from everyone)
+        self.discards: list[str] = []  # cards played this deal (public)
         self.start_deal()
 
     # ----- variant hooks ---------------------------------------------------------------
@@ -140,8 +140,10 @@ class ClimbingGame(Game):
         if not self.hands_sorted_by_deal:
             for h in self.hands:
                 h.sort(key=self.card_sort_key)
-        self.log(f"Deal {self.deal_number}: {self.names[self.dealer]} deals; "
-                 f"{self.names[self.current]} starts.")
+        self.log(
+            f"Deal {self.deal_number}: {self.names[self.dealer]} deals; "
+            f"{self.names[self.current]} starts."
+        )
 
     def next_deal(self) -> None:
         if not self.deal_over or self.match_over:
@@ -230,12 +232,20 @@ class ClimbingGame(Game):
 
     def why_not_beating(self, combo: Combination, top: Combination) -> str:
         if combo.power < top.power:
-            return f"{describe_kind(top.kind).capitalize()} on the table can only be beaten by a stronger bomb."
+            return (
+                f"{describe_kind(top.kind).capitalize()} on the table "
+                "can only be beaten by a stronger bomb."
+            )
         if combo.slot != top.slot:
-            return (f"The table holds a {describe_kind(top.kind)} of {len(top.cards)}: "
-                    f"a {describe_kind(combo.kind)} of {len(combo.cards)} does not follow that pattern.")
+            return (
+                f"The table holds a {describe_kind(top.kind)} of {len(top.cards)}: "
+                f"a {describe_kind(combo.kind)} of {len(combo.cards)} does not follow that pattern."
+            )
         if top.strict is not None and combo.strict != top.strict:
-            return f"A {top.strict} {describe_kind(top.kind)} can only be beaten by another {top.strict} one."
+            return (
+                f"A {top.strict} {describe_kind(top.kind)} "
+                f"can only be beaten by another {top.strict} one."
+            )
         return f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}."
 
     # ----- applying -------------------------------------------------------------------
@@ -244,8 +254,14 @@ class ClimbingGame(Game):
             self.passed[seat] = True
             self.trick.append({"seat": seat, "pass": True})
             # self.log(...), inlined: passes are half the moves
-            self.history.append({"seat": seat, "text": self.names[seat] + " passes.",
-                                 "deal": self.deal_number, "kind": "pass"})
+            self.history.append(
+                {
+                    "seat": seat,
+                    "text": self.names[seat] + " passes.",
+                    "deal": self.deal_number,
+                    "kind": "pass",
+                }
+            )
             self._advance(seat)
             return
         memo, self._checked = self._checked, None
@@ -269,9 +285,14 @@ class ClimbingGame(Game):
         self.trick.append({"seat": seat, "cards": list(combo.cards), "kind": combo.kind})
         is_bomb = combo.power > 0
         bomb = " — BOMB!" if is_bomb else ""
-        self.log(f"{self.names[seat]} plays {describe_kind(combo.kind)} "
-                 f"{_show(combo.cards)}{bomb}", seat, kind="play",
-                 cards=list(combo.cards), combo=combo.kind, bomb=is_bomb)
+        self.log(
+            f"{self.names[seat]} plays {describe_kind(combo.kind)} {_show(combo.cards)}{bomb}",
+            seat,
+            kind="play",
+            cards=list(combo.cards),
+            combo=combo.kind,
+            bomb=is_bomb,
+        )
         if not hand:
             self._end_deal(seat)
             return
@@ -290,7 +311,7 @@ class ClimbingGame(Game):
             self.current = nxt
             self.after_open_pass(seat)
             return
-        if self.options.get("passing") == "locked":      # self.locked_out
+        if self.options.get("passing") == "locked":  # self.locked_out
             passed = self.passed
             while nxt != top_seat and passed[nxt]:
                 nxt = (nxt + 1) % n
@@ -308,8 +329,9 @@ class ClimbingGame(Game):
         self.passed = [False] * self.players
         self.trick = []
         self.current = leader
-        self.log(f"Everyone else passed: {self.names[leader]} leads a new trick.", leader,
-                 kind="trick")
+        self.log(
+            f"Everyone else passed: {self.names[leader]} leads a new trick.", leader, kind="trick"
+        )
 
     def _end_deal(self, winner: int) -> None:
         self.deal_over = True
@@ -324,6 +346,7 @@ class ClimbingGame(Game):
     # ----- card accounting -----------------------------------------------------------
     def deck_cards(self) -> list[str]:
         from .cards import full_deck
+
         return full_deck()
 
     def card_census(self) -> list[str]:
@@ -347,8 +370,10 @@ class ClimbingGame(Game):
             if self.required_card:
                 prompt = f"Lead: your play must include {display(self.required_card)}."
         else:
-            prompt = (f"Beat {self.names[self.top_seat]}'s {describe_kind(self.top.kind)} "
-                      f"{display_cards(self.top.cards)}, or pass.")
+            prompt = (
+                f"Beat {self.names[self.top_seat]}'s {describe_kind(self.top.kind)} "
+                f"{display_cards(self.top.cards)}, or pass."
+            )
         choices = (Choice("Pass", PASS, "p"),) if self.can_pass(seat) else ()
         return Decision(seat, "play", prompt, (1, len(self.hands[seat])), "play", choices)
 
@@ -374,35 +399,50 @@ class ClimbingGame(Game):
 
     def observation(self, seat: int) -> dict[str, Any]:
         return {
-            "variant": self.variant_id, "family": self.family, "seat": seat,
-            "players": self.players, "names": list(self.names),
+            "variant": self.variant_id,
+            "family": self.family,
+            "seat": seat,
+            "players": self.players,
+            "names": list(self.names),
             "hand": list(self.hands[seat]),
             "hand_counts": [len(h) for h in self.hands],
-            "to_act": list(self.to_act()), "dealer": self.dealer,
-            "deal_number": self.deal_number, "totals": list(self.totals),
+            "to_act": list(self.to_act()),
+            "dealer": self.dealer,
+            "deal_number": self.deal_number,
+            "totals": list(self.totals),
             "table": [dict(p) for p in self.trick if not p.get("pass")],
             "trick": [dict(p) for p in self.trick],
-            "top": ({"seat": self.top_seat, "cards": list(self.top.cards),
-                     "kind": self.top.kind} if self.top else None),
+            "top": (
+                {"seat": self.top_seat, "cards": list(self.top.cards), "kind": self.top.kind}
+                if self.top
+                else None
+            ),
             "required_card": self.required_card,
             "seat_tags": [self.seat_tags(i) for i in range(self.players)],
             "history": [dict(h) for h in self.history],
             "status": self.status_line(),
-            "deal_over": self.deal_over, "match_over": self.match_over,
+            "deal_over": self.deal_over,
+            "match_over": self.match_over,
             "options": dict(self.options),
         }
 
     # ----- JSON -----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         d = self._base_json()
-        d.update({
-            "hands": [list(h) for h in self.hands], "dealer": self.dealer,
-            "current": self.current,
-            "top": ([self.top_seat, list(self.top.cards)] if self.top else None),
-            "passed": list(self.passed), "trick": [dict(p) for p in self.trick],
-            "required_card": self.required_card, "opening": self.opening,
-            "out_of_play": list(self.out_of_play), "discards": list(self.discards),
-        })
+        d.update(
+            {
+                "hands": [list(h) for h in self.hands],
+                "dealer": self.dealer,
+                "current": self.current,
+                "top": ([self.top_seat, list(self.top.cards)] if self.top else None),
+                "passed": list(self.passed),
+                "trick": [dict(p) for p in self.trick],
+                "required_card": self.required_card,
+                "opening": self.opening,
+                "out_of_play": list(self.out_of_play),
+                "discards": list(self.discards),
+            }
+        )
         d.update(self.extra_json())
         return d
 
@@ -414,7 +454,7 @@ class ClimbingGame(Game):
         """Restore what :meth:`extra_json` saved."""
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "ClimbingGame":
+    def from_json(cls, data: dict[str, Any]) -> ClimbingGame:
         g = cls._blank(data)
         g.hands = [list(h) for h in data["hands"]]
         g.dealer = data["dealer"]

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb, factorial
 
 __all__ = [
@@ -73,8 +73,7 @@ __all__ = [
 ]
 
 #: Rank line used for runs, lowest first (no wrap).
-RANK_LINE: tuple[str, ...] = ("3", "4", "5", "6", "7", "8", "9", "10",
-                              "J", "Q", "K", "A", "2")
+RANK_LINE: tuple[str, ...] = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 
 #: Deck names understood by :func:`parse_deck` (``decks:K`` takes any K >= 1).
 DECKS: tuple[str, ...] = ("standard", "chinese", "decks:2", "infinite")
@@ -101,7 +100,7 @@ class DeckSpec:
         return None if self.counts is None else sum(self.counts)
 
 
-@lru_cache(maxsize=None)
+@cache
 def parse_deck(deck: str) -> DeckSpec:
     """Turn a deck string into cards-per-rank.  Raises ValueError if unknown."""
     if not isinstance(deck, str):
@@ -115,14 +114,12 @@ def parse_deck(deck: str) -> DeckSpec:
     if d == "infinite":
         return DeckSpec("infinite", None)
     if d.startswith("decks:"):
-        k_text = d[len("decks:"):]
+        k_text = d[len("decks:") :]
         if k_text.isdigit() and int(k_text) >= 1:
             k = int(k_text)
             return DeckSpec(f"decks:{k}", (4 * k,) * _NRANKS)
-        raise ValueError(
-            f"bad deck {deck!r}: decks:K needs a whole number of decks K >= 1")
-    raise ValueError(
-        f"unknown deck {deck!r}: use standard, chinese, decks:K (K >= 1) or infinite")
+        raise ValueError(f"bad deck {deck!r}: decks:K needs a whole number of decks K >= 1")
+    raise ValueError(f"unknown deck {deck!r}: use standard, chinese, decks:K (K >= 1) or infinite")
 
 
 def deck_size(deck: str) -> int | None:
@@ -137,8 +134,8 @@ def _check_hand_size(hand_size: int, spec: DeckSpec) -> None:
         raise ValueError(f"hand size must be at least 1 (got {hand_size})")
     if spec.size is not None and hand_size > spec.size:
         raise ValueError(
-            f"hand size {hand_size} does not fit the {spec.name} deck "
-            f"of {spec.size} cards")
+            f"hand size {hand_size} does not fit the {spec.name} deck of {spec.size} cards"
+        )
 
 
 def max_width(hand_size: int, deck: str = "standard") -> int:
@@ -199,13 +196,12 @@ def _setup(counts: tuple[int, ...] | None, n: int):
     if counts is None:
         fn = factorial(n)
         weights = (tuple(fn // factorial(c) for c in range(n + 1)),) * _NRANKS
-        total = 13 ** n
+        total = 13**n
         start = fn
         divisor = fn
-        bound = 13 ** n * fn * fn  # largest slot value before the division
+        bound = 13**n * fn * fn  # largest slot value before the division
     else:
-        weights = tuple(tuple(comb(m, c) for c in range(min(m, n) + 1))
-                        for m in counts)
+        weights = tuple(tuple(comb(m, c) for c in range(min(m, n) + 1)) for m in counts)
         big = sum(counts)
         total = comb(big, n)
         start = 1
@@ -285,11 +281,10 @@ def _split_weights(counts: tuple[int, ...] | None, n: int, width: int) -> tuple[
     return tuple(out)
 
 
-def _avoid_weight_patterns(counts: tuple[int, ...] | None, n: int, width: int,
-                           length: int) -> int:
+def _avoid_weight_patterns(counts: tuple[int, ...] | None, n: int, width: int, length: int) -> int:
     split = _split_weights(counts, n, width)
     patterns = _no_long_run_patterns(_NRANKS, length)
-    return sum(p * w for p, w in zip(patterns, split))
+    return sum(p * w for p, w in zip(patterns, split, strict=False))
 
 
 def _avoid_weight_dp(counts: tuple[int, ...] | None, n: int, width: int, length: int) -> int:
@@ -327,8 +322,9 @@ def _possible(counts: tuple[int, ...] | None, n: int, width: int, length: int) -
     return False
 
 
-def shape_probability_counts(width: int, length: int, hand_size: int,
-                             counts: tuple[int, ...] | None) -> Fraction:
+def shape_probability_counts(
+    width: int, length: int, hand_size: int, counts: tuple[int, ...] | None
+) -> Fraction:
     """Exact P(hand contains width x length) for any cards-per-rank line.
 
     ``counts`` lists the cards of each rank along the rank line (any number
@@ -345,16 +341,14 @@ def shape_probability_counts(width: int, length: int, hand_size: int,
 
 
 @lru_cache(maxsize=8192)
-def _shape_probability(width: int, length: int, n: int,
-                       counts: tuple[int, ...] | None) -> Fraction:
+def _shape_probability(width: int, length: int, n: int, counts: tuple[int, ...] | None) -> Fraction:
     if not _possible(counts, n, width, length):
         return Fraction(0)
     total = _setup(counts, n)[2]
     return 1 - Fraction(_avoid_weight(counts, n, width, length), total)
 
 
-def _generic_probability(width: int, length: int, n: int,
-                         counts: tuple[int, ...]) -> Fraction:
+def _generic_probability(width: int, length: int, n: int, counts: tuple[int, ...]) -> Fraction:
     """Same DP for a rank line of any length (plain integer lists)."""
     if width < 1 or length < 1 or length > len(counts) or width * length > n:
         return Fraction(0)
@@ -374,8 +368,7 @@ def _generic_probability(width: int, length: int, n: int,
     return 1 - Fraction(avoid, comb(sum(counts), n))
 
 
-def shape_probability(width: int, length: int, hand_size: int,
-                      deck: str = "standard") -> Fraction:
+def shape_probability(width: int, length: int, hand_size: int, deck: str = "standard") -> Fraction:
     """Exact probability that a ``hand_size``-card hand holds a ``width x length`` run.
 
     ``deck`` is ``"standard"``, ``"chinese"``, ``"decks:K"`` or ``"infinite"``.
@@ -413,9 +406,13 @@ class Row:
         return f"{self.width}x{self.length}"
 
     def to_json(self) -> dict:
-        return {"width": self.width, "length": self.length,
-                "probability": float(self.probability),
-                "per_10m": self.per_10m, "bomb": self.bomb}
+        return {
+            "width": self.width,
+            "length": self.length,
+            "probability": float(self.probability),
+            "per_10m": self.per_10m,
+            "bomb": self.bomb,
+        }
 
 
 def _sort_key(row: Row):
@@ -429,13 +426,13 @@ def _table(hand_size: int, counts: tuple[int, ...] | None) -> tuple[Row, ...]:
     top = hand_size if counts is None else min(max(counts), hand_size)
     rows = []
     for w in range(1, top + 1):
-        for l in range(1, _NRANKS + 1):
-            if not _possible(counts, hand_size, w, l):
+        for ln in range(1, _NRANKS + 1):
+            if not _possible(counts, hand_size, w, ln):
                 break  # longer runs at this width are impossible too
-            p = _shape_probability(w, l, hand_size, counts)
+            p = _shape_probability(w, ln, hand_size, counts)
             if p == 0:
                 break
-            rows.append(Row(w, l, p))
+            rows.append(Row(w, ln, p))
     rows.sort(key=_sort_key)
     return tuple(rows)
 
@@ -454,13 +451,13 @@ def _bomb_table(hand_size: int, counts: tuple[int, ...] | None) -> tuple[Row, ..
     if _possible(counts, hand_size, 4, 1):
         rows.append(Row(4, 1, _shape_probability(4, 1, hand_size, counts)))
     for w in range(2, top + 1):
-        for l in range(3, _NRANKS + 1):
-            if not _possible(counts, hand_size, w, l):
+        for ln in range(3, _NRANKS + 1):
+            if not _possible(counts, hand_size, w, ln):
                 break
-            p = _shape_probability(w, l, hand_size, counts)
+            p = _shape_probability(w, ln, hand_size, counts)
             if p == 0:
                 break
-            rows.append(Row(w, l, p))
+            rows.append(Row(w, ln, p))
     rows = [r for r in rows if r.probability > 0]
     rows.sort(key=_sort_key)
     return tuple(rows)

@@ -36,7 +36,7 @@ parsing or classifying again; any other selection takes the general path of
 from __future__ import annotations
 
 from bisect import bisect_right
-from functools import lru_cache
+from functools import cache
 from operator import itemgetter
 from typing import Any, ClassVar
 
@@ -88,11 +88,10 @@ def has_four_of_a_rank(mask: int) -> bool:
 RANK_LABEL = tuple(RANK_TEXT[r] for r in CLIMB_RANKS)
 
 _KEY = itemgetter(0)
-_ORDER = itemgetter(0, 2)   # entries sort by key, then card mask: a total order
+_ORDER = itemgetter(0, 2)  # entries sort by key, then card mask: a total order
 
 # entry fields
-(E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO, E_NEED,
- E_TEXT) = range(10)
+(E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO, E_NEED, E_TEXT) = range(10)
 
 _IDX_BIT = tuple(1 << i for i in range(52))
 _BIT_OF = _IDX_BIT.__getitem__
@@ -100,14 +99,22 @@ _CODE_OF = IDX_CODE.__getitem__
 
 _NO_ENTRIES: dict = {}
 #: RANK_CARDS[r][suit mask]: the card integers of those suits of rank r, ascending
-RANK_CARDS = tuple(tuple([4 * r + s for s in range(4) if sm >> s & 1] for sm in range(16))
-                   for r in range(13))
+RANK_CARDS = tuple(
+    tuple([4 * r + s for s in range(4) if sm >> s & 1] for sm in range(16)) for r in range(13)
+)
 
 
 #: LOW_CARDS[r][suit mask][k]: the mask of the lowest k of those cards (0: fewer than k)
-LOW_CARDS = tuple(tuple(tuple((sum(1 << i for i in RANK_CARDS[r][sm][:k])
-                               if len(RANK_CARDS[r][sm]) >= k else 0) for k in range(5))
-                        for sm in range(16)) for r in range(13))
+LOW_CARDS = tuple(
+    tuple(
+        tuple(
+            (sum(1 << i for i in RANK_CARDS[r][sm][:k]) if len(RANK_CARDS[r][sm]) >= k else 0)
+            for k in range(5)
+        )
+        for sm in range(16)
+    )
+    for r in range(13)
+)
 
 
 def mask_ints(mask: int) -> list[int]:
@@ -127,11 +134,19 @@ def by_rank_of(mask: int) -> list[list[int]]:
 
 #: (class, options) -> {mask: entry, cards: entry}, shared by the games of a variant
 _TABLES: dict[tuple, dict] = {}
-_TABLE_LIMIT = 150_000      # keys (about 300 bytes each); a full table starts again
+_TABLE_LIMIT = 150_000  # keys (about 300 bytes each); a full table starts again
 
 
-def make_entry(tab: dict | None, mask: int, key: int, idxs, kind: str, slot: tuple,
-               power: int = 0, need: tuple | None = None) -> list:
+def make_entry(
+    tab: dict | None,
+    mask: int,
+    key: int,
+    idxs,
+    kind: str,
+    slot: tuple,
+    power: int = 0,
+    need: tuple | None = None,
+) -> list:
     """A new entry for the ascending card integers ``idxs`` (bit mask ``mask``),
     remembered in the shared table ``tab`` unless it is ``None``."""
     cards = tuple(map(_CODE_OF, idxs))
@@ -167,8 +182,7 @@ def play_text(e: list) -> str:
     """What the play log says after the player's name."""
     t = e[9]
     if t is None:
-        t = e[9] = (f" plays {describe_kind(e[3])} {_show(e[1])}"
-                    + (" — BOMB!" if e[5] > 0 else ""))
+        t = e[9] = f" plays {describe_kind(e[3])} {_show(e[1])}" + (" — BOMB!" if e[5] > 0 else "")
     return t
 
 
@@ -199,24 +213,30 @@ def penalty_50_40_30(left: int, full: int) -> int:
     return left
 
 
-@lru_cache(maxsize=None)
+@cache
 def passing_spec() -> OptionSpec:
     return OptionSpec(
-        "passing", "Passing",
+        "passing",
+        "Passing",
         "Whether a player who passes may play again later in the same trick.",
-        (("reentry", "A pass is for this turn only"),
-         ("locked", "A pass keeps you out until the next trick")),
-        "reentry")
+        (
+            ("reentry", "A pass is for this turn only"),
+            ("locked", "A pass keeps you out until the next trick"),
+        ),
+        "reentry",
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def target_spec(default: int = 100) -> OptionSpec:
     return OptionSpec(
-        "target", "Match ends at",
+        "target",
+        "Match ends at",
         "The match ends after the deal in which someone's penalty total reaches this "
         "many points; the lowest total then wins.",
         ((50, "50 points"), (100, "100 points"), (150, "150 points"), (200, "200 points")),
-        default)
+        default,
+    )
 
 
 class _SeatCache:
@@ -226,22 +246,21 @@ class _SeatCache:
     the hand was ``mask`` and the union of their masks; a list made for a larger hand is
     filtered when next asked for (unless none of its cards left)."""
 
-    __slots__ = ("hand", "n", "mask", "dup", "tab", "idxs", "by_rank", "groups", "done",
-                 "order")
+    __slots__ = ("hand", "n", "mask", "dup", "tab", "idxs", "by_rank", "groups", "done", "order")
 
     def __init__(self, hand: list, mask: int, tab: dict, idxs: list[int] | None = None) -> None:
-        self.hand = hand            # the hand list object itself
-        self.n = n = len(hand)      # ... and its length when ``mask`` was taken
+        self.hand = hand  # the hand list object itself
+        self.n = n = len(hand)  # ... and its length when ``mask`` was taken
         self.mask = mask
         #: a hand holding some card twice (only ever made by hand, in tests): its
         #: entries stay out of the shared table
         self.dup = mask.bit_count() != n
         self.tab = None if self.dup else tab
-        self.idxs = idxs            # ascending card integers of the hand (or None)
+        self.idxs = idxs  # ascending card integers of the hand (or None)
         self.by_rank: list[list[int]] | None = None
         self.groups: dict[tuple, tuple[int, list, int]] = {}
-        self.done: set = set()      # families generated
-        self.order: list | None = None   # the slots in listing order (or None)
+        self.done: set = set()  # families generated
+        self.order: list | None = None  # the slots in listing order (or None)
 
 
 class PokerClimbingGame(ClimbingGame):
@@ -268,19 +287,21 @@ class PokerClimbingGame(ClimbingGame):
         super().__init_subclass__(**kw)
         cls._family_index = {f: i for i, f in enumerate(cls.FAMILIES)}
         cls._hooks_on_play = cls.on_play is not ClimbingGame.on_play
+
     incremental_cache: ClassVar[bool] = True
     #: the families whose plays fall in several slots (all others: one slot each)
     multi_slot_families: ClassVar[frozenset] = frozenset()
     #: a family whose every play holds four cards of one rank (skipped without one)
     quad_family: ClassVar[Any] = None
     bomb_slot: ClassVar[tuple | None] = None
-    _hc: list | None = None        # per-seat _SeatCache (rebuilt lazily, never saved)
-    _tab: dict | None = None       # the shared entry table of this variant and options
-    _ck: tuple | None = None       # (seat, cards, entry) of the last fast check
+    _hc: list | None = None  # per-seat _SeatCache (rebuilt lazily, never saved)
+    _tab: dict | None = None  # the shared entry table of this variant and options
+    _ck: tuple | None = None  # (seat, cards, entry) of the last fast check
 
     # ----- the hand cache ------------------------------------------------------------
-    def _gen_family(self, fam, idxs: list[int], by_rank: list[list[int]],
-                    tab: dict | None) -> list[list]:
+    def _gen_family(
+        self, fam, idxs: list[int], by_rank: list[list[int]], tab: dict | None
+    ) -> list[list]:
         """Entries of family ``fam`` for ascending card integers ``idxs``, which
         ``by_rank`` lists rank by rank (do not modify either). A *canonical* variant
         (``incremental_cache = False``) lists the lowest-suited cards of each rank."""
@@ -297,7 +318,8 @@ class PokerClimbingGame(ClimbingGame):
         tab = self._tab
         if tab is None:
             tab = self._tab = _TABLES.setdefault(
-                (type(self), tuple(sorted(self.options.items()))), {})
+                (type(self), tuple(sorted(self.options.items()))), {}
+            )
         return tab
 
     def _cache(self, seat: int) -> _SeatCache:
@@ -311,7 +333,7 @@ class PokerClimbingGame(ClimbingGame):
             if c.n == n:
                 return c
             mask = hand_mask(hand)
-            if not mask & ~c.mask:          # the same hand, fewer cards
+            if not mask & ~c.mask:  # the same hand, fewer cards
                 c.mask = mask
                 c.n = n
                 c.dup = mask.bit_count() != n
@@ -323,8 +345,10 @@ class PokerClimbingGame(ClimbingGame):
     def _fresh_caches(self, int_hands: list[list[int]]) -> None:
         """Seat caches for hands just dealt as ascending card integers."""
         tab = self._tab or self._table()
-        self._hc = [_SeatCache(h, sum(map(_BIT_OF, idxs)), tab, idxs)
-                    for h, idxs in zip(self.hands, int_hands)]
+        self._hc = [
+            _SeatCache(h, sum(map(_BIT_OF, idxs)), tab, idxs)
+            for h, idxs in zip(self.hands, int_hands, strict=False)
+        ]
 
     @staticmethod
     def _load_idxs(c: _SeatCache) -> None:
@@ -349,7 +373,7 @@ class PokerClimbingGame(ClimbingGame):
         mask = c.mask
         c.order = None
         if fam not in self.multi_slot_families:
-            entries.sort(key=_ORDER)       # one slot: no regrouping
+            entries.sort(key=_ORDER)  # one slot: no regrouping
             groups[entries[0][4]] = _group(mask, entries)
             return
         lists: dict[tuple, list] = {}
@@ -377,7 +401,7 @@ class PokerClimbingGame(ClimbingGame):
         mask = c.mask
         kept = []
         changed = False
-        if tab is not None:     # ranks from the mask
+        if tab is not None:  # ranks from the mask
             get = tab.get
             low = LOW_CARDS
             for e in lst:
@@ -396,7 +420,7 @@ class PokerClimbingGame(ClimbingGame):
                     if ne is None:
                         ne = make_entry(tab, m, e[0], mask_ints(m), e[3], e[4], e[5], e[8])
                     kept.append(ne)
-        else:                   # a hand holding a card twice: ranks from the hand list
+        else:  # a hand holding a card twice: ranks from the hand list
             if c.by_rank is None:
                 self._load_idxs(c)
             by_rank = c.by_rank
@@ -414,8 +438,11 @@ class PokerClimbingGame(ClimbingGame):
                     idxs += cs[:k]
                 else:
                     idxs.sort()
-                    kept.append(make_entry(None, sum(map(_BIT_OF, idxs)), e[0], idxs, e[3],
-                                           e[4], e[5], need))
+                    kept.append(
+                        make_entry(
+                            None, sum(map(_BIT_OF, idxs)), e[0], idxs, e[3], e[4], e[5], need
+                        )
+                    )
         if changed:
             kept.sort(key=_ORDER)
         return kept
@@ -473,7 +500,7 @@ class PokerClimbingGame(ClimbingGame):
         if top is None:
             return self._lead_entries(c)
         lst = self._slot_list(c, top.slot)
-        out = lst[bisect_right(lst, top.key[0], key=_KEY):] if lst else []
+        out = lst[bisect_right(lst, top.key[0], key=_KEY) :] if lst else []
         bomb = self.bomb_slot
         if bomb is not None and top.power == 0:
             bombs = self._slot_list(c, bomb)
@@ -490,7 +517,7 @@ class PokerClimbingGame(ClimbingGame):
     _choosing: bool = False
 
     def start_deal(self) -> None:
-        self._choosing = False      # an instance attribute reads faster than the class's
+        self._choosing = False  # an instance attribute reads faster than the class's
         super().start_deal()
 
     def _to_act_other(self) -> tuple[int, ...]:
@@ -533,22 +560,16 @@ class PokerClimbingGame(ClimbingGame):
         groups = c.groups
         g = groups.get(slot)
         # (a group with no entries stays empty while the hand shrinks)
-        if g is None or (g[0] != c.mask and g[2]):
-            lst = self._slot_list(c, slot)
-        else:
-            lst = g[1]
+        lst = self._slot_list(c, slot) if g is None or g[0] != c.mask and g[2] else g[1]
         k = top.key[0]
         if lst and lst[-1][0] > k:
-            acts = [e[6] or action_of(e) for e in lst[bisect_right(lst, k, key=_KEY):]]
+            acts = [e[6] or action_of(e) for e in lst[bisect_right(lst, k, key=_KEY) :]]
         else:
             acts = []
         bomb = self.bomb_slot
         if bomb is not None and not top.power and bomb != slot:
             g = groups.get(bomb)
-            if g is None or (g[0] != c.mask and g[2]):
-                lst = self._slot_list(c, bomb)
-            else:
-                lst = g[1]
+            lst = self._slot_list(c, bomb) if g is None or g[0] != c.mask and g[2] else g[1]
             if lst:
                 acts += [e[6] or action_of(e) for e in lst]
         acts.append(PASS)
@@ -565,8 +586,12 @@ class PokerClimbingGame(ClimbingGame):
     # ----- checking and playing --------------------------------------------------------
     def check(self, seat: int, action: Action) -> str | None:
         # fast path: a pass on a play, or a play whose cards are a known entry
-        if (seat == self.current and not self.deal_over and not self.match_over
-                and not self._choosing):
+        if (
+            seat == self.current
+            and not self.deal_over
+            and not self.match_over
+            and not self._choosing
+        ):
             kind = action.kind
             if kind == "play":
                 cards = action.cards
@@ -579,11 +604,13 @@ class PokerClimbingGame(ClimbingGame):
                         c = self._cache(seat)
                     m = e[2]
                     req = self.required_card
-                    if (not m & ~c.mask and not c.dup
-                            and (req is None or CODE_BIT.get(req, 0) & m)):
+                    if not m & ~c.mask and not c.dup and (req is None or CODE_BIT.get(req, 0) & m):
                         top = self.top
-                        if top is None or (e[5] > top.power if e[5] != top.power else
-                                           (e[4] == top.slot and e[0] > top.key[0])):
+                        if top is None or (
+                            e[5] > top.power
+                            if e[5] != top.power
+                            else (e[4] == top.slot and e[0] > top.key[0])
+                        ):
                             self._ck = (seat, cards, e)
                             return None
             elif kind == "pass" and self.top is not None:
@@ -598,11 +625,17 @@ class PokerClimbingGame(ClimbingGame):
             if memo[0] == seat and memo[1] is action.cards and action.kind == "play":
                 self._play_entry(seat, memo[2])
                 return
-        if action.kind == "pass":     # ClimbingGame._apply's pass, inlined
+        if action.kind == "pass":  # ClimbingGame._apply's pass, inlined
             self.passed[seat] = True
             self.trick.append({"seat": seat, "pass": True})
-            self.history.append({"seat": seat, "text": self.names[seat] + " passes.",
-                                 "deal": self.deal_number, "kind": "pass"})
+            self.history.append(
+                {
+                    "seat": seat,
+                    "text": self.names[seat] + " passes.",
+                    "deal": self.deal_number,
+                    "kind": "pass",
+                }
+            )
             self._advance(seat)
             return
         self._apply_other(seat, action)
@@ -634,14 +667,22 @@ class PokerClimbingGame(ClimbingGame):
             self.passed = [False] * self.players
         kind = e[3]
         self.trick.append({"seat": seat, "cards": list(codes), "kind": kind})
-        self.history.append({"seat": seat, "text": self.names[seat] + (e[9] or play_text(e)),
-                             "deal": self.deal_number, "kind": "play",
-                             "cards": list(codes), "combo": kind, "bomb": e[5] > 0})
+        self.history.append(
+            {
+                "seat": seat,
+                "text": self.names[seat] + (e[9] or play_text(e)),
+                "deal": self.deal_number,
+                "kind": "play",
+                "cards": list(codes),
+                "combo": kind,
+                "bomb": e[5] > 0,
+            }
+        )
         if not hand:
             self._end_deal(seat)
         elif locked:
             self._advance(seat)
-        else:       # _advance: with nobody locked out the next seat is to beat this
+        else:  # _advance: with nobody locked out the next seat is to beat this
             self.current = (seat + 1) % self.players
 
     # ----- deal helpers ----------------------------------------------------------------
@@ -650,36 +691,60 @@ class PokerClimbingGame(ClimbingGame):
         contenders = list(range(self.players))
         while True:
             cards = self.rng.sample(deck, len(contenders))
-            shown = ", ".join(f"{self.names[s]} {display(c)}" for s, c in zip(contenders, cards))
+            shown = ", ".join(
+                f"{self.names[s]} {display(c)}" for s, c in zip(contenders, cards, strict=False)
+            )
             vals = [value(c) for c in cards]
             best = max(vals)
-            winners = [s for s, v in zip(contenders, vals) if v == best]
+            winners = [s for s, v in zip(contenders, vals, strict=False) if v == best]
             if len(winners) == 1:
-                self.log(f"Cut for the deal: {shown}. {self.names[winners[0]]} deals first.",
-                         None, kind="cut")
+                self.log(
+                    f"Cut for the deal: {shown}. {self.names[winners[0]]} deals first.",
+                    None,
+                    kind="cut",
+                )
                 return winners[0]
-            self.log(f"Cut for the deal: {shown}. A tie: those players cut again.",
-                     None, kind="cut")
+            self.log(
+                f"Cut for the deal: {shown}. A tie: those players cut again.", None, kind="cut"
+            )
             contenders = winners
 
     def penalty_result(self, winner: int, changes: list[int], hand_size: int) -> DealResult:
-        totals = [t + c for t, c in zip(self.totals, changes)]
+        totals = [t + c for t, c in zip(self.totals, changes, strict=False)]
         details = []
         for i, h in enumerate(self.hands):
             if i == winner:
                 details.append(f"{self.names[i]} went out.")
             else:
-                details.append(f"{self.names[i]}: {len(h)} card{'s' if len(h) != 1 else ''} "
-                               f"left, +{changes[i]} (now {totals[i]}).")
-        summary = (f"{self.names[winner]} wins deal {self.deal_number}; penalties: "
-                   + ", ".join(f"{self.names[i]} +{changes[i]}"
-                               for i in range(self.players) if i != winner) + ".")
+                details.append(
+                    f"{self.names[i]}: {len(h)} card{'s' if len(h) != 1 else ''} "
+                    f"left, +{changes[i]} (now {totals[i]})."
+                )
+        summary = (
+            f"{self.names[winner]} wins deal {self.deal_number}; penalties: "
+            + ", ".join(
+                f"{self.names[i]} +{changes[i]}" for i in range(self.players) if i != winner
+            )
+            + "."
+        )
         return DealResult(self.deal_number, [winner], changes, totals, summary, details)
 
     def rank_text(self, idx: int) -> str:
         return RANK_LABEL[idx >> 2]
 
 
-__all__ = ["CODE_IDX", "IDX_CODE", "CODE_BIT", "PokerClimbingGame", "new_entry", "make_entry",
-           "penalty_50_40_30", "passing_spec", "target_spec", "SUIT_ORDER", "hand_mask",
-           "shuffled", "shuffled_positions"]
+__all__ = [
+    "CODE_IDX",
+    "IDX_CODE",
+    "CODE_BIT",
+    "PokerClimbingGame",
+    "new_entry",
+    "make_entry",
+    "penalty_50_40_30",
+    "passing_spec",
+    "target_spec",
+    "SUIT_ORDER",
+    "hand_mask",
+    "shuffled",
+    "shuffled_positions",
+]

@@ -64,7 +64,7 @@ class Action:
         return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Action":
+    def from_json(cls, d: dict[str, Any]) -> Action:
         return cls(d["kind"], tuple(d.get("cards", ())), d.get("value"))
 
 
@@ -100,10 +100,14 @@ class Decision:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "seat": self.seat, "kind": self.kind, "prompt": self.prompt,
-            "select": list(self.select) if self.select else None, "submit": self.submit,
-            "choices": [{"label": c.label, "action": c.action.to_json(), "key": c.key}
-                        for c in self.choices],
+            "seat": self.seat,
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "select": list(self.select) if self.select else None,
+            "submit": self.submit,
+            "choices": [
+                {"label": c.label, "action": c.action.to_json(), "key": c.key} for c in self.choices
+            ],
             "hidden": self.hidden,
         }
 
@@ -144,14 +148,25 @@ class DealResult:
     details: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"deal_number": self.deal_number, "winners": self.winners,
-                "changes": self.changes, "totals": self.totals, "summary": self.summary,
-                "details": self.details}
+        return {
+            "deal_number": self.deal_number,
+            "winners": self.winners,
+            "changes": self.changes,
+            "totals": self.totals,
+            "summary": self.summary,
+            "details": self.details,
+        }
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "DealResult":
-        return cls(d["deal_number"], list(d["winners"]), list(d["changes"]),
-                   list(d["totals"]), d["summary"], list(d.get("details", [])))
+    def from_json(cls, d: dict[str, Any]) -> DealResult:
+        return cls(
+            d["deal_number"],
+            list(d["winners"]),
+            list(d["changes"]),
+            list(d["totals"]),
+            d["summary"],
+            list(d.get("details", [])),
+        )
 
 
 def rng_state_to_json(rng: random.Random) -> list:
@@ -172,16 +187,21 @@ class Game(ABC):
 
     variant_id: ClassVar[str]
     name: ClassVar[str]
-    summary: ClassVar[str]                      #: one line for the picker
-    family: ClassVar[str]                       #: "climbing" or "trick"
+    summary: ClassVar[str]  #: one line for the picker
+    family: ClassVar[str]  #: "climbing" or "trick"
     player_counts: ClassVar[tuple[int, ...]]
     default_players: ClassVar[int]
-    low_score_wins: ClassVar[bool] = False      #: penalty games: lowest total wins
-    score_label: ClassVar[str] = "Score"        #: "Deals won", "Penalty", "Coins", ...
+    low_score_wins: ClassVar[bool] = False  #: penalty games: lowest total wins
+    score_label: ClassVar[str] = "Score"  #: "Deals won", "Penalty", "Coins", ...
 
     # ----- construction -------------------------------------------------------------
-    def __init__(self, players: int | None = None, options: dict[str, Any] | None = None,
-                 seed: int = 0, names: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        names: list[str] | None = None,
+    ) -> None:
         players = self.default_players if players is None else players
         if players not in self.player_counts:
             counts = ", ".join(map(str, self.player_counts))
@@ -193,7 +213,7 @@ class Game(ABC):
         self.names = list(names) if names else [f"Player {i + 1}" for i in range(players)]
         if len(self.names) != players:
             raise ValueError("one name per seat")
-        self.history: list[dict[str, Any]] = []   #: public log, each {"seat", "text", ...}
+        self.history: list[dict[str, Any]] = []  #: public log, each {"seat", "text", ...}
         self.actions: list[tuple[int, dict[str, Any]]] = []  #: every applied action
         self.totals = [0] * players
         self.results: list[DealResult] = []
@@ -212,8 +232,9 @@ class Game(ABC):
         unknown = set(options) - set(specs)
         if unknown:
             raise ValueError(f"{cls.name} has no option {sorted(unknown)[0]!r}")
-        return {i: (s.validate(options[i]) if i in options else s.default)
-                for i, s in specs.items()}
+        return {
+            i: (s.validate(options[i]) if i in options else s.default) for i, s in specs.items()
+        }
 
     # ----- the protocol ---------------------------------------------------------------
     @abstractmethod
@@ -314,11 +335,18 @@ class Game(ABC):
     # ----- JSON -----------------------------------------------------------------------
     def _base_json(self) -> dict[str, Any]:
         return {
-            "variant": self.variant_id, "players": self.players, "options": self.options,
-            "seed": self.seed, "rng": rng_state_to_json(self.rng), "names": self.names,
-            "history": self.history, "actions": [[s, a] for s, a in self.actions],
-            "totals": self.totals, "results": [r.to_json() for r in self.results],
-            "deal_number": self.deal_number, "deal_over": self.deal_over,
+            "variant": self.variant_id,
+            "players": self.players,
+            "options": self.options,
+            "seed": self.seed,
+            "rng": rng_state_to_json(self.rng),
+            "names": self.names,
+            "history": self.history,
+            "actions": [[s, a] for s, a in self.actions],
+            "totals": self.totals,
+            "results": [r.to_json() for r in self.results],
+            "deal_number": self.deal_number,
+            "deal_over": self.deal_over,
             "match_over": self.match_over,
         }
 
@@ -338,18 +366,18 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def from_json(cls, data: dict[str, Any]) -> "Game":
+    def from_json(cls, data: dict[str, Any]) -> Game:
         """Rebuild a game from :meth:`to_json` output (use ``_load_base``)."""
 
     @classmethod
-    def _blank(cls, data: dict[str, Any]) -> "Game":
+    def _blank(cls, data: dict[str, Any]) -> Game:
         """A game object with the base fields of ``data`` and no deal run yet."""
         g = cls.__new__(cls)
         Game.__init__(g, data["players"], data["options"], data["seed"], data["names"])
         g._load_base(data)
         return g
 
-    def replay(self) -> "Game":
+    def replay(self) -> Game:
         """A fresh game from the same seed and options with every action re-applied."""
         g = type(self)(self.players, dict(self.options), self.seed, list(self.names))
         for seat, a in self.actions:

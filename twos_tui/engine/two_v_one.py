@@ -38,7 +38,7 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from .cards import HIDDEN, CardFace, standard_face
-from .protocol import Action, Choice, Decision, DealResult, Game, OptionSpec
+from .protocol import Action, Choice, DealResult, Decision, Game, OptionSpec
 
 # ----- the deck: one table ------------------------------------------------------------
 #: The whole 18-card deck (RULINGS §5 reconstruction; correct it here and only here).
@@ -65,7 +65,8 @@ SUIT_GLYPHS: dict[str, str] = {row[0]: row[2] for row in DECK_TABLE["suits"]}
 SUIT_COLOURS: dict[str, str] = {row[0]: row[3] for row in DECK_TABLE["suits"]}
 #: code -> (value, suit letter); the rainbow is (0, "")
 CARDS: dict[str, tuple[int, str]] = {
-    f"{v}{row[0]}": (v, row[0]) for row in DECK_TABLE["suits"] for v in row[4]}
+    f"{v}{row[0]}": (v, row[0]) for row in DECK_TABLE["suits"] for v in row[4]
+}
 CARDS[RAINBOW] = (0, "")
 DECK: tuple[str, ...] = tuple(CARDS)
 HANDS_PER_ROUND = 5
@@ -106,8 +107,10 @@ def parse(text: Any) -> str:
         code = t[:-1] + _GLYPH_TO_SUIT.get(t[-1], t[-1])
         if code in CARDS:
             return code
-    raise ValueError(f"{text!r} is not a 2v1 card: write value then suit letter, "
-                     "like 4M (moon), 3S (star), 6H, 5C, 1U (horseshoe) or RB (rainbow)")
+    raise ValueError(
+        f"{text!r} is not a 2v1 card: write value then suit letter, "
+        "like 4M (moon), 3S (star), 6H, 5C, 1U (horseshoe) or RB (rainbow)"
+    )
 
 
 def pair_value(a: str, b: str) -> int:
@@ -144,8 +147,9 @@ def must_follow(hand: list[str], led_suit: str) -> list[str]:
 class TwoVOneGame(Game):
     variant_id: ClassVar[str] = "2v1"
     name: ClassVar[str] = "2v1"
-    summary: ClassVar[str] = ("Three players, 18 cards: one bids to take exactly 3 or 4 of "
-                              "5 hands against the other two.")
+    summary: ClassVar[str] = (
+        "Three players, 18 cards: one bids to take exactly 3 or 4 of 5 hands against the other two."
+    )
     family: ClassVar[str] = "trick"
     player_counts: ClassVar[tuple[int, ...]] = (3,)
     default_players: ClassVar[int] = 3
@@ -155,16 +159,20 @@ class TwoVOneGame(Game):
     @classmethod
     def option_specs(cls, players: int | None = None) -> tuple[OptionSpec, ...]:
         return (
-            OptionSpec("coins_to_win", "Coins to win",
-                       "The match ends when a player has this many coins (two players "
-                       "reaching it in the same round play one more round to decide).",
-                       ((7, "7 coins"), (5, "5 coins (short)"), (10, "10 coins (long)")), 7),
+            OptionSpec(
+                "coins_to_win",
+                "Coins to win",
+                "The match ends when a player has this many coins (two players "
+                "reaching it in the same round play one more round to decide).",
+                ((7, "7 coins"), (5, "5 coins (short)"), (10, "10 coins (long)")),
+                7,
+            ),
         )
 
     def __init__(self, players=None, options=None, seed=0, names=None) -> None:
         super().__init__(players, options, seed, names)
         self._reset_round_state()
-        self.eligible = [True] * self.players    # who may bid (all, except in a play-off)
+        self.eligible = [True] * self.players  # who may bid (all, except in a play-off)
         self.playoff = False
         self.winners: list[int] = []
         self.start_deal()
@@ -177,10 +185,10 @@ class TwoVOneGame(Game):
         self.rainbow_origin = 0
         self.rainbow_passes = 0
         self.bid_queue: list[int] = []
-        self.bids: list[list[int]] = []          # [seat, 0|3|4] this bidding round
+        self.bids: list[list[int]] = []  # [seat, 0|3|4] this bidding round
         self.high_bid: int | None = None
         self.high_seat: int | None = None
-        self.pending: list[list[str] | None] = [None] * n   # exchange choices (hidden)
+        self.pending: list[list[str] | None] = [None] * n  # exchange choices (hidden)
         self.received: list[list[str]] = [[] for _ in range(n)]
         self.lone: int | None = None
         self.bid: int | None = None
@@ -192,8 +200,8 @@ class TwoVOneGame(Game):
         self.follows: list[str | None] = [None] * n
         self.blind = False
         self.keep_seat: int | None = None
-        self.hands_won = [0, 0]                  # lone, duo
-        self.pile: list[str] = []                # cards collected after each hand
+        self.hands_won = [0, 0]  # lone, duo
+        self.pile: list[str] = []  # cards collected after each hand
         self.last_hand: dict[str, Any] | None = None
         self.seen: list[set[str]] = [set() for _ in range(n)]
 
@@ -208,18 +216,18 @@ class TwoVOneGame(Game):
         self.rng.shuffle(deck)
         for i in range(n):
             seat = (self.dealer + 1 + i) % n
-            self.hands[seat] = self._sorted(deck[i * DEAL_SIZE:(i + 1) * DEAL_SIZE])
+            self.hands[seat] = self._sorted(deck[i * DEAL_SIZE : (i + 1) * DEAL_SIZE])
             self.seen[seat].update(self.hands[seat])
         self.rainbow_origin = self.rainbow_holder()
         title = "Play-off round" if self.playoff else f"Round {self.deal_number}"
-        self.log(f"{title}: {self.names[self.dealer]} deals six cards each.", self.dealer,
-                 kind="deal")
+        self.log(
+            f"{title}: {self.names[self.dealer]} deals six cards each.", self.dealer, kind="deal"
+        )
         self._start_bidding()
 
     def next_deal(self) -> None:
         if not self.deal_over or self.match_over:
-            raise ValueError("the round is not over" if not self.deal_over
-                             else "the match is over")
+            raise ValueError("the round is not over" if not self.deal_over else "the match is over")
         self.start_deal()
 
     def rainbow_holder(self) -> int | None:
@@ -248,9 +256,12 @@ class TwoVOneGame(Game):
         self.bids = []
         self.high_bid = None
         self.high_seat = None
-        self.bid_queue = [s for s in ((holder + 1) % n, (holder + 2) % n, holder)
-                          if self.eligible[s]]
-        text = f"{self.names[holder]} has the rainbow; {self.names[self.bid_queue[0]]} speaks first."
+        self.bid_queue = [
+            s for s in ((holder + 1) % n, (holder + 2) % n, holder) if self.eligible[s]
+        ]
+        text = (
+            f"{self.names[holder]} has the rainbow; {self.names[self.bid_queue[0]]} speaks first."
+        )
         if self.forced:
             text += " The rainbow has gone round: this time somebody must bid."
         self.log(text, holder, kind="rainbow")
@@ -288,12 +299,17 @@ class TwoVOneGame(Game):
         if self.high_bid is None:
             self.phase = "exchange"
             self.pending = [None] * self.players
-            self.log("Nobody bids: everyone passes two cards to the left "
-                     "(the rainbow holder must include it).", None, kind="exchange")
+            self.log(
+                "Nobody bids: everyone passes two cards to the left "
+                "(the rainbow holder must include it).",
+                None,
+                kind="exchange",
+            )
             return
         self.lone, self.bid = self.high_seat, self.high_bid
-        self.log(f"{self.names[self.lone]} plays alone, bidding {self.bid}.", self.lone,
-                 kind="lone")
+        self.log(
+            f"{self.names[self.lone]} plays alone, bidding {self.bid}.", self.lone, kind="lone"
+        )
         if self.bid == 3:
             self.phase = "raise"
         else:
@@ -316,8 +332,12 @@ class TwoVOneGame(Game):
             self.seen[to].update(moving[s])
         self.pending = [None] * n
         self.rainbow_passes += 1
-        self.log(f"The cards change hands (the rainbow has moved {self.rainbow_passes} "
-                 f"time{'s' if self.rainbow_passes != 1 else ''}).", None, kind="exchange-done")
+        self.log(
+            f"The cards change hands (the rainbow has moved {self.rainbow_passes} "
+            f"time{'s' if self.rainbow_passes != 1 else ''}).",
+            None,
+            kind="exchange-done",
+        )
         self._start_bidding()
 
     # ----- discard and play -----------------------------------------------------------------
@@ -350,19 +370,30 @@ class TwoVOneGame(Game):
         self.hands_won[0 if lone_wins else 1] += 1
         winner = "lone" if lone_wins else "duo"
         self.last_hand = {
-            "hand": self.hand_no, "lone": [up, down],
+            "hand": self.hand_no,
+            "lone": [up, down],
             "duo": [[s, self.follows[s]] for s in self.duo()],
-            "lone_value": lone_v, "duo_value": duo_v,
-            "lone_reason": pair_reason(up, down), "duo_reason": pair_reason(d1, d2),
-            "winner": winner, "returned": None, "returned_public": True,
+            "lone_value": lone_v,
+            "duo_value": duo_v,
+            "lone_reason": pair_reason(up, down),
+            "duo_reason": pair_reason(d1, d2),
+            "winner": winner,
+            "returned": None,
+            "returned_public": True,
         }
         tie = " (a tie goes to the lone player)" if lone_v == duo_v else ""
         side = self.names[self.lone] if lone_wins else "The duo"
-        self.log(f"{self.names[self.lone]} turns over {label(down)}: {label(up)} {label(down)} "
-                 f"= {lone_v} ({pair_reason(up, down)}) against {label(d1)} {label(d2)} = "
-                 f"{duo_v} ({pair_reason(d1, d2)}). {side} win{'s' if lone_wins else ''} "
-                 f"hand {self.hand_no}{tie}.", self.lone, kind="hand",
-                 winner=winner, lone_value=lone_v, duo_value=duo_v)
+        self.log(
+            f"{self.names[self.lone]} turns over {label(down)}: {label(up)} {label(down)} "
+            f"= {lone_v} ({pair_reason(up, down)}) against {label(d1)} {label(d2)} = "
+            f"{duo_v} ({pair_reason(d1, d2)}). {side} win{'s' if lone_wins else ''} "
+            f"hand {self.hand_no}{tie}.",
+            self.lone,
+            kind="hand",
+            winner=winner,
+            lone_value=lone_v,
+            duo_value=duo_v,
+        )
         self.pile.extend([d1, d2])
         self.follows = [None] * self.players
         if self.hand_no >= HANDS_PER_ROUND:
@@ -374,8 +405,12 @@ class TwoVOneGame(Game):
             self.pile.append(RAINBOW)
             self.hands[self.lone] = self._sorted(self.hands[self.lone] + [back])
             self.last_hand["returned"] = back
-            self.log(f"The rainbow is spent; {label(back)} goes back to "
-                     f"{self.names[self.lone]}'s hand.", self.lone, kind="return", card=back)
+            self.log(
+                f"The rainbow is spent; {label(back)} goes back to {self.names[self.lone]}'s hand.",
+                self.lone,
+                kind="return",
+                card=back,
+            )
             self._clear_lead()
             self._start_hand()
         else:
@@ -393,11 +428,16 @@ class TwoVOneGame(Game):
         self.last_hand["returned"] = card
         if seat == self.lone:
             self.last_hand["returned_public"] = False
-            self.log(f"{self.names[seat]} secretly keeps one of the two cards.", seat,
-                     kind="return")
+            self.log(
+                f"{self.names[seat]} secretly keeps one of the two cards.", seat, kind="return"
+            )
         else:
-            self.log(f"{self.names[seat]} sends {label(card)} back to "
-                     f"{self.names[self.lone]}'s hand.", seat, kind="return", card=card)
+            self.log(
+                f"{self.names[seat]} sends {label(card)} back to {self.names[self.lone]}'s hand.",
+                seat,
+                kind="return",
+                card=card,
+            )
         self._clear_lead()
         self._start_hand()
 
@@ -413,16 +453,17 @@ class TwoVOneGame(Game):
         if exact:
             changes[self.lone] = 2
             round_winners = [self.lone]
-            summary = (f"{self.names[self.lone]} took exactly {took} hands as bid "
-                       f"and gains 2 coins.")
+            summary = f"{self.names[self.lone]} took exactly {took} hands as bid and gains 2 coins."
         else:
             for s in self.duo():
                 changes[s] = 1
             round_winners = list(self.duo())
-            summary = (f"{self.names[self.lone]} bid {self.bid} but took {took}: "
-                       f"{self.names[self.duo()[0]]} and {self.names[self.duo()[1]]} "
-                       f"gain a coin each.")
-        totals = [t + c for t, c in zip(self.totals, changes)]
+            summary = (
+                f"{self.names[self.lone]} bid {self.bid} but took {took}: "
+                f"{self.names[self.duo()[0]]} and {self.names[self.duo()[1]]} "
+                f"gain a coin each."
+            )
+        totals = [t + c for t, c in zip(self.totals, changes, strict=False)]
         self.totals = totals
         target = self.options["coins_to_win"]
         details: list[str] = []
@@ -443,16 +484,22 @@ class TwoVOneGame(Game):
                 self.eligible = [s in reached for s in range(n)]
         if self.playoff and not self.match_over:
             who = " and ".join(self.names[s] for s in range(n) if self.eligible[s])
-            details.append(f"{who} share the lead at {target}+ coins: one more round, "
-                           "in which only they may bid.")
-        self.results.append(DealResult(self.deal_number, round_winners, changes, list(totals),
-                                       summary, details))
+            details.append(
+                f"{who} share the lead at {target}+ coins: one more round, "
+                "in which only they may bid."
+            )
+        self.results.append(
+            DealResult(self.deal_number, round_winners, changes, list(totals), summary, details)
+        )
         self.log(summary, self.lone, kind="deal-end")
         for d in details:
             self.log(d, None, kind="deal-end")
         if self.match_over:
-            self.log(f"Match over: {self.names[self.winners[0]]} wins.", self.winners[0],
-                     kind="match-end")
+            self.log(
+                f"Match over: {self.names[self.winners[0]]} wins.",
+                self.winners[0],
+                kind="match-end",
+            )
 
     def match_winners(self) -> list[int]:
         if self.winners:
@@ -532,8 +579,10 @@ class TwoVOneGame(Game):
             if type(v) is not int or v not in (0, 3, 4):
                 return "Bid 3 or 4 (hands you will take exactly), or pass (0)."
             if v == 0 and not self._may_pass_bid(seat):
-                return ("The rainbow has been passed round three times: nobody has bid, "
-                        "so you must bid 3 or 4.")
+                return (
+                    "The rainbow has been passed round three times: nobody has bid, "
+                    "so you must bid 3 or 4."
+                )
             if v == 3 and self.high_bid is not None:
                 return "3 has been bid already: overcall with 4 or pass."
             if v in (3, 4) and not self.eligible[seat]:
@@ -572,10 +621,13 @@ class TwoVOneGame(Game):
             if got[0] not in must_follow(self.hands[seat], led):
                 holding = [c for c in self.hands[seat] if card_suit(c) == led]
                 if got[0] == RAINBOW:
-                    return (f"The rainbow has no suit: you may play it only when you hold no "
-                            f"{SUIT_NAMES[led]}, and you hold {labels(holding)}.")
-                return (f"You must follow the led suit, {SUIT_NAMES[led]}: "
-                        f"you hold {labels(holding)}.")
+                    return (
+                        f"The rainbow has no suit: you may play it only when you hold no "
+                        f"{SUIT_NAMES[led]}, and you hold {labels(holding)}."
+                    )
+                return (
+                    f"You must follow the led suit, {SUIT_NAMES[led]}: you hold {labels(holding)}."
+                )
             return None
         if p == "keep":
             try:
@@ -583,18 +635,24 @@ class TwoVOneGame(Game):
             except ValueError as e:
                 return str(e)
             if code not in (self.lead_up, self.lead_down):
-                return (f"Choose one of the lone player's two cards: "
-                        f"{label(self.lead_up or '')} or {label(self.lead_down or '')}.")
+                return (
+                    f"Choose one of the lone player's two cards: "
+                    f"{label(self.lead_up or '')} or {label(self.lead_down or '')}."
+                )
             return None
         return "Nothing to do now."
 
     def _phase_verb(self) -> str:
-        return {"bid": "bid or pass", "raise": "keep or raise the bid",
-                "exchange": "choose two cards to pass left",
-                "discard": "discard one card face down", "lead": "lead a card face up",
-                "hide": "lay a card face down", "follow": "play a card",
-                "keep": "choose the card that goes back to the lone hand"}.get(self.phase,
-                                                                             "wait")
+        return {
+            "bid": "bid or pass",
+            "raise": "keep or raise the bid",
+            "exchange": "choose two cards to pass left",
+            "discard": "discard one card face down",
+            "lead": "lead a card face up",
+            "hide": "lay a card face down",
+            "follow": "play a card",
+            "keep": "choose the card that goes back to the lone hand",
+        }.get(self.phase, "wait")
 
     def _apply(self, seat: int, action: Action) -> None:
         p = self.phase
@@ -623,8 +681,12 @@ class TwoVOneGame(Game):
             self.lead_up = card
             self._reveal(card)
             self.phase = "hide"
-            self.log(f"Hand {self.hand_no}: {self.names[seat]} leads {label(card)} face up.",
-                     seat, kind="lead", card=card)
+            self.log(
+                f"Hand {self.hand_no}: {self.names[seat]} leads {label(card)} face up.",
+                seat,
+                kind="lead",
+                card=card,
+            )
         elif p == "hide":
             card = parse(action.cards[0])
             self.hands[seat].remove(card)
@@ -645,13 +707,15 @@ class TwoVOneGame(Game):
                 if all(self.follows[s] is not None for s in self.duo()):
                     d = self.duo()
                     self._reveal(*(self.follows[s] for s in d))  # type: ignore[misc]
-                    self.log(f"The duo reveal: {self.names[d[0]]} {label(self.follows[d[0]])}, "
-                             f"{self.names[d[1]]} {label(self.follows[d[1]])}.", None,
-                             kind="reveal")
+                    self.log(
+                        f"The duo reveal: {self.names[d[0]]} {label(self.follows[d[0]])}, "
+                        f"{self.names[d[1]]} {label(self.follows[d[1]])}.",
+                        None,
+                        kind="reveal",
+                    )
             else:
                 self._reveal(card)
-                self.log(f"{self.names[seat]} plays {label(card)}.", seat, kind="follow",
-                         card=card)
+                self.log(f"{self.names[seat]} plays {label(card)}.", seat, kind="follow", card=card)
             if all(self.follows[s] is not None for s in self.duo()):
                 self._resolve_hand()
         elif p == "keep":
@@ -663,8 +727,11 @@ class TwoVOneGame(Game):
         p = self.phase
         hand = self.hands[seat]
         if p == "bid":
-            return [Action("bid", value=v) for v in self._bid_options(seat)
-                    if v == 0 or self.eligible[seat]]
+            return [
+                Action("bid", value=v)
+                for v in self._bid_options(seat)
+                if v == 0 or self.eligible[seat]
+            ]
         if p == "raise":
             return [Action("raise", value=3), Action("raise", value=4)]
         if p == "exchange":
@@ -691,34 +758,57 @@ class TwoVOneGame(Game):
         p = self.phase
         if p == "bid":
             words = {0: ("Pass", "p"), 3: ("Bid 3", "3"), 4: ("Bid 4", "4")}
-            choices = tuple(Choice(words[a.value][0], a, words[a.value][1])  # type: ignore[index]
-                            for a in self.legal_actions(seat))
+            choices = tuple(
+                Choice(words[a.value][0], a, words[a.value][1])  # type: ignore[index]
+                for a in self.legal_actions(seat)
+            )
             if self.high_bid is None:
                 prompt = "Bid the exact number of hands (of 5) you will take alone, or pass."
                 if not self._may_pass_bid(seat):
                     prompt = "The rainbow has gone round: nobody has bid, so you must bid."
             else:
-                prompt = (f"{self.names[self.high_seat]} bids 3: overcall with 4, or pass.")  # type: ignore[index]
+                prompt = f"{self.names[self.high_seat]} bids 3: overcall with 4, or pass."  # type: ignore[index]
             return Decision(seat, "bid", prompt, None, None, choices)
         if p == "raise":
-            return Decision(seat, "raise", "Your 3 stands: keep it, or raise to 4 before the "
-                            "duo discard.", None, None,
-                            (Choice("Keep 3", Action("raise", value=3), "3"),
-                             Choice("Raise to 4", Action("raise", value=4), "4")))
+            return Decision(
+                seat,
+                "raise",
+                "Your 3 stands: keep it, or raise to 4 before the duo discard.",
+                None,
+                None,
+                (
+                    Choice("Keep 3", Action("raise", value=3), "3"),
+                    Choice("Raise to 4", Action("raise", value=4), "4"),
+                ),
+            )
         if p == "exchange":
             prompt = "Nobody bid: choose two cards to pass to your left."
             if RAINBOW in self.hands[seat]:
                 prompt += " The rainbow must be one of them."
             return Decision(seat, "exchange", prompt, (2, 2), "exchange", (), hidden=True)
         if p == "discard":
-            return Decision(seat, "discard", "Discard one card face down; it is out of play "
-                            "this round.", (1, 1), "discard", (), hidden=True)
+            return Decision(
+                seat,
+                "discard",
+                "Discard one card face down; it is out of play this round.",
+                (1, 1),
+                "discard",
+                (),
+                hidden=True,
+            )
         if p == "lead":
-            return Decision(seat, "lead", f"Hand {self.hand_no} of {HANDS_PER_ROUND}: choose "
-                            "the card to lead face up (not the rainbow).", (1, 1), "lead")
+            return Decision(
+                seat,
+                "lead",
+                f"Hand {self.hand_no} of {HANDS_PER_ROUND}: choose "
+                "the card to lead face up (not the rainbow).",
+                (1, 1),
+                "lead",
+            )
         if p == "hide":
-            return Decision(seat, "hide", "Now choose the card to lay face down beside it.",
-                            (1, 1), "hide")
+            return Decision(
+                seat, "hide", "Now choose the card to lay face down beside it.", (1, 1), "hide"
+            )
         if p == "follow":
             assert self.lead_up
             led = SUIT_NAMES[card_suit(self.lead_up)]
@@ -731,13 +821,19 @@ class TwoVOneGame(Game):
             cards = (self.lead_up, self.lead_down)
             if seat == self.lone:
                 prompt = "You won the hand: secretly choose the card you take back."
-                choices = tuple(Choice(f"Keep {label(c)}", Action("keep", value=c), str(i + 1))
-                                for i, c in enumerate(cards))
+                choices = tuple(
+                    Choice(f"Keep {label(c)}", Action("keep", value=c), str(i + 1))
+                    for i, c in enumerate(cards)
+                )
             else:
-                prompt = (f"The duo won the hand: choose which card goes back to "
-                          f"{self.names[self.lone]}'s hand.")
-                choices = tuple(Choice(f"Return {label(c)}", Action("keep", value=c),
-                                       str(i + 1)) for i, c in enumerate(cards))
+                prompt = (
+                    f"The duo won the hand: choose which card goes back to "
+                    f"{self.names[self.lone]}'s hand."
+                )
+                choices = tuple(
+                    Choice(f"Return {label(c)}", Action("keep", value=c), str(i + 1))
+                    for i, c in enumerate(cards)
+                )
             return Decision(seat, "keep", prompt, None, None, choices, hidden=seat == self.lone)
         return None
 
@@ -789,7 +885,7 @@ class TwoVOneGame(Game):
         if p == "exchange":
             return f"Exchange: waiting for {acting} to choose two cards."
         lone = self.names[self.lone] if self.lone is not None else "?"
-        score = (f"{lone} (bid {self.bid}) {self.hands_won[0]} – duo {self.hands_won[1]}")
+        score = f"{lone} (bid {self.bid}) {self.hands_won[0]} – duo {self.hands_won[1]}"
         if p == "raise":
             return f"{lone} may raise the bid of 3 to 4."
         if p == "discard":
@@ -831,8 +927,13 @@ class TwoVOneGame(Game):
             for s in range(n):
                 p = self.pending[s]
                 if p is not None:
-                    table.append({"seat": s, "cards": list(p) if s == seat else [HIDDEN] * 2,
-                                  "label": "passing left"})
+                    table.append(
+                        {
+                            "seat": s,
+                            "cards": list(p) if s == seat else [HIDDEN] * 2,
+                            "label": "passing left",
+                        }
+                    )
             return table
         if self.phase in ("hide", "follow", "keep") and self.lone is not None and self.lead_up:
             cards = [self.lead_up]
@@ -845,15 +946,21 @@ class TwoVOneGame(Game):
             table.append({"seat": self.lone, "cards": cards, "label": lab})
             if self.phase == "keep" and self.last_hand:
                 for s, c in self.last_hand["duo"]:
-                    table.append({"seat": s, "cards": [c],
-                                  "label": f"duo {self.last_hand['duo_value']}"})
+                    table.append(
+                        {"seat": s, "cards": [c], "label": f"duo {self.last_hand['duo_value']}"}
+                    )
             else:
                 for s in self.duo():
                     c = self.follows[s]
                     if c is not None:
                         face_up = (not self.blind) or s == seat
-                        table.append({"seat": s, "cards": [c if face_up else HIDDEN],
-                                      "label": "face down" if self.blind else "played"})
+                        table.append(
+                            {
+                                "seat": s,
+                                "cards": [c if face_up else HIDDEN],
+                                "label": "face down" if self.blind else "played",
+                            }
+                        )
         return table
 
     def observation(self, seat: int) -> dict[str, Any]:
@@ -865,39 +972,58 @@ class TwoVOneGame(Game):
             last["lone"] = list(last["lone"])
             if not last["returned_public"] and seat != self.lone:
                 last["returned"] = None
-        history = [dict(h) for h in self.history
-                   if h.get("deal") == self.deal_number or h.get("kind") in ("deal-end",
-                                                                               "match-end")]
+        history = [
+            dict(h)
+            for h in self.history
+            if h.get("deal") == self.deal_number or h.get("kind") in ("deal-end", "match-end")
+        ]
         return {
-            "variant": self.variant_id, "family": self.family, "seat": seat,
-            "players": n, "names": list(self.names),
+            "variant": self.variant_id,
+            "family": self.family,
+            "seat": seat,
+            "players": n,
+            "names": list(self.names),
             "hand": list(self.hands[seat]),
             "hand_counts": [len(h) for h in self.hands],
-            "to_act": list(self.to_act()), "dealer": self.dealer,
-            "deal_number": self.deal_number, "totals": list(self.totals),
-            "coins": list(self.totals), "coins_to_win": self.options["coins_to_win"],
+            "to_act": list(self.to_act()),
+            "dealer": self.dealer,
+            "deal_number": self.deal_number,
+            "totals": list(self.totals),
+            "coins": list(self.totals),
+            "coins_to_win": self.options["coins_to_win"],
             "table": self._table(seat),
             "seat_tags": [self._seat_tags(s) for s in range(n)],
-            "history": history, "status": self.status_line(),
-            "deal_over": self.deal_over, "match_over": self.match_over,
+            "history": history,
+            "status": self.status_line(),
+            "deal_over": self.deal_over,
+            "match_over": self.match_over,
             "options": dict(self.options),
             # 2v1 keys
             "phase": self.phase,
             "bids": [list(b) for b in self.bids],
-            "high_bid": self.high_bid, "high_seat": self.high_seat,
+            "high_bid": self.high_bid,
+            "high_seat": self.high_seat,
             "rainbow_holder": self.rainbow_holder() if self.phase in ("bid", "exchange") else None,
-            "rainbow_passes": self.rainbow_passes, "forced": self.forced,
-            "eligible": list(self.eligible), "playoff": self.playoff,
-            "lone": self.lone, "bid": self.bid, "duo": list(self.duo()),
-            "hand_no": self.hand_no, "hands_per_round": HANDS_PER_ROUND,
+            "rainbow_passes": self.rainbow_passes,
+            "forced": self.forced,
+            "eligible": list(self.eligible),
+            "playoff": self.playoff,
+            "lone": self.lone,
+            "bid": self.bid,
+            "duo": list(self.duo()),
+            "hand_no": self.hand_no,
+            "hands_per_round": HANDS_PER_ROUND,
             "hands_won": {"lone": self.hands_won[0], "duo": self.hands_won[1]},
             "lead": self.lead_up,
             "led_suit": card_suit(self.lead_up) if self.lead_up else None,
             "blindfold": self.blind,
             "my_choice": list(self.pending[seat]) if self.pending[seat] else None,
             "my_discard": self.duo_discards[seat],
-            "my_face_down": (self.lead_down if seat == self.lone else
-                             (self.follows[seat] if self.blind else None)),
+            "my_face_down": (
+                self.lead_down
+                if seat == self.lone
+                else (self.follows[seat] if self.blind else None)
+            ),
             "received": [c for c in self.received[seat] if c in self.hands[seat]],
             "last_hand": last,
             "keep_seat": self.keep_seat,
@@ -919,9 +1045,16 @@ class TwoVOneGame(Game):
         self.rainbow_origin = self.rainbow_holder()
         self._start_bidding()
 
-    def set_position(self, hands: list[list[str]], lone: int, bid: int, *,
-                     hand_no: int = 1, hands_won: tuple[int, int] = (0, 0),
-                     out: list[str] | None = None) -> None:
+    def set_position(
+        self,
+        hands: list[list[str]],
+        lone: int,
+        bid: int,
+        *,
+        hand_no: int = 1,
+        hands_won: tuple[int, int] = (0, 0),
+        out: list[str] | None = None,
+    ) -> None:
         """Put the current round straight into play: ``hands`` per seat, the lone seat
         and bid, the hand about to be led. Cards not in a hand go to ``out`` (the duo
         discards and earlier hands; default: all the rest into the pile)."""
@@ -945,27 +1078,42 @@ class TwoVOneGame(Game):
     # ----- JSON --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         d = self._base_json()
-        d.update({
-            "phase": self.phase, "hands": [list(h) for h in self.hands],
-            "dealer": self.dealer, "rainbow_origin": self.rainbow_origin,
-            "rainbow_passes": self.rainbow_passes, "bid_queue": list(self.bid_queue),
-            "bids": [list(b) for b in self.bids], "high_bid": self.high_bid,
-            "high_seat": self.high_seat,
-            "pending": [list(p) if p is not None else None for p in self.pending],
-            "received": [list(r) for r in self.received],
-            "lone": self.lone, "bid": self.bid, "raised": self.raised,
-            "duo_discards": list(self.duo_discards), "hand_no": self.hand_no,
-            "lead_up": self.lead_up, "lead_down": self.lead_down,
-            "follows": list(self.follows), "blind": self.blind, "keep_seat": self.keep_seat,
-            "hands_won": list(self.hands_won), "pile": list(self.pile),
-            "last_hand": self.last_hand, "seen": [sorted(s) for s in self.seen],
-            "eligible": list(self.eligible), "playoff": self.playoff,
-            "winners": list(self.winners),
-        })
+        d.update(
+            {
+                "phase": self.phase,
+                "hands": [list(h) for h in self.hands],
+                "dealer": self.dealer,
+                "rainbow_origin": self.rainbow_origin,
+                "rainbow_passes": self.rainbow_passes,
+                "bid_queue": list(self.bid_queue),
+                "bids": [list(b) for b in self.bids],
+                "high_bid": self.high_bid,
+                "high_seat": self.high_seat,
+                "pending": [list(p) if p is not None else None for p in self.pending],
+                "received": [list(r) for r in self.received],
+                "lone": self.lone,
+                "bid": self.bid,
+                "raised": self.raised,
+                "duo_discards": list(self.duo_discards),
+                "hand_no": self.hand_no,
+                "lead_up": self.lead_up,
+                "lead_down": self.lead_down,
+                "follows": list(self.follows),
+                "blind": self.blind,
+                "keep_seat": self.keep_seat,
+                "hands_won": list(self.hands_won),
+                "pile": list(self.pile),
+                "last_hand": self.last_hand,
+                "seen": [sorted(s) for s in self.seen],
+                "eligible": list(self.eligible),
+                "playoff": self.playoff,
+                "winners": list(self.winners),
+            }
+        )
         return d
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "TwoVOneGame":
+    def from_json(cls, data: dict[str, Any]) -> TwoVOneGame:
         g = cls._blank(data)
         g._reset_round_state()
         g.phase = data["phase"]
@@ -988,8 +1136,11 @@ class TwoVOneGame(Game):
         g.hands_won = list(data["hands_won"])
         g.pile = list(data["pile"])
         lh = data["last_hand"]
-        g.last_hand = None if lh is None else {
-            **lh, "lone": list(lh["lone"]), "duo": [list(x) for x in lh["duo"]]}
+        g.last_hand = (
+            None
+            if lh is None
+            else {**lh, "lone": list(lh["lone"]), "duo": [list(x) for x in lh["duo"]]}
+        )
         g.seen = [set(s) for s in data["seen"]]
         g.eligible = list(data["eligible"])
         g.playoff = data["playoff"]

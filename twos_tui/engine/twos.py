@@ -46,11 +46,19 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Any, ClassVar
 
-from .cards import (CLIMB_RANKS, RANK_PLURAL, RANK_TEXT, CardError, card_code, display,
-                    display_cards, parse_card)
+from .cards import (
+    CLIMB_RANKS,
+    RANK_PLURAL,
+    RANK_TEXT,
+    CardError,
+    card_code,
+    display,
+    display_cards,
+    parse_card,
+)
 from .climbing import ClimbingGame, Combination, describe_kind
 from .protocol import PASS, Action, DealResult, OptionSpec
 
@@ -85,15 +93,23 @@ def _lowest(m: int, k: int) -> int:
 _LOWK = tuple(tuple(_lowest(m, k) for k in range(5)) for m in range(16))
 #: _TOPS[m][w]: ((top_suit, submask), ...) for each top suit that has w-1 suits below it
 _TOPS = tuple(
-    tuple(tuple((t, (1 << t) | _LOWK[m & ((1 << t) - 1)][w - 1])
-                for t in range(4)
-                if m >> t & 1 and _POP[m & ((1 << t) - 1)] >= w - 1)
-          if w else ()
-          for w in range(5))
-    for m in range(16))
+    tuple(
+        tuple(
+            (t, (1 << t) | _LOWK[m & ((1 << t) - 1)][w - 1])
+            for t in range(4)
+            if m >> t & 1 and _POP[m & ((1 << t) - 1)] >= w - 1
+        )
+        if w
+        else ()
+        for w in range(5)
+    )
+    for m in range(16)
+)
 #: _CHUNK[r][sub]: the codes of suit mask ``sub`` at rank ``r``, low to high
-_CHUNK = tuple(tuple(tuple(CODES[4 * r + s] for s in range(4) if sub >> s & 1)
-                     for sub in range(16)) for r in range(NRANKS))
+_CHUNK = tuple(
+    tuple(tuple(CODES[4 * r + s] for s in range(4) if sub >> s & 1) for sub in range(16))
+    for r in range(NRANKS)
+)
 
 SET_KINDS = {1: "single", 2: "pair", 3: "triple"}
 SET_SLOTS = {n: ("set", n) for n in (1, 2, 3)}
@@ -101,12 +117,24 @@ RUN_SLOTS = {n: ("run", n) for n in range(3, NRANKS + 1)}
 
 #: Every bomb shape (width, length): four of a kind, and multi-runs.
 BOMB_SHAPES: tuple[tuple[int, int], ...] = ((4, 1),) + tuple(
-    (w, l) for w in (2, 3, 4) for l in range(3, NRANKS + 1))
+    (w, ln) for w in (2, 3, 4) for ln in range(3, NRANKS + 1)
+)
 BOMB_SLOTS = {s: ("bomb",) + s for s in BOMB_SHAPES}
 #: The text's list, weakest first (the 13-card default, and the fixed-list option).
 TEXT_BOMB_LIST: tuple[tuple[int, int], ...] = (
-    (2, 3), (4, 1), (2, 4), (2, 5), (3, 3), (2, 6),
-    (3, 4), (2, 7), (4, 3), (3, 5), (3, 6), (4, 4))
+    (2, 3),
+    (4, 1),
+    (2, 4),
+    (2, 5),
+    (3, 3),
+    (2, 6),
+    (3, 4),
+    (2, 7),
+    (4, 3),
+    (3, 5),
+    (3, 6),
+    (4, 4),
+)
 STRICT = "same-suit"
 
 
@@ -118,15 +146,18 @@ def default_hand_size(players: int | None) -> int:
     return 20 if players == 2 else 13
 
 
-@lru_cache(maxsize=None)
+@cache
 def shape_probabilities(hand_size: int) -> dict[tuple[int, int], Fraction]:
     """Exact chance that a dealt hand of ``hand_size`` holds each bomb shape."""
     from .odds import shape_probability
-    return {s: (shape_probability(s[0], s[1], hand_size) if s[0] * s[1] <= hand_size
-                else Fraction(0)) for s in BOMB_SHAPES}
+
+    return {
+        s: (shape_probability(s[0], s[1], hand_size) if s[0] * s[1] <= hand_size else Fraction(0))
+        for s in BOMB_SHAPES
+    }
 
 
-@lru_cache(maxsize=None)
+@cache
 def rarity_order(hand_size: int) -> tuple[tuple[int, int], ...]:
     """Every bomb shape, weakest (most likely to be dealt) first. Exact ties (shapes
     that cannot be dealt at this size, probability 0) put fewer cards, then the
@@ -135,7 +166,7 @@ def rarity_order(hand_size: int) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(BOMB_SHAPES, key=lambda s: (-p[s], s[0] * s[1], s[0])))
 
 
-@lru_cache(maxsize=None)
+@cache
 def bomb_order(hand_size: int, mode: str = "rarity") -> tuple[tuple[int, int], ...]:
     """Every bomb shape, weakest first, for a hand size and the ``bomb_order`` option.
 
@@ -150,7 +181,7 @@ def bomb_order(hand_size: int, mode: str = "rarity") -> tuple[tuple[int, int], .
     return TEXT_BOMB_LIST + rest
 
 
-@lru_cache(maxsize=None)
+@cache
 def _powers(hand_size: int, mode: str) -> dict[tuple, int]:
     """Bomb slot -> Combination.power (1 = weakest shape)."""
     return {BOMB_SLOTS[s]: i + 1 for i, s in enumerate(bomb_order(hand_size, mode))}
@@ -257,7 +288,7 @@ def _classify_opt(cards, opt: tuple[int, str, bool]) -> Combination | None:
 # ---------------------------------------------------------------------------------------
 # Enumeration of canonical plays (see the module docstring)
 
-_ACTIONS: dict[int, Action] = {}        # card mask -> the Action playing exactly those cards
+_ACTIONS: dict[int, Action] = {}  # card mask -> the Action playing exactly those cards
 _MASK_OF: dict[tuple[str, ...], int] = {}  # that Action's cards -> card mask
 
 
@@ -276,11 +307,16 @@ def _action(mask: int) -> Action:
 
 
 #: _SET_OUT[n][r][m]: the canonical sets of n cards at rank r for suit mask m
-_SET_OUT = {n: tuple(tuple(tuple((SET_SLOTS[n], 4 * r + t, None, sub << (4 * r))
-                                 for t, sub in _TOPS[m][n])
-                           for m in range(16))
-                     for r in range(NRANKS))
-            for n in (1, 2, 3)}
+_SET_OUT = {
+    n: tuple(
+        tuple(
+            tuple((SET_SLOTS[n], 4 * r + t, None, sub << (4 * r)) for t, sub in _TOPS[m][n])
+            for m in range(16)
+        )
+        for r in range(NRANKS)
+    )
+    for n in (1, 2, 3)
+}
 
 
 def _set_actions() -> tuple[dict, dict]:
@@ -289,11 +325,19 @@ def _set_actions() -> tuple[dict, dict]:
     acts: dict[int, Action] = {}
     table = {}
     for n in (1, 2, 3):
-        table[n] = tuple(tuple(
-            (tuple(o[1] for o in _SET_OUT[n][r][m]),
-             tuple(acts.setdefault(o[3], Action("play", _cards_of_mask(o[3])))
-                   for o in _SET_OUT[n][r][m]))
-            for m in range(16)) for r in range(NRANKS))
+        table[n] = tuple(
+            tuple(
+                (
+                    tuple(o[1] for o in _SET_OUT[n][r][m]),
+                    tuple(
+                        acts.setdefault(o[3], Action("play", _cards_of_mask(o[3])))
+                        for o in _SET_OUT[n][r][m]
+                    ),
+                )
+                for m in range(16)
+            )
+            for r in range(NRANKS)
+        )
     return acts, table
 
 
@@ -309,8 +353,10 @@ def _sets(ms: list[int], n: int, out: list) -> None:
         ext(table[r][ms[r]])
 
 
-_SLOTS_BY_WIDTH = {1: RUN_SLOTS, **{w: {l: BOMB_SLOTS[(w, l)] for l in range(3, NRANKS + 1)}
-                                     for w in (2, 3, 4)}}
+_SLOTS_BY_WIDTH = {
+    1: RUN_SLOTS,
+    **{w: {ln: BOMB_SLOTS[(w, ln)] for ln in range(3, NRANKS + 1)} for w in (2, 3, 4)},
+}
 
 
 def _multi(ms: list[int], w: int, app, only_length: int = 0) -> None:
@@ -326,7 +372,7 @@ def _multi(ms: list[int], w: int, app, only_length: int = 0) -> None:
             continue
         if only_length:
             end = start + only_length - 1
-            if end >= NRANKS or not all(ok[start:end + 1]):
+            if end >= NRANKS or not all(ok[start : end + 1]):
                 continue
             base = 0
             for k in range(start, end):
@@ -353,7 +399,7 @@ def _bombs(ms: list[int], app) -> None:
         if ms[r] == 15:
             app((slot, 4 * r + 3, None, 15 << (4 * r)))
     streak = 0
-    for m in ms:        # a multi-run needs 3 consecutive ranks with 2+ cards each
+    for m in ms:  # a multi-run needs 3 consecutive ranks with 2+ cards each
         if _POP[m] >= 2:
             streak += 1
             if streak == 3:
@@ -390,8 +436,8 @@ def _suited_runs(ms: list[int], app, only_length: int = 0) -> None:
         if not (ms[start] and ms[start + 1] and ms[start + 2]):
             continue
         r = start
-        base = 0          # lowest suit at each rank so far
-        common = 15       # suits held at every rank so far
+        base = 0  # lowest suit at each rank so far
+        common = 15  # suits held at every rank so far
         while r < NRANKS and ms[r]:
             m = ms[r]
             sh = 4 * r
@@ -449,7 +495,7 @@ class _HandPlays:
             ms = self.ms
             pop = _POP
             acts: list[Action] = []
-            for n in (1, 2, 3):          # the same order as enumerate_outcomes
+            for n in (1, 2, 3):  # the same order as enumerate_outcomes
                 table = _SET_TABLE[n]
                 for r in range(NRANKS):
                     if pop[ms[r]] >= n:
@@ -487,9 +533,11 @@ class _HandPlays:
             else:
                 _multi(self.ms, 1, out.append, slot[1])
             get = _ACTIONS.get
-            entry = self._slots[slot] = ([o[1] for o in out],
-                                         [get(o[3]) or _action(o[3]) for o in out],
-                                         [o[2] for o in out])
+            entry = self._slots[slot] = (
+                [o[1] for o in out],
+                [get(o[3]) or _action(o[3]) for o in out],
+                [o[2] for o in out],
+            )
         return entry
 
     def _load_bombs(self) -> None:
@@ -497,8 +545,9 @@ class _HandPlays:
         _bombs(self.ms, out.append)
         powers = _powers(self.opt[0], self.opt[1])
         get = _ACTIONS.get
-        bombs = sorted((((powers[o[0]], o[1]), get(o[3]) or _action(o[3])) for o in out),
-                       key=lambda b: b[0])
+        bombs = sorted(
+            (((powers[o[0]], o[1]), get(o[3]) or _action(o[3])) for o in out), key=lambda b: b[0]
+        )
         self._bomb_keys = [b[0] for b in bombs]
         self._bomb_acts = [b[1] for b in bombs]
 
@@ -507,61 +556,100 @@ class _HandPlays:
             self._load_bombs()
         topcard = top.key[0]
         if top.power:
-            return self._bomb_acts[bisect_right(self._bomb_keys, (top.power, topcard)):]
+            return self._bomb_acts[bisect_right(self._bomb_keys, (top.power, topcard)) :]
         tops, acts, stricts = self._slot(top.slot)
         i = bisect_right(tops, topcard)
         if top.strict is None:
             return acts[i:] + self._bomb_acts
-        return [a for a, s in zip(acts[i:], stricts[i:]) if s == top.strict] + self._bomb_acts
+        return [
+            a for a, s in zip(acts[i:], stricts[i:], strict=False) if s == top.strict
+        ] + self._bomb_acts
 
 
 # ---------------------------------------------------------------------------------------
 # Option specs
 
 
-@lru_cache(maxsize=None)
+@cache
 def _option_specs(players: int) -> tuple[OptionSpec, ...]:
     most = 52 // players
     dflt = default_hand_size(players)
     return (
-        OptionSpec("hand_size", "Hand size",
-                   f"Cards dealt to each player; the rest stay out of play, face down "
-                   f"(usual: {dflt}).",
-                   tuple((n, f"{n} card{'s' if n > 1 else ''}" + (f" ({52 - n * players} out of play)"
-                                             if n * players < 52 else ""))
-                         for n in range(1, most + 1)),
-                   dflt),
-        OptionSpec("bomb_order", "Bomb strength",
-                   "How bomb shapes rank against each other.",
-                   (("rarity", "Rarer shape is stronger (the text's list at 13 cards)"),
-                    ("fixed", "The text's list at every hand size")),
-                   "rarity"),
-        OptionSpec("run_suits", "Same-suit runs",
-                   "Whether a run whose cards all share a suit needs a same-suit run to beat it.",
-                   (("free", "Suits do not matter in runs"),
-                    (STRICT, "Only a same-suit run beats a same-suit run")),
-                   "free"),
-        OptionSpec("opening", "First play",
-                   "Whether the first play of a deal must include the lowest dealt card.",
-                   (("free", "Any combination"),
-                    ("lowest", "Must include the lowest card")),
-                   "free"),
-        OptionSpec("passing", "Passing",
-                   "What a pass means for the rest of the trick.",
-                   (("reentry", "You may play again later in the trick"),
-                    ("locked", "A pass keeps you out until the next trick")),
-                   "reentry"),
-        OptionSpec("scoring", "Match",
-                   "How the match is won.",
-                   (("deals", "First to win a number of deals"),
-                    ("penalty", "Penalty: 1 point a card left; lowest after a number of deals")),
-                   "deals"),
-        OptionSpec("deals_to_win", "Deals to win",
-                   "Deals a player must win to take the match (deals scoring).",
-                   tuple((n, str(n)) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)), 5),
-        OptionSpec("penalty_deals", "Deals played",
-                   "Number of deals in a match (penalty scoring).",
-                   tuple((n, str(n)) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20)), 5),
+        OptionSpec(
+            "hand_size",
+            "Hand size",
+            f"Cards dealt to each player; the rest stay out of play, face down (usual: {dflt}).",
+            tuple(
+                (
+                    n,
+                    f"{n} card{'s' if n > 1 else ''}"
+                    + (f" ({52 - n * players} out of play)" if n * players < 52 else ""),
+                )
+                for n in range(1, most + 1)
+            ),
+            dflt,
+        ),
+        OptionSpec(
+            "bomb_order",
+            "Bomb strength",
+            "How bomb shapes rank against each other.",
+            (
+                ("rarity", "Rarer shape is stronger (the text's list at 13 cards)"),
+                ("fixed", "The text's list at every hand size"),
+            ),
+            "rarity",
+        ),
+        OptionSpec(
+            "run_suits",
+            "Same-suit runs",
+            "Whether a run whose cards all share a suit needs a same-suit run to beat it.",
+            (
+                ("free", "Suits do not matter in runs"),
+                (STRICT, "Only a same-suit run beats a same-suit run"),
+            ),
+            "free",
+        ),
+        OptionSpec(
+            "opening",
+            "First play",
+            "Whether the first play of a deal must include the lowest dealt card.",
+            (("free", "Any combination"), ("lowest", "Must include the lowest card")),
+            "free",
+        ),
+        OptionSpec(
+            "passing",
+            "Passing",
+            "What a pass means for the rest of the trick.",
+            (
+                ("reentry", "You may play again later in the trick"),
+                ("locked", "A pass keeps you out until the next trick"),
+            ),
+            "reentry",
+        ),
+        OptionSpec(
+            "scoring",
+            "Match",
+            "How the match is won.",
+            (
+                ("deals", "First to win a number of deals"),
+                ("penalty", "Penalty: 1 point a card left; lowest after a number of deals"),
+            ),
+            "deals",
+        ),
+        OptionSpec(
+            "deals_to_win",
+            "Deals to win",
+            "Deals a player must win to take the match (deals scoring).",
+            tuple((n, str(n)) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)),
+            5,
+        ),
+        OptionSpec(
+            "penalty_deals",
+            "Deals played",
+            "Number of deals in a match (penalty scoring).",
+            tuple((n, str(n)) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20)),
+            5,
+        ),
     )
 
 
@@ -572,11 +660,13 @@ def _option_specs(players: int) -> tuple[OptionSpec, ...]:
 class TwosGame(ClimbingGame):
     variant_id: ClassVar[str] = "twos"
     name: ClassVar[str] = "Twos"
-    summary: ClassVar[str] = ("Shed your hand first: beat the last play with the same "
-                              "pattern, or drop a bomb; twos are high.")
+    summary: ClassVar[str] = (
+        "Shed your hand first: beat the last play with the same "
+        "pattern, or drop a bomb; twos are high."
+    )
     player_counts: ClassVar[tuple[int, ...]] = (2, 3)
     default_players: ClassVar[int] = 3
-    low_score_wins: ClassVar[bool] = False   # instance value follows the "scoring" option
+    low_score_wins: ClassVar[bool] = False  # instance value follows the "scoring" option
     score_label: ClassVar[str] = "Deals won"
 
     def __init__(self, players=None, options=None, seed=0, names=None) -> None:
@@ -591,7 +681,7 @@ class TwosGame(ClimbingGame):
         self.score_label = "Penalty points" if penalty else "Deals won"
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "TwosGame":
+    def from_json(cls, data: dict[str, Any]) -> TwosGame:
         g = super().from_json(data)
         g._setup_runtime()
         return g
@@ -612,8 +702,11 @@ class TwosGame(ClimbingGame):
 
     def rules_summary(self) -> list[str]:
         unused = "deals_to_win" if self.options["scoring"] == "penalty" else "penalty_deals"
-        lines = [f"{s.label}: {s.label_of(self.options[s.id])}"
-                 for s in self.option_specs(self.players) if s.id != unused]
+        lines = [
+            f"{s.label}: {s.label_of(self.options[s.id])}"
+            for s in self.option_specs(self.players)
+            if s.id != unused
+        ]
         order = self.bomb_order_text()
         if order:
             lines.append("Bombs, weakest to strongest: " + ", ".join(order))
@@ -621,8 +714,9 @@ class TwosGame(ClimbingGame):
 
     def target_text(self) -> str:
         if self.options["scoring"] == "penalty":
-            return (f"Lowest penalty after {self.options['penalty_deals']} deals "
-                    f"(1 point a card left)")
+            return (
+                f"Lowest penalty after {self.options['penalty_deals']} deals (1 point a card left)"
+            )
         return f"First to win {self.options['deals_to_win']} deals"
 
     # ----- cards ----------------------------------------------------------------------------
@@ -645,9 +739,9 @@ class TwosGame(ClimbingGame):
         self.rng.shuffle(perm)
         hs = self.options["hand_size"]
         n = self.players
-        hands = [sorted(perm[i * hs:(i + 1) * hs]) for i in range(n)]
+        hands = [sorted(perm[i * hs : (i + 1) * hs]) for i in range(n)]
         self.hands = [[CODES[i] for i in h] for h in hands]
-        self.out_of_play = [CODES[i] for i in sorted(perm[n * hs:])]
+        self.out_of_play = [CODES[i] for i in sorted(perm[n * hs :])]
         lows = [h[0] for h in hands]
         starter = min(range(n), key=lambda s: lows[s])
         self.dealer = (self.deal_number - 1) % n
@@ -659,17 +753,22 @@ class TwosGame(ClimbingGame):
 
     def score_deal(self, winner: int) -> DealResult:
         left = [len(h) for h in self.hands]
-        details = [f"{self.names[s]}: {left[s]} card{'s' if left[s] != 1 else ''} left"
-                   for s in range(self.players) if s != winner]
+        details = [
+            f"{self.names[s]}: {left[s]} card{'s' if left[s] != 1 else ''} left"
+            for s in range(self.players)
+            if s != winner
+        ]
         if self.options["scoring"] == "penalty":
             changes = left
-            totals = [t + c for t, c in zip(self.totals, changes)]
+            totals = [t + c for t, c in zip(self.totals, changes, strict=False)]
             self.match_over = self.deal_number >= self.options["penalty_deals"]
-            summary = (f"{self.names[winner]} is out of cards and wins deal "
-                       f"{self.deal_number}; the others score a point a card.")
+            summary = (
+                f"{self.names[winner]} is out of cards and wins deal "
+                f"{self.deal_number}; the others score a point a card."
+            )
         else:
             changes = [1 if s == winner else 0 for s in range(self.players)]
-            totals = [t + c for t, c in zip(self.totals, changes)]
+            totals = [t + c for t, c in zip(self.totals, changes, strict=False)]
             self.match_over = totals[winner] >= self.options["deals_to_win"]
             summary = f"{self.names[winner]} is out of cards and wins deal {self.deal_number}."
         return DealResult(self.deal_number, [winner], changes, totals, summary, details)
@@ -727,22 +826,32 @@ class TwosGame(ClimbingGame):
         widths = set(counts.values())
         shown = display_cards(codes)
         if len(widths) > 1:
-            return (f"{shown} is not a play: cards of several ranks must form a run (one card "
-                    f"a rank) or a bomb with the same number of cards at every rank.")
+            return (
+                f"{shown} is not a play: cards of several ranks must form a run (one card "
+                f"a rank) or a bomb with the same number of cards at every rank."
+            )
         w = widths.pop()
         if ranks[-1] - ranks[0] != len(ranks) - 1:
-            if any(sorted((r + k) % NRANKS for r in ranks)[-1]
-                   - sorted((r + k) % NRANKS for r in ranks)[0] == len(ranks) - 1
-                   for k in range(1, NRANKS)):
+            if any(
+                sorted((r + k) % NRANKS for r in ranks)[-1]
+                - sorted((r + k) % NRANKS for r in ranks)[0]
+                == len(ranks) - 1
+                for k in range(1, NRANKS)
+            ):
                 return "Runs do not wrap past the 2: 2 is the top of a run, 3 its bottom."
             return f"{shown} is not a play: the ranks of a run must be consecutive."
         if w == 1:
             return "A run needs at least three consecutive ranks."
         if w == 4:
-            return (f"{shown} is not a play: a multi-run bomb needs at least three "
-                    f"consecutive ranks (four of a kind alone is a bomb).")
-        return (f"A multi-run bomb needs at least three consecutive ranks "
-                f"({w} cards at each, like {' '.join([_RANK_WORD[0] * w, _RANK_WORD[1] * w, _RANK_WORD[2] * w])}).")
+            return (
+                f"{shown} is not a play: a multi-run bomb needs at least three "
+                f"consecutive ranks (four of a kind alone is a bomb)."
+            )
+        return (
+            f"A multi-run bomb needs at least three consecutive ranks "
+            f"({w} cards at each, like "
+            f"{' '.join([_RANK_WORD[0] * w, _RANK_WORD[1] * w, _RANK_WORD[2] * w])})."
+        )
 
     def why_not_beating(self, combo: Combination, top: Combination) -> str:
         mine = display(combo.cards[-1])
@@ -751,26 +860,36 @@ class TwosGame(ClimbingGame):
         if top.is_bomb:
             shape = tk.split(" ", 1)[1]
             if not combo.is_bomb:
-                return (f"Only a bomb can beat the {tk} on the table: a higher {shape} "
-                        f"or a stronger bomb shape.")
+                return (
+                    f"Only a bomb can beat the {tk} on the table: a higher {shape} "
+                    f"or a stronger bomb shape."
+                )
             if combo.power < top.power:
-                return (f"A {tk} is beaten only by a higher {shape} or a stronger bomb "
-                        f"shape; {describe_kind(combo.kind)} is weaker here (weakest first: "
-                        f"{', '.join(self.bomb_order_text())}).")
-            return (f"A {tk} is beaten only by a higher {shape} or a stronger bomb shape: "
-                    f"your top card {mine} is not above {theirs}.")
+                return (
+                    f"A {tk} is beaten only by a higher {shape} or a stronger bomb "
+                    f"shape; {describe_kind(combo.kind)} is weaker here (weakest first: "
+                    f"{', '.join(self.bomb_order_text())})."
+                )
+            return (
+                f"A {tk} is beaten only by a higher {shape} or a stronger bomb shape: "
+                f"your top card {mine} is not above {theirs}."
+            )
         if combo.slot != top.slot:
-            need = (f"a run of {len(top.cards)}" if top.kind == "run"
-                    else f"a {top.kind}")
-            return (f"The table holds {need}: beat it with a higher {need.split(' ', 1)[1]}"
-                    f" or with a bomb.")
+            need = f"a run of {len(top.cards)}" if top.kind == "run" else f"a {top.kind}"
+            return (
+                f"The table holds {need}: beat it with a higher {need.split(' ', 1)[1]}"
+                f" or with a bomb."
+            )
         if top.strict is not None and combo.strict != top.strict:
             return "Only a same-suit run beats a same-suit run (house rule)."
         if top.key[0] == len(CODES) - 1:
-            return (f"Nothing tops {theirs}, the highest card, in this pattern: "
-                    f"only a bomb beats it.")
-        return (f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
-                f"your top card {mine} is not above {theirs}.")
+            return (
+                f"Nothing tops {theirs}, the highest card, in this pattern: only a bomb beats it."
+            )
+        return (
+            f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
+            f"your top card {mine} is not above {theirs}."
+        )
 
     # ----- observations -----------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:

@@ -22,9 +22,20 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .cards import (HIDDEN, SUIT_GLYPH, SUIT_NAME, CardError, display, display_cards,
-                    full_deck, parse_card, rank_of, standard_face, suit_of)
-from .protocol import Action, Decision, DealResult, Game, OptionSpec
+from .cards import (
+    HIDDEN,
+    SUIT_GLYPH,
+    SUIT_NAME,
+    CardError,
+    display,
+    display_cards,
+    full_deck,
+    parse_card,
+    rank_of,
+    standard_face,
+    suit_of,
+)
+from .protocol import Action, DealResult, Decision, Game, OptionSpec
 
 HONOURS = frozenset((11, 12, 13, 14))
 #: display order of the suits in a hand (alternating colours)
@@ -63,8 +74,10 @@ def resolve_trick(plays: list[tuple[int, str]]) -> tuple[int, list[tuple[int, in
             if c == three:
                 return i, [(plays[i][0], plays[first][0], 3)]
         return first, [(plays[first][0], plays[i][0], 2) for i in twos[1:]]
-    best = max((i for i, (_, c) in enumerate(plays) if suit_of(c) == led),
-               key=lambda i: rank_of(plays[i][1]))
+    best = max(
+        (i for i, (_, c) in enumerate(plays) if suit_of(c) == led),
+        key=lambda i: rank_of(plays[i][1]),
+    )
     return best, []
 
 
@@ -75,8 +88,9 @@ def honour_points(cards) -> int:
 class TwosTricksGame(Game):
     variant_id: ClassVar[str] = "twos-tricks"
     name: ClassVar[str] = "Twos (tricks)"
-    summary: ClassVar[str] = ("Four players take tricks; any 2 is wild but falls to its own 3. "
-                              "Score honours and catches.")
+    summary: ClassVar[str] = (
+        "Four players take tricks; any 2 is wild but falls to its own 3. Score honours and catches."
+    )
     family: ClassVar[str] = "trick"
     player_counts: ClassVar[tuple[int, ...]] = (4,)
     default_players: ClassVar[int] = 4
@@ -86,21 +100,33 @@ class TwosTricksGame(Game):
     @classmethod
     def option_specs(cls, players: int | None = None) -> tuple[OptionSpec, ...]:
         return (
-            OptionSpec("game_length", "Game length",
-                       "How many deals make a match, or play until someone reaches the "
-                       "target score.",
-                       ((4, "4 deals"), (1, "1 deal"), (2, "2 deals"), (8, "8 deals"),
-                        (0, "Until the target score")), 4),
-            OptionSpec("target_score", "Target score",
-                       "When playing to a target: the match ends after the deal in which "
-                       "someone reaches it; the highest total wins.",
-                       ((20, "20 points"), (30, "30 points"), (50, "50 points")), 20),
+            OptionSpec(
+                "game_length",
+                "Game length",
+                "How many deals make a match, or play until someone reaches the target score.",
+                (
+                    (4, "4 deals"),
+                    (1, "1 deal"),
+                    (2, "2 deals"),
+                    (8, "8 deals"),
+                    (0, "Until the target score"),
+                ),
+                4,
+            ),
+            OptionSpec(
+                "target_score",
+                "Target score",
+                "When playing to a target: the match ends after the deal in which "
+                "someone reaches it; the highest total wins.",
+                ((20, "20 points"), (30, "30 points"), (50, "50 points")),
+                20,
+            ),
         )
 
     def __init__(self, players=None, options=None, seed=0, names=None) -> None:
         super().__init__(players, options, seed, names)
         n = self.players
-        self.dealer = n - 1          # so that seat 0 leads the first deal
+        self.dealer = n - 1  # so that seat 0 leads the first deal
         self._reset_deal_state()
         self.start_deal(first=True)
 
@@ -109,10 +135,10 @@ class TwosTricksGame(Game):
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.current = 0
         self.leader = 0
-        self.trick: list[list[Any]] = []           # [seat, card] in play order
+        self.trick: list[list[Any]] = []  # [seat, card] in play order
         self.taken: list[list[str]] = [[] for _ in range(n)]
         self.tricks_taken = [0] * n
-        self.points = [0] * n                      # this deal
+        self.points = [0] * n  # this deal
         self.honours = [0] * n
         self.catch_points = [0] * n
         self.trick_number = 1
@@ -130,10 +156,14 @@ class TwosTricksGame(Game):
         self.rng.shuffle(deck)
         for i in range(n):
             seat = (self.dealer + 1 + i) % n
-            self.hands[seat] = self._sorted(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE])
+            self.hands[seat] = self._sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE])
         self.leader = self.current = (self.dealer + 1) % n
-        self.log(f"Deal {self.deal_number}: {self.names[self.dealer]} deals; "
-                 f"{self.names[self.current]} leads.", self.dealer, kind="deal")
+        self.log(
+            f"Deal {self.deal_number}: {self.names[self.dealer]} deals; "
+            f"{self.names[self.current]} leads.",
+            self.dealer,
+            kind="deal",
+        )
 
     def next_deal(self) -> None:
         if not self.deal_over or self.match_over:
@@ -193,8 +223,10 @@ class TwosTricksGame(Game):
         if card not in playable(hand, led):
             assert led is not None
             have = [c for c in hand if c[-1] == led]
-            return (f"You must follow {SUIT_NAME[led]} (you hold {display_cards(have)}); "
-                    f"only a 2 may be played instead.")
+            return (
+                f"You must follow {SUIT_NAME[led]} (you hold {display_cards(have)}); "
+                f"only a 2 may be played instead."
+            )
         return None
 
     def _apply(self, seat: int, action: Action) -> None:
@@ -225,18 +257,23 @@ class TwosTricksGame(Game):
             self.points[catcher] += pts
             self.points[victim] -= pts
             victim_card = next(c for s, c in plays if s == victim)
-            parts.append(f"catches {display(victim_card)} from {self.names[victim]} "
-                         f"(+{pts}/−{pts})")
+            parts.append(
+                f"catches {display(victim_card)} from {self.names[victim]} (+{pts}/−{pts})"
+            )
         text = f"{self.names[winner]} wins trick {self.trick_number} with {display(win_card)}"
         if hon:
             text += f", {hon} honour{'s' if hon > 1 else ''}"
         if parts:
             text += ", " + ", ".join(parts)
         self.log(text + ".", winner, kind="trick", winner=winner)
-        self.last_trick = {"number": self.trick_number,
-                           "plays": [[s, c] for s, c in plays], "winner": winner,
-                           "winning_card": win_card, "honours": hon,
-                           "catches": [list(x) for x in catches]}
+        self.last_trick = {
+            "number": self.trick_number,
+            "plays": [[s, c] for s, c in plays],
+            "winner": winner,
+            "winning_card": win_card,
+            "honours": hon,
+            "catches": [list(x) for x in catches],
+        }
         self.trick = []
         self.leader = self.current = winner
         if not any(self.hands):
@@ -248,20 +285,27 @@ class TwosTricksGame(Game):
         n = self.players
         self.deal_over = True
         changes = list(self.points)
-        self.totals = [t + c for t, c in zip(self.totals, changes)]
+        self.totals = [t + c for t, c in zip(self.totals, changes, strict=False)]
         best = max(changes)
         winners = [s for s in range(n) if changes[s] == best]
-        summary = ("Deal {}: ".format(self.deal_number)
-                   + ", ".join(f"{self.names[s]} {changes[s]:+d}" for s in range(n)) + ".")
-        details = [f"{self.names[s]}: {self.tricks_taken[s]} tricks, {self.honours[s]} "
-                   f"honours, catches {self.catch_points[s]:+d}" for s in range(n)]
+        summary = (
+            f"Deal {self.deal_number}: "
+            + ", ".join(f"{self.names[s]} {changes[s]:+d}" for s in range(n))
+            + "."
+        )
+        details = [
+            f"{self.names[s]}: {self.tricks_taken[s]} tricks, {self.honours[s]} "
+            f"honours, catches {self.catch_points[s]:+d}"
+            for s in range(n)
+        ]
         length = self.options["game_length"]
         if length:
             self.match_over = self.deal_number >= length
         else:
             self.match_over = max(self.totals) >= self.options["target_score"]
-        self.results.append(DealResult(self.deal_number, winners, changes, list(self.totals),
-                                       summary, details))
+        self.results.append(
+            DealResult(self.deal_number, winners, changes, list(self.totals), summary, details)
+        )
         self.log(summary, None, kind="deal-end")
         if self.match_over:
             names = ", ".join(self.names[s] for s in self.match_winners())
@@ -290,8 +334,11 @@ class TwosTricksGame(Game):
         return full_deck()
 
     def card_census(self) -> list[str]:
-        return ([c for h in self.hands for c in h] + [c for _, c in self.trick]
-                + [c for t in self.taken for c in t])
+        return (
+            [c for h in self.hands for c in h]
+            + [c for _, c in self.trick]
+            + [c for t in self.taken for c in t]
+        )
 
     def hidden_from(self, seat: int) -> set[str]:
         return {c for i, h in enumerate(self.hands) if i != seat for c in h}
@@ -327,55 +374,81 @@ class TwosTricksGame(Game):
     def observation(self, seat: int) -> dict[str, Any]:
         n = self.players
         led = self.led_suit
-        history = [dict(h) for h in self.history
-                   if h.get("deal") == self.deal_number or h.get("kind") in ("deal-end",
-                                                                               "match-end")]
+        history = [
+            dict(h)
+            for h in self.history
+            if h.get("deal") == self.deal_number or h.get("kind") in ("deal-end", "match-end")
+        ]
         return {
-            "variant": self.variant_id, "family": self.family, "seat": seat,
-            "players": n, "names": list(self.names),
+            "variant": self.variant_id,
+            "family": self.family,
+            "seat": seat,
+            "players": n,
+            "names": list(self.names),
             "hand": list(self.hands[seat]),
             "hand_counts": [len(h) for h in self.hands],
-            "to_act": list(self.to_act()), "dealer": self.dealer,
-            "deal_number": self.deal_number, "totals": list(self.totals),
-            "table": [{"seat": s, "cards": [c], "label": "led" if i == 0 else ""}
-                      for i, (s, c) in enumerate(self.trick)],
+            "to_act": list(self.to_act()),
+            "dealer": self.dealer,
+            "deal_number": self.deal_number,
+            "totals": list(self.totals),
+            "table": [
+                {"seat": s, "cards": [c], "label": "led" if i == 0 else ""}
+                for i, (s, c) in enumerate(self.trick)
+            ],
             "seat_tags": [self._seat_tags(s) for s in range(n)],
-            "history": history, "status": self.status_line(),
-            "deal_over": self.deal_over, "match_over": self.match_over,
+            "history": history,
+            "status": self.status_line(),
+            "deal_over": self.deal_over,
+            "match_over": self.match_over,
             "options": dict(self.options),
             # trick keys
-            "leader": self.leader, "led_suit": led,
+            "leader": self.leader,
+            "led_suit": led,
             "led_suit_glyph": SUIT_GLYPH[led] if led else None,
             "trick": [[s, c] for s, c in self.trick],
-            "trick_by_seat": [next((c for s, c in self.trick if s == i), None)
-                              for i in range(n)],
+            "trick_by_seat": [next((c for s, c in self.trick if s == i), None) for i in range(n)],
             "trick_number": self.trick_number,
             "tricks_taken": list(self.tricks_taken),
-            "points": list(self.points), "honours": list(self.honours),
+            "points": list(self.points),
+            "honours": list(self.honours),
             "catch_points": list(self.catch_points),
-            "last_trick": (None if self.last_trick is None else
-                           {**self.last_trick,
-                            "plays": [list(p) for p in self.last_trick["plays"]],
-                            "catches": [list(x) for x in self.last_trick["catches"]]}),
-            "played": sorted((c for t in self.taken for c in t),
-                             key=lambda c: self.card_sort_key(c, "suit")),
+            "last_trick": (
+                None
+                if self.last_trick is None
+                else {
+                    **self.last_trick,
+                    "plays": [list(p) for p in self.last_trick["plays"]],
+                    "catches": [list(x) for x in self.last_trick["catches"]],
+                }
+            ),
+            "played": sorted(
+                (c for t in self.taken for c in t), key=lambda c: self.card_sort_key(c, "suit")
+            ),
         }
 
-    # ----- JSON ------------------------------------------------------------------------------------
+    # ----- JSON --------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         d = self._base_json()
-        d.update({
-            "hands": [list(h) for h in self.hands], "dealer": self.dealer,
-            "current": self.current, "leader": self.leader,
-            "trick": [list(p) for p in self.trick], "taken": [list(t) for t in self.taken],
-            "tricks_taken": list(self.tricks_taken), "points": list(self.points),
-            "honours": list(self.honours), "catch_points": list(self.catch_points),
-            "trick_number": self.trick_number, "last_trick": self.last_trick,
-        })
+        d.update(
+            {
+                "hands": [list(h) for h in self.hands],
+                "dealer": self.dealer,
+                "current": self.current,
+                "leader": self.leader,
+                "trick": [list(p) for p in self.trick],
+                "taken": [list(t) for t in self.taken],
+                "tricks_taken": list(self.tricks_taken),
+                "points": list(self.points),
+                "honours": list(self.honours),
+                "catch_points": list(self.catch_points),
+                "trick_number": self.trick_number,
+                "last_trick": self.last_trick,
+            }
+        )
         return d
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "TwosTricksGame":
+    def from_json(cls, data: dict[str, Any]) -> TwosTricksGame:
         g = cls._blank(data)
         g._reset_deal_state()
         g.hands = [list(h) for h in data["hands"]]
@@ -390,7 +463,13 @@ class TwosTricksGame(Game):
         g.catch_points = list(data["catch_points"])
         g.trick_number = data["trick_number"]
         lt = data["last_trick"]
-        g.last_trick = None if lt is None else {
-            **lt, "plays": [list(p) for p in lt["plays"]],
-            "catches": [list(x) for x in lt["catches"]]}
+        g.last_trick = (
+            None
+            if lt is None
+            else {
+                **lt,
+                "plays": [list(p) for p in lt["plays"]],
+                "catches": [list(x) for x in lt["catches"]],
+            }
+        )
         return g

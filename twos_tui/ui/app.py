@@ -4,7 +4,7 @@ table directly. :func:`make_app` builds a deterministic app for tests and screen
 from __future__ import annotations
 
 import sys
-from typing import Iterable
+from collections.abc import Iterable
 
 from textual.app import App, SystemCommand
 from textual.screen import Screen
@@ -23,9 +23,15 @@ class TwosApp(App[int]):
     TITLE = "twos-tui"
     ENABLE_COMMAND_PALETTE = True
 
-    def __init__(self, variant: str | None = None, players: int | None = None,
-                 seed: int | None = None, ai_pause: float = AI_PAUSE, autosave: bool = True,
-                 session: Session | None = None) -> None:
+    def __init__(
+        self,
+        variant: str | None = None,
+        players: int | None = None,
+        seed: int | None = None,
+        ai_pause: float = AI_PAUSE,
+        autosave: bool = True,
+        session: Session | None = None,
+    ) -> None:
         super().__init__()
         self.start_variant = variant
         self.start_players = players
@@ -53,8 +59,16 @@ class TwosApp(App[int]):
         if self.start_with is not None:
             self.start_session(self.start_with)
         elif self.start_variant is not None:
-            self.start_session(Session.start(self.start_variant, None, self.start_players,
-                                             None, self.start_seed, autosave=self.autosave))
+            self.start_session(
+                Session.start(
+                    self.start_variant,
+                    None,
+                    self.start_players,
+                    None,
+                    self.start_seed,
+                    autosave=self.autosave,
+                )
+            )
 
     # ----- navigation -------------------------------------------------------------------
     def go_home(self) -> None:
@@ -63,6 +77,7 @@ class TwosApp(App[int]):
 
     def start_session(self, session: Session) -> None:
         from .screens.table import TableScreen
+
         self.go_home()
         self.push_screen(TableScreen(session))
 
@@ -71,64 +86,79 @@ class TwosApp(App[int]):
 
     def open_picker(self, variant: str | None = None) -> None:
         from .screens.picker import PickerScreen
+
         self.go_home()
         self.push_screen(PickerScreen(variant))
 
     def open_help(self, game: Game | None = None) -> None:
         from .screens.help import HelpScreen
         from .screens.table import TableScreen
+
         if game is None and isinstance(self.screen, TableScreen):
             game = self.screen.game
         if game is None:
             from .screens.home import RulesListScreen
+
             self.push_screen(RulesListScreen())
         else:
             self.push_screen(HelpScreen(game))
 
     def open_odds(self, game: Game | None = None) -> None:
         from .odds_screen import OddsScreen
+
         hand_size = 13
         if game is not None and game.variant_id == "twos":
             hand = game.options.get("hand_size")
             if isinstance(hand, int):
                 hand_size = hand
             elif hasattr(game, "hand_size"):
-                hand_size = int(getattr(game, "hand_size"))
+                hand_size = int(game.hand_size)
         self.push_screen(OddsScreen(hand_size=hand_size))
 
     # ----- command palette --------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from .screens.table import TableScreen
         from .variants import available_variants
+
         yield from super().get_system_commands(screen)
         for cls in available_variants():
-            yield SystemCommand(f"New game: {cls.name}", cls.summary,
-                                lambda v=cls.variant_id: self.open_picker(v))
+            yield SystemCommand(
+                f"New game: {cls.name}", cls.summary, lambda v=cls.variant_id: self.open_picker(v)
+            )
         yield SystemCommand("Help", "Rules, keys and a worked example", self.open_help)
-        yield SystemCommand("Odds", "Chances of every bomb shape in a dealt hand",
-                            lambda: self.open_odds(getattr(screen, "game", None)))
+        yield SystemCommand(
+            "Odds",
+            "Chances of every bomb shape in a dealt hand",
+            lambda: self.open_odds(getattr(screen, "game", None)),
+        )
         yield SystemCommand("Home", "Back to the home screen (games are saved)", self.go_home)
         if isinstance(screen, TableScreen):
             yield SystemCommand("Sort hand", "Sort by rank or by suit", screen.action_sort)
 
 
-def make_app(variant: str | None = None, players: int | None = None, seed: int | None = None,
-             ai_pause: float = AI_PAUSE, autosave: bool = True,
-             session: Session | None = None) -> TwosApp:
+def make_app(
+    variant: str | None = None,
+    players: int | None = None,
+    seed: int | None = None,
+    ai_pause: float = AI_PAUSE,
+    autosave: bool = True,
+    session: Session | None = None,
+) -> TwosApp:
     """Build the app (tests pass a fixed seed and ``ai_pause=0``)."""
     return TwosApp(variant, players, seed, ai_pause, autosave, session)
 
 
-def run_app(variant: str | None = None, players: int | None = None,
-            seed: int | None = None) -> int:
+def run_app(variant: str | None = None, players: int | None = None, seed: int | None = None) -> int:
     """Run the app in the terminal; the exit status for the command line."""
     if variant is not None:
         try:
             cls = variant_class(variant)
             players = players or cls.default_players
             if players not in cls.player_counts:
-                raise ValueError(f"{cls.name} is for "
-                                 f"{', '.join(map(str, cls.player_counts))} players, not {players}")
+                raise ValueError(
+                    f"{cls.name} is for "
+                    f"{', '.join(map(str, cls.player_counts))} players, not {players}"
+                )
             default_seats(players)
         except ValueError as e:
             print(f"twos-tui: {e}", file=sys.stderr)

@@ -32,8 +32,10 @@ def house_rules_block(game: Game) -> str:
         out.append("")
         for s in specs:
             default = " (the default)" if game.options.get(s.id) == s.default else ""
-            out.append(f"- *{s.label}* — {s.description} "
-                       f"Now: **{s.label_of(game.options.get(s.id))}**{default}.")
+            out.append(
+                f"- *{s.label}* — {s.description} "
+                f"Now: **{s.label_of(game.options.get(s.id))}**{default}."
+            )
         out.append("")
     return "\n".join(out)
 

@@ -18,8 +18,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ..engine.odds import (
-    Row, bomb_shapes, describe_deck, format_per_10m, format_probability,
-    odds_table, parse_deck,
+    Row,
+    bomb_shapes,
+    describe_deck,
+    format_per_10m,
+    format_probability,
+    odds_table,
+    parse_deck,
 )
 
 #: Decks the ``d`` key cycles through.
@@ -103,8 +108,11 @@ class OddsScreen(Screen[None]):
     # ----- layout -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Static("", id="odds-title", markup=False)
-        yield Static("+/- or ←/→ hand size · d deck · a all shapes / bombs · esc back",
-                     id="odds-keys", markup=False)
+        yield Static(
+            "+/- or ←/→ hand size · d deck · a all shapes / bombs · esc back",
+            id="odds-keys",
+            markup=False,
+        )
         with VerticalScroll(id="odds-scroll"):
             yield Static("", id="odds-chart", markup=False)
         yield Static("", id="odds-note", markup=False)
@@ -149,8 +157,10 @@ class OddsScreen(Screen[None]):
         if not self.rows:
             return ""
         floor_exp = log_floor(self.rows)
-        return (f"Exact chances (not sampled). Bars: log scale from 1 in 10^{-floor_exp} "
-                "(empty) to certain (full). Rarer bombs are stronger: #1 beats the rest.")
+        return (
+            f"Exact chances (not sampled). Bars: log scale from 1 in 10^{-floor_exp} "
+            "(empty) to certain (full). Rarer bombs are stronger: #1 beats the rest."
+        )
 
     def chart(self, width: int | None = None) -> Text:
         """The chart as Rich text (labels readable without colour)."""
@@ -159,15 +169,20 @@ class OddsScreen(Screen[None]):
         rows = self.rows
         out = Text(no_wrap=True, overflow="ignore")
         if not rows:
-            out.append("No bomb can be dealt in a hand this small. "
-                       "Press + for a bigger hand or a to see every run shape.")
+            out.append(
+                "No bomb can be dealt in a hand this small. "
+                "Press + for a bigger hand or a to see every run shape."
+            )
             return out
         bar_width = max(10, width - 54)
         floor_exp = log_floor(rows)
         bombs = [r for r in rows if r.bomb]
         strength = {(r.width, r.length): i + 1 for i, r in enumerate(bombs)}
-        out.append(f"{'#':>3} {'shape':<6}{'chance (log scale)':<{bar_width}}"
-                   f" {'prob.':>9} {'per 10,000,000':>15}\n", style="underline")
+        out.append(
+            f"{'#':>3} {'shape':<6}{'chance (log scale)':<{bar_width}}"
+            f" {'prob.':>9} {'per 10,000,000':>15}\n",
+            style="underline",
+        )
         for r in rows:
             p = float(r.probability)
             rank = strength.get((r.width, r.length))
@@ -179,8 +194,7 @@ class OddsScreen(Screen[None]):
             elif rank is None:
                 tag = "no bomb"
             rank_txt = f"{rank:>2}." if rank is not None else "   "
-            style = ("bold magenta" if rank == 1 else
-                     "magenta" if rank is not None else "dim")
+            style = "bold magenta" if rank == 1 else "magenta" if rank is not None else "dim"
             out.append(f"{rank_txt} ")
             out.append(f"{shape_label(r):<6}", style="bold" if rank is not None else "")
             out.append(_bar(bar_fraction(p, floor_exp), bar_width), style=style)

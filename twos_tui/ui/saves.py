@@ -8,6 +8,7 @@ AI generators' state); games are rebuilt with the engine's ``load_game`` only.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -60,8 +61,9 @@ class SaveWriter:
 
     def submit(self, save_id: str, text: str, prune: bool = False) -> None:
         self.flush()
-        t = threading.Thread(target=self._write, args=(save_id, text, prune),
-                             name="twos-tui-save", daemon=True)
+        t = threading.Thread(
+            target=self._write, args=(save_id, text, prune), name="twos-tui-save", daemon=True
+        )
         with self._lock:
             self._thread = t
         t.start()
@@ -100,7 +102,7 @@ class SaveInfo:
 
     def describe(self) -> str:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.updated))
-        scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.totals))
+        scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=False))
         return f"{self.variant_name} · deal {self.deal_number} · {scores} · {when}"
 
 
@@ -118,9 +120,17 @@ def list_saves(unfinished_only: bool = True) -> list[SaveInfo]:
         try:
             data = read_save(p)
             g = data["game"]
-            info = SaveInfo(p, p.stem, g["variant"], data.get("variant_name", g["variant"]),
-                            list(g["names"]), list(g["totals"]), int(g["deal_number"]),
-                            bool(g["match_over"]), float(data.get("updated", p.stat().st_mtime)))
+            info = SaveInfo(
+                p,
+                p.stem,
+                g["variant"],
+                data.get("variant_name", g["variant"]),
+                list(g["names"]),
+                list(g["totals"]),
+                int(g["deal_number"]),
+                bool(g["match_over"]),
+                float(data.get("updated", p.stat().st_mtime)),
+            )
         except (OSError, ValueError, KeyError, TypeError):
             continue  # a foreign or damaged file: not ours to resume
         if unfinished_only and info.match_over:
@@ -134,14 +144,10 @@ def prune_saves(keep: int = KEEP_SAVES) -> None:
     """Delete the oldest finished saves beyond ``keep``."""
     finished = [s for s in list_saves(unfinished_only=False) if s.match_over]
     for s in finished[keep:]:
-        try:
+        with contextlib.suppress(OSError):
             s.path.unlink()
-        except OSError:
-            pass
 
 
 def delete_save(save_id: str) -> None:
-    try:
+    with contextlib.suppress(OSError):
         (saves_dir() / f"{save_id}.json").unlink()
-    except OSError:
-        pass

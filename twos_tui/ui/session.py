@@ -40,7 +40,7 @@ class SeatConfig:
         return {"name": self.name, "kind": self.kind, "level": self.level}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "SeatConfig":
+    def from_json(cls, d: dict[str, Any]) -> SeatConfig:
         return cls(d["name"], d.get("kind", HUMAN), d.get("level", LEVELS[0]))
 
 
@@ -63,24 +63,38 @@ def random_seed() -> int:
 class Session:
     """A game, its seats, the AI generators and the save file."""
 
-    def __init__(self, game: Game, seats: list[SeatConfig], save_id: str | None = None,
-                 ai_rngs: dict[int, random.Random] | None = None, autosave: bool = True) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seats: list[SeatConfig],
+        save_id: str | None = None,
+        ai_rngs: dict[int, random.Random] | None = None,
+        autosave: bool = True,
+    ) -> None:
         if len(seats) != game.players:
             raise ValueError("one seat configuration per player")
         self.game = game
         self.seats = seats
         self.autosave = autosave
-        self.save_id = save_id or (time.strftime("%Y%m%d-%H%M%S")
-                                   + f"-{game.variant_id}-{game.seed}-{secrets.token_hex(2)}")
+        self.save_id = save_id or (
+            time.strftime("%Y%m%d-%H%M%S")
+            + f"-{game.variant_id}-{game.seed}-{secrets.token_hex(2)}"
+        )
         self.ai_rngs = ai_rngs or {i: ai_rng(game.seed, i) for i, s in enumerate(seats) if s.is_ai}
         self._agents: dict[int, Any] = {}
         self.save_error: str | None = None  #: the last autosave failure, for the UI
 
     # ----- construction -------------------------------------------------------------
     @classmethod
-    def start(cls, variant: str, seats: list[SeatConfig] | None = None,
-              players: int | None = None, options: dict[str, Any] | None = None,
-              seed: int | None = None, autosave: bool = True) -> "Session":
+    def start(
+        cls,
+        variant: str,
+        seats: list[SeatConfig] | None = None,
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        autosave: bool = True,
+    ) -> Session:
         vcls = variant_class(variant)
         players = players or (len(seats) if seats else vcls.default_players)
         seats = seats or default_seats(players)
@@ -90,11 +104,16 @@ class Session:
         session.save()
         return session
 
-    def again(self) -> "Session":
+    def again(self) -> Session:
         """The same table, rules and seats with the next seed."""
-        return Session.start(self.game.variant_id, [SeatConfig(**s.to_json()) for s in self.seats],
-                             self.game.players, dict(self.game.options), self.game.seed + 1,
-                             autosave=self.autosave)
+        return Session.start(
+            self.game.variant_id,
+            [SeatConfig(**s.to_json()) for s in self.seats],
+            self.game.players,
+            dict(self.game.options),
+            self.game.seed + 1,
+            autosave=self.autosave,
+        )
 
     # ----- who plays ----------------------------------------------------------------
     @property
@@ -144,7 +163,8 @@ class Session:
     # ----- saving -------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": saves.SAVE_FORMAT, "updated": time.time(),
+            "format": saves.SAVE_FORMAT,
+            "updated": time.time(),
             "variant_name": self.game.name,
             "seats": [s.to_json() for s in self.seats],
             "ai_rngs": {str(k): rng_state_to_json(r) for k, r in self.ai_rngs.items()},
@@ -152,15 +172,16 @@ class Session:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], save_id: str | None = None,
-                  autosave: bool = True) -> "Session":
+    def from_json(
+        cls, data: dict[str, Any], save_id: str | None = None, autosave: bool = True
+    ) -> Session:
         game = load_game(data["game"])
         seats = [SeatConfig.from_json(s) for s in data["seats"]]
         rngs = {int(k): rng_from_json(v) for k, v in data.get("ai_rngs", {}).items()}
         return cls(game, seats, save_id, rngs, autosave=autosave)
 
     @classmethod
-    def resume(cls, info: saves.SaveInfo) -> "Session":
+    def resume(cls, info: saves.SaveInfo) -> Session:
         return cls.from_json(saves.read_save(info.path), info.save_id)
 
     def save(self) -> None:

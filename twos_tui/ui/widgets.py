@@ -7,7 +7,8 @@ Rich ``Text`` objects, never markup, so labels like ``[10♠]`` are shown as the
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -23,9 +24,18 @@ from ..engine.cards import CardFace
 FaceFn = Callable[[str], CardFace]
 
 #: colour hints from ``card_face`` -> ink that reads well on the light card face
-_COLOURS = {"red": "#c0182b", "black": "#111111", "dim": "grey50", "blue": "#1f48b0",
-            "yellow": "#8a5a00", "green": "#17702a", "magenta": "#93207f",
-            "white": "#4a4a4a", "purple": "#6a2aa0", "orange": "#a04a00"}
+_COLOURS = {
+    "red": "#c0182b",
+    "black": "#111111",
+    "dim": "grey50",
+    "blue": "#1f48b0",
+    "yellow": "#8a5a00",
+    "green": "#17702a",
+    "magenta": "#93207f",
+    "white": "#4a4a4a",
+    "purple": "#6a2aa0",
+    "orange": "#a04a00",
+}
 
 
 def chip_style(face: CardFace, selected: bool = False) -> Style:
@@ -94,8 +104,14 @@ class HandView(Widget, can_focus=True):
         self.message_text = ""
         self.selectable = True
 
-    def set_hand(self, cards: list[str], faces: list[CardFace], selected: set[str],
-                 message: str = "", selectable: bool = True) -> None:
+    def set_hand(
+        self,
+        cards: list[str],
+        faces: list[CardFace],
+        selected: set[str],
+        message: str = "",
+        selectable: bool = True,
+    ) -> None:
         resized = len(cards) != len(self.cards) or bool(message) != bool(self.message_text)
         self.cards = list(cards)
         self.faces = list(faces)
@@ -191,8 +207,15 @@ class SeatPanel(Static):
     SeatPanel.me { border: round $accent; }
     """
 
-    def show(self, name: str, count: int | None, tags: list[str], turn: bool,
-             extra: list[Text] | None = None, ai: bool = False) -> None:
+    def show(
+        self,
+        name: str,
+        count: int | None,
+        tags: list[str],
+        turn: bool,
+        extra: list[Text] | None = None,
+        ai: bool = False,
+    ) -> None:
         t = Text()
         t.append(("▶ " if turn else "") + name, style="bold")
         if ai:
@@ -235,8 +258,15 @@ def _line(width: int, parts: list[tuple[int, Text]]) -> Text:
 class SeatInfo:
     """What the compass shows of one seat."""
 
-    def __init__(self, name: str, count: int | None, tags: list[str], turn: bool,
-                 cards: Text | None, ai: bool) -> None:
+    def __init__(
+        self,
+        name: str,
+        count: int | None,
+        tags: list[str],
+        turn: bool,
+        cards: Text | None,
+        ai: bool,
+    ) -> None:
         self.name, self.count, self.tags, self.turn = name, count, tags, turn
         self.cards, self.ai = cards, ai
 
@@ -305,8 +335,12 @@ class CompassView(Widget):
         if we is not None:
             names.append((0, we.title()))
             infos.append((0, we.info()))
-            plays.append((max(0, w // 4 - (we.cards.cell_len if we.cards else 1) // 2),
-                          we.cards or Text("·", style="dim")))
+            plays.append(
+                (
+                    max(0, w // 4 - (we.cards.cell_len if we.cards else 1) // 2),
+                    we.cards or Text("·", style="dim"),
+                )
+            )
         if ea is not None:
             t, i = ea.title(), ea.info()
             names.append((max(0, w - t.cell_len), t))
@@ -316,8 +350,7 @@ class CompassView(Widget):
         lines += [_line(w, names), _line(w, infos), _line(w, plays)]
         s = self.seats.get("south")
         if s is not None:
-            you = Text.assemble(s.cards or Text("·", style="dim"), "  ",
-                                Text(s.name, style="bold"))
+            you = Text.assemble(s.cards or Text("·", style="dim"), "  ", Text(s.name, style="bold"))
             lines.append(centred(you))
         lines.append(self.status)
         return Text("\n").join(lines)

@@ -25,12 +25,18 @@ class PassScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="pass-box"):
             yield Static(Text(f"Pass to {self.player_name}", style="bold"), id="pass-title")
-            yield Static(Text("The table is hidden so nobody sees another player's hand.\n"
-                              f"{self.player_name}: press Enter (or the button) when only you "
-                              "can see the screen."), id="pass-text")
+            yield Static(
+                Text(
+                    "The table is hidden so nobody sees another player's hand.\n"
+                    f"{self.player_name}: press Enter (or the button) when only you "
+                    "can see the screen."
+                ),
+                id="pass-text",
+            )
             with Center():
-                yield Button(f"I am {self.player_name}: show my hand", id="ready",
-                             variant="primary")
+                yield Button(
+                    f"I am {self.player_name}: show my hand", id="ready", variant="primary"
+                )
         yield Footer()
 
     def action_ready(self) -> None:
@@ -44,8 +50,11 @@ class PassScreen(Screen[None]):
 class DealEndScreen(ModalScreen[str]):
     """Each player's change and the totals; next deal, or play again / new game / home."""
 
-    BINDINGS = [Binding("enter", "default", "Continue"), Binding("h", "choose('home')", "Home"),
-                Binding("escape", "choose('home')", show=False)]
+    BINDINGS = [
+        Binding("enter", "default", "Continue"),
+        Binding("h", "choose('home')", "Home"),
+        Binding("escape", "choose('home')", show=False),
+    ]
 
     def __init__(self, session: Session) -> None:
         super().__init__()
@@ -62,8 +71,9 @@ class DealEndScreen(ModalScreen[str]):
             if over:
                 won = g.match_winners()
                 winners = ", ".join(g.names[i] for i in won)
-                body.append(f"★ {winners} win{'s' if len(won) == 1 else ''} the match!\n\n",
-                            style="bold")
+                body.append(
+                    f"★ {winners} win{'s' if len(won) == 1 else ''} the match!\n\n", style="bold"
+                )
             if r is not None:
                 body.append(r.summary + "\n", style="bold")
                 for line in r.details:
@@ -101,13 +111,19 @@ class DealEndScreen(ModalScreen[str]):
 class ConfirmLeave(ModalScreen[bool]):
     """Leave the table? (The game is already saved.)"""
 
-    BINDINGS = [Binding("y,enter", "answer(True)", "Leave"),
-                Binding("n,escape", "answer(False)", "Stay")]
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Leave"),
+        Binding("n,escape", "answer(False)", "Stay"),
+    ]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
-            yield Static(Text("Leave this table for the home screen?\n"
-                              "The game is saved: Continue on the home screen picks it up."))
+            yield Static(
+                Text(
+                    "Leave this table for the home screen?\n"
+                    "The game is saved: Continue on the home screen picks it up."
+                )
+            )
             with Horizontal(id="confirm-buttons"):
                 yield Button("Leave (y)", id="leave", variant="warning")
                 yield Button("Stay (n)", id="stay")

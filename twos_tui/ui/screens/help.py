@@ -31,12 +31,10 @@ class HelpScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="?")
         with TabbedContent(initial="rules"):
-            with TabPane(f"{self.game.name} rules", id="rules"):
-                with VerticalScroll(id="rules-scroll"):
-                    yield Markdown(help_markdown(self.game), id="rules-md", open_links=False)
-            with TabPane("Keys", id="keys"):
-                with VerticalScroll(id="keys-scroll"):
-                    yield Markdown(keys_markdown(), id="keys-md", open_links=False)
+            with TabPane(f"{self.game.name} rules", id="rules"), VerticalScroll(id="rules-scroll"):
+                yield Markdown(help_markdown(self.game), id="rules-md", open_links=False)
+            with TabPane("Keys", id="keys"), VerticalScroll(id="keys-scroll"):
+                yield Markdown(keys_markdown(), id="keys-md", open_links=False)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -35,15 +35,16 @@ class HomeScreen(Screen[None]):
         with Vertical(id="home-box"):
             logo = Text(LOGO, style="bold")
             yield Static(logo, id="logo")
-            yield Static(Text(f"version {__version__} · climbing and trick card games",
-                              style="dim"), id="version")
-            with Center():
-                with Vertical(id="home-buttons"):
-                    yield Button("New game (n)", id="new", variant="primary")
-                    yield Button("Continue (c)", id="continue")
-                    yield Button("Rules (r)", id="rules")
-                    yield Button("Odds (o)", id="odds")
-                    yield Button("Quit (q)", id="quit", variant="error")
+            yield Static(
+                Text(f"version {__version__} · climbing and trick card games", style="dim"),
+                id="version",
+            )
+            with Center(), Vertical(id="home-buttons"):
+                yield Button("New game (n)", id="new", variant="primary")
+                yield Button("Continue (c)", id="continue")
+                yield Button("Rules (r)", id="rules")
+                yield Button("Odds (o)", id="odds")
+                yield Button("Quit (q)", id="quit", variant="error")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -74,8 +75,12 @@ class HomeScreen(Screen[None]):
 
     @on(Button.Pressed)
     async def _pressed(self, event: Button.Pressed) -> None:
-        actions = {"new": self.action_new, "continue": self.action_continue_game,
-                   "rules": self.action_rules, "odds": self.action_odds}
+        actions = {
+            "new": self.action_new,
+            "continue": self.action_continue_game,
+            "rules": self.action_rules,
+            "odds": self.action_odds,
+        }
         if event.button.id == "quit":
             self.app.exit(0)
         elif event.button.id in actions:
@@ -112,6 +117,7 @@ class ContinueScreen(Screen[None]):
 
     def action_delete(self) -> None:
         from ..saves import delete_save
+
         ol = self.query_one(OptionList)
         if ol.highlighted is not None and self.saves:
             delete_save(self.saves[ol.highlighted].save_id)
@@ -130,11 +136,13 @@ class RulesListScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         from ..variants import available_variants
+
         yield Static(Text("Rules: pick a game", style="bold"), id="rules-title")
         ol = OptionList(id="rules-list")
         for cls in available_variants():
-            ol.add_option(Option(Text.assemble((cls.name, "bold"), f" — {cls.summary}"),
-                                 id=cls.variant_id))
+            ol.add_option(
+                Option(Text.assemble((cls.name, "bold"), f" — {cls.summary}"), id=cls.variant_id)
+            )
         yield ol
         yield Footer()
 
@@ -150,4 +158,5 @@ class RulesListScreen(Screen[None]):
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         from ...engine import new_game
         from .help import HelpScreen
+
         self.app.push_screen(HelpScreen(new_game(event.option.id, seed=0)))

@@ -51,9 +51,12 @@ class PickerScreen(Screen[None]):
         with Horizontal(id="picker"):
             ol = OptionList(id="variant-list")
             for c in self.variants:
-                ol.add_option(Option(Text.assemble((c.name, "bold"), "\n",
-                                                   (player_counts_text(c), "dim")),
-                                     id=c.variant_id))
+                ol.add_option(
+                    Option(
+                        Text.assemble((c.name, "bold"), "\n", (player_counts_text(c), "dim")),
+                        id=c.variant_id,
+                    )
+                )
             yield ol
             with VerticalScroll(id="settings"):
                 yield Static(id="variant-desc")
@@ -90,8 +93,11 @@ class PickerScreen(Screen[None]):
         desc = Text()
         desc.append(cls.name, style="bold")
         desc.append(f" — {cls.summary}\n")
-        desc.append(f"{player_counts_text(cls)} · {cls.score_label}, "
-                    f"{'lowest' if cls.low_score_wins else 'highest'} wins", style="dim")
+        desc.append(
+            f"{player_counts_text(cls)} · {cls.score_label}, "
+            f"{'lowest' if cls.low_score_wins else 'highest'} wins",
+            style="dim",
+        )
         self.query_one("#variant-desc", Static).update(desc)
         players = self.query_one("#players", Select)
         players.set_options([(Text(str(n)), n) for n in cls.player_counts])
@@ -113,11 +119,13 @@ class PickerScreen(Screen[None]):
                 name = "Player 1" if seat == 0 else AI_NAMES[seat - 1]
                 kind = HUMAN if seat == 0 else f"{AI}:{LEVELS[0]}"
             inp = Input(value=name, max_length=12, compact=True, classes="seat-name")
-            sel = Select(seat_kinds(), value=kind, allow_blank=False, compact=True,
-                         classes="seat-kind")
+            sel = Select(
+                seat_kinds(), value=kind, allow_blank=False, compact=True, classes="seat-kind"
+            )
             self.seat_inputs.append((inp, sel))
-            rows.append(Horizontal(Label(f"Seat {seat + 1}", classes="row-label"), inp, sel,
-                                   classes="row"))
+            rows.append(
+                Horizontal(Label(f"Seat {seat + 1}", classes="row-label"), inp, sel, classes="row")
+            )
         await box.mount_all(rows)
 
     async def rebuild_options(self) -> None:
@@ -128,13 +136,17 @@ class PickerScreen(Screen[None]):
         for spec in specs:
             choices = [(Text(label), i) for i, (_, label) in enumerate(spec.choices)]
             default = next(i for i, (v, _) in enumerate(spec.choices) if v == spec.default)
-            sel = Select(choices, value=default, allow_blank=False, compact=True,
-                         classes="option-select")
+            sel = Select(
+                choices, value=default, allow_blank=False, compact=True, classes="option-select"
+            )
             self.option_selects.append((spec, sel))
-            rows.append(Vertical(
-                Horizontal(Label(spec.label, classes="option-label"), sel, classes="row"),
-                Static(Text(spec.description, style="dim"), classes="option-desc"),
-                classes="option"))
+            rows.append(
+                Vertical(
+                    Horizontal(Label(spec.label, classes="option-label"), sel, classes="row"),
+                    Static(Text(spec.description, style="dim"), classes="option-desc"),
+                    classes="option",
+                )
+            )
         if not specs:
             rows.append(Static(Text("This game has no house-rule options.", style="dim")))
         await box.mount_all(rows)
@@ -195,9 +207,14 @@ class PickerScreen(Screen[None]):
         err = self.problem(seats)
         if err is None:
             try:
-                session = Session.start(self.cls.variant_id, seats, self.players,
-                                        self.chosen_options(), self.chosen_seed(),
-                                        autosave=self.app.autosave)
+                session = Session.start(
+                    self.cls.variant_id,
+                    seats,
+                    self.players,
+                    self.chosen_options(),
+                    self.chosen_seed(),
+                    autosave=self.app.autosave,
+                )
             except ValueError as e:
                 err = str(e)
         if err is not None:
@@ -207,8 +224,14 @@ class PickerScreen(Screen[None]):
 
     def action_help(self) -> None:
         from .help import HelpScreen
-        game = new_game(self.cls.variant_id, self.players, self.chosen_options(), 0,
-                        [s.name for s in self.chosen_seats()])
+
+        game = new_game(
+            self.cls.variant_id,
+            self.players,
+            self.chosen_options(),
+            0,
+            [s.name for s in self.chosen_seats()],
+        )
         self.app.push_screen(HelpScreen(game))
 
     def action_back(self) -> None:

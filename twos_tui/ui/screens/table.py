@@ -15,15 +15,21 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Container, Horizontal, Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, RichLog, Static
 
 from ...engine import Action
 from ..session import Session
-from ..widgets import (CompassView, HandView, InfoPanel, SeatInfo, SeatPanel, cards_text,
-                       update_static)
-
+from ..widgets import (
+    CompassView,
+    HandView,
+    InfoPanel,
+    SeatInfo,
+    SeatPanel,
+    cards_text,
+    update_static,
+)
 
 CHOICE_POOL = 4  #: choice buttons mounted up front (more are mounted if ever needed)
 
@@ -78,8 +84,7 @@ class TableScreen(Screen):
                         for i in range(g.players - 1):
                             yield SeatPanel(id=f"opp-{i}", classes="seat")
                     yield InfoPanel(id="trick")
-                yield RichLog(id="log", wrap=True, max_lines=400, auto_scroll=True,
-                              min_width=10)
+                yield RichLog(id="log", wrap=True, max_lines=400, auto_scroll=True, min_width=10)
             with Vertical(id="side"):
                 yield InfoPanel(id="score")
         yield Static(id="prompt")
@@ -113,7 +118,7 @@ class TableScreen(Screen):
         me = self.viewer if self.viewer is not None else self.session.humans[0]
         order = [(me + k) % n for k in range(1, n)]
         names = {1: ["north"], 2: ["west", "east"], 3: ["west", "north", "east"]}[len(order)]
-        return dict(zip(order, names))
+        return dict(zip(order, names, strict=False))
 
     def refresh_view(self) -> None:
         g = self.game
@@ -149,8 +154,14 @@ class TableScreen(Screen):
         me = self.viewer
 
         def fill(panel: SeatPanel, seat: int) -> None:
-            panel.show(g.names[seat], counts[seat], list(tags[seat]), seat in to_act,
-                       self._seat_extra(obs, seat), self.session.seats[seat].is_ai)
+            panel.show(
+                g.names[seat],
+                counts[seat],
+                list(tags[seat]),
+                seat in to_act,
+                self._seat_extra(obs, seat),
+                self.session.seats[seat].is_ai,
+            )
 
         if g.family == "trick":
             return  # the compass shows the seats (see _render_trick)
@@ -203,8 +214,7 @@ class TableScreen(Screen):
             view = self.query_one("#compass", CompassView)
             view.border_title = "Table"
             if hidden:
-                view.show({}, Text(), "The table is hidden until the next player is at "
-                                      "the screen.")
+                view.show({}, Text(), "The table is hidden until the next player is at the screen.")
                 return
             to_act = set(obs.get("to_act", ()))
             counts = obs.get("hand_counts") or [None] * g.players
@@ -219,17 +229,24 @@ class TableScreen(Screen):
             pos[self.viewer] = "south"
             seats = {}
             for seat, p in pos.items():
-                seats[p] = SeatInfo(g.names[seat], counts[seat], list(tags[seat]),
-                                    seat in to_act, played.get(seat),
-                                    self.session.seats[seat].is_ai)
+                seats[p] = SeatInfo(
+                    g.names[seat],
+                    counts[seat],
+                    list(tags[seat]),
+                    seat in to_act,
+                    played.get(seat),
+                    self.session.seats[seat].is_ai,
+                )
             notes = self._variant_notes(obs)
             view.show(seats, Text.assemble(status, "\n", notes) if notes.cell_len else status)
             return
         panel = self.query_one("#trick", InfoPanel)
         panel.border_title = "Table"
         if hidden:
-            update_static(panel, Text("The table is hidden until the next player is at the "
-                                      "screen.", style="italic"))
+            update_static(
+                panel,
+                Text("The table is hidden until the next player is at the screen.", style="italic"),
+            )
             return
         entries = obs.get("trick")
         if entries is None:
@@ -282,7 +299,7 @@ class TableScreen(Screen):
         if len(history) < self._log_count:
             log.clear()
             self._log_count = 0
-        new = history[self._log_count:]
+        new = history[self._log_count :]
         # once the log has a size, scroll to the end right away (in this frame) rather
         # than after the next repaint, which would cost another frame
         now = log._size_known and bool(new)
@@ -295,8 +312,9 @@ class TableScreen(Screen):
                 style = "bold"
             elif kind == "pass":
                 style = "dim"
-            log.write(Text(str(entry.get("text", "")), style=style),
-                      scroll_end=False if now else None)
+            log.write(
+                Text(str(entry.get("text", "")), style=style), scroll_end=False if now else None
+            )
         if now:
             log.scroll_end(animate=False, immediate=True, x_axis=False)
         self._log_count = len(history)
@@ -332,8 +350,9 @@ class TableScreen(Screen):
             me.append(obs.get("status", "The deal is over."))
         else:
             waiting = ", ".join(g.names[s] for s in g.to_act())
-            me.append(f"waiting for {waiting}…" if waiting else obs.get("status", ""),
-                      style="italic")
+            me.append(
+                f"waiting for {waiting}…" if waiting else obs.get("status", ""), style="italic"
+            )
         update_static(prompt, me)
         self._render_actions()
 
@@ -361,7 +380,7 @@ class TableScreen(Screen):
                     pool[i].display = True
                 else:
                     extra.append(Button(label, name=str(i), classes="choice", compact=True))
-            for b in pool[len(sig):]:
+            for b in pool[len(sig) :]:
                 b.display = False
             if extra:
                 box.mount_all(extra)
@@ -450,6 +469,7 @@ class TableScreen(Screen):
 
     def action_help(self) -> None:
         from .help import HelpScreen
+
         self.app.push_screen(HelpScreen(self.game))
 
     def action_leave(self) -> None:
@@ -479,8 +499,11 @@ class TableScreen(Screen):
     def action_submit(self) -> None:
         a = self.selection_action()
         if a is None:
-            if self._decision is not None and self._decision.choices and \
-                    len(self._decision.choices) == 1:
+            if (
+                self._decision is not None
+                and self._decision.choices
+                and len(self._decision.choices) == 1
+            ):
                 self.act(self._decision.choices[0].action)
             return
         reason = self.current_reason()
@@ -545,10 +568,11 @@ class TableScreen(Screen):
 
     def _announce(self) -> None:
         history = self.game.history
-        for entry in history[self._log_count:]:
+        for entry in history[self._log_count :]:
             if entry.get("bomb"):
-                self.app.notify(str(entry.get("text", "Bomb!")), title="Bomb!",
-                                severity="warning", timeout=4)
+                self.app.notify(
+                    str(entry.get("text", "Bomb!")), title="Bomb!", severity="warning", timeout=4
+                )
 
     def advance(self) -> None:
         s = self.session
@@ -564,8 +588,10 @@ class TableScreen(Screen):
                 self._pass_pending = True
                 self.refresh_view()
                 from .dialogs import PassScreen
-                self.app.push_screen(PassScreen(self.game.names[target]),
-                                     lambda _r, t=target: self._passed_to(t))
+
+                self.app.push_screen(
+                    PassScreen(self.game.names[target]), lambda _r, t=target: self._passed_to(t)
+                )
                 return
             self.viewer = target
         self.refresh_view()
@@ -611,6 +637,7 @@ class TableScreen(Screen):
             return
         self._deal_end_shown = g.deal_number
         from .dialogs import DealEndScreen
+
         self.app.push_screen(DealEndScreen(self.session), self._deal_end_choice)
 
     def _deal_end_choice(self, choice: str | None) -> None:
