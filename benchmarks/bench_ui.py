@@ -152,7 +152,7 @@ def timed_app_class():
 def prepared_session(seed: int, want: str):
     """A 3-player Twos session advanced by the engine (the AI choosing for every seat)
     until the human (seat 0) is to act and ``want`` ("play" or "pass") is legal."""
-    from twos_tui.ui.session import Session
+    from twos_tui.play.session import Session
 
     for s in range(seed, seed + 50):
         session = Session.start("twos", None, 3, {}, s, autosave=True)

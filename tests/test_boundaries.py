@@ -1,5 +1,6 @@
-"""The engine and the AI are pure: they import nothing from textual, rich or the UI, and
-nothing in the package calls the module-level ``random`` functions."""
+"""The layers import one way only, ``ui -> play -> ai -> engine``: the engine, the AI and
+the play layer import nothing from textual, rich or the UI (and no layer imports one
+above it), and nothing in the package calls the module-level ``random`` functions."""
 
 import ast
 import pathlib
@@ -26,7 +27,15 @@ def _imports(path: pathlib.Path):
             yield mod
 
 
-@pytest.mark.parametrize("sub", ["engine", "ai"])
+#: each layer and what it must never import (the layers above it, and the UI toolkits)
+LAYERS = {
+    "engine": FORBIDDEN + ("twos_tui.ai", "twos_tui.play"),
+    "ai": FORBIDDEN + ("twos_tui.play",),
+    "play": FORBIDDEN,
+}
+
+
+@pytest.mark.parametrize("sub", sorted(LAYERS))
 def test_core_imports_no_ui(sub):
     files = sorted((PKG / sub).rglob("*.py"))
     assert files
@@ -34,7 +43,7 @@ def test_core_imports_no_ui(sub):
         (f.name, m)
         for f in files
         for m in _imports(f)
-        if any(m == x or m.startswith(x + ".") for x in FORBIDDEN)
+        if any(m == x or m.startswith(x + ".") for x in LAYERS[sub])
     ]
     assert bad == []
 
@@ -44,6 +53,7 @@ def test_engine_import_loads_no_ui_module():
         "import sys, twos_tui.engine as e\n"
         "[e.variant_class(v) for v in e.VARIANT_IDS]\n"
         "import twos_tui.ai, twos_tui.engine.odds, twos_tui.bench\n"
+        "import twos_tui.play.session, twos_tui.play.saves\n"
         "bad=[m for m in sys.modules if m.split('.')[0] in ('textual','rich')\n"
         "     or m.startswith('twos_tui.ui')]\n"
         "print(bad); assert not bad, bad"

@@ -10,11 +10,11 @@ import pytest
 
 from twos_tui.ai import RandomAgent
 from twos_tui.engine import Action, load_game, new_game, variant_class
+from twos_tui.play.session import AI, HUMAN, SeatConfig, Session, default_seats
 from twos_tui.ui.app import make_app
 from twos_tui.ui.screens.dialogs import DealEndScreen, PassScreen
 from twos_tui.ui.screens.home import ContinueScreen, HomeScreen
 from twos_tui.ui.screens.table import TableScreen
-from twos_tui.ui.session import AI, HUMAN, SeatConfig, Session, default_seats
 from twos_tui.ui.widgets import HandView
 
 

@@ -104,7 +104,7 @@ async def test_picker_refuses_all_ai_seats():
         await pilot.press("n")
         await pilot.pause()
         picker = app.screen
-        picker.seat_inputs[0][1].value = "ai:basic"
+        picker.seat_inputs[0][1].value = "ai:normal"
         await pilot.pause()
         await pilot.click("#start")
         await pilot.pause()

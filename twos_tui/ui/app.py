@@ -10,10 +10,10 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from ..engine import Game, variant_class
-from . import saves
-from .saves import SaveInfo
+from ..play import saves
+from ..play.saves import SaveInfo
+from ..play.session import Session, default_seats
 from .screens.home import HomeScreen
-from .session import Session, default_seats
 
 AI_PAUSE = 0.6  #: seconds between AI moves, slow enough to follow
 

@@ -10,7 +10,7 @@ from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
-from ..session import Session
+from ...play.session import Session
 
 
 class PassScreen(Screen[None]):

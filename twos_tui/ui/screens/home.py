@@ -12,7 +12,7 @@ from textual.widgets import Button, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import __version__
-from ..saves import list_saves
+from ...play.saves import list_saves
 
 LOGO = """\
  ┌─────┐ ┌─────┐
@@ -116,7 +116,7 @@ class ContinueScreen(Screen[None]):
         self.dismiss(None)
 
     def action_delete(self) -> None:
-        from ..saves import delete_save
+        from ...play.saves import delete_save
 
         ol = self.query_one(OptionList)
         if ol.highlighted is not None and self.saves:

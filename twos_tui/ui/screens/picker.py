@@ -13,9 +13,9 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from ...ai import LEVELS
+from ...ai import DEFAULT_LEVEL, LEVELS
 from ...engine import Game, new_game
-from ..session import AI, AI_NAMES, HUMAN, SeatConfig, Session
+from ...play.session import AI, AI_NAMES, HUMAN, SeatConfig, Session
 from ..variants import available_variants, player_counts_text
 
 
@@ -117,7 +117,7 @@ class PickerScreen(Screen[None]):
                 name, kind = old[seat]
             else:
                 name = "Player 1" if seat == 0 else AI_NAMES[seat - 1]
-                kind = HUMAN if seat == 0 else f"{AI}:{LEVELS[0]}"
+                kind = HUMAN if seat == 0 else f"{AI}:{DEFAULT_LEVEL}"
             inp = Input(value=name, max_length=12, compact=True, classes="seat-name")
             sel = Select(
                 seat_kinds(), value=kind, allow_blank=False, compact=True, classes="seat-kind"
@@ -184,7 +184,7 @@ class PickerScreen(Screen[None]):
             kind = str(sel.value)
             name = inp.value.strip() or f"Player {i + 1}"
             if kind.startswith(AI):
-                seats.append(SeatConfig(name, AI, kind.partition(":")[2] or LEVELS[0]))
+                seats.append(SeatConfig(name, AI, kind.partition(":")[2] or DEFAULT_LEVEL))
             else:
                 seats.append(SeatConfig(name, HUMAN))
         return seats

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, RichLog, Static
 
 from ...engine import Action
-from ..session import Session
+from ...play.session import Session
 from ..widgets import (
     CompassView,
     HandView,

@@ -1,9 +1,10 @@
 """Saved games: one JSON file per match, rewritten after every action.
 
 The data directory is ``$TWOS_TUI_HOME`` when set (the tests point it at a temporary
-directory), else ``~/.local/share/twos-tui``. A save holds the engine's own
-``to_json()`` data plus what the app needs to resume (who sits where, AI levels and the
-AI generators' state); games are rebuilt with the engine's ``load_game`` only.
+directory), else the platform's user data directory (see :mod:`twos_tui.play.paths`).
+A save holds the engine's own ``to_json()`` data plus what the app needs to resume (who
+sits where, AI levels and the AI generators' state); games are rebuilt with the engine's
+``load_game`` only.
 """
 
 from __future__ import annotations
@@ -17,15 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .paths import data_dir
+
 SAVE_FORMAT = 1
 KEEP_SAVES = 30  #: older finished saves beyond this many are deleted
-
-
-def data_dir() -> Path:
-    env = os.environ.get("TWOS_TUI_HOME")
-    if env:
-        return Path(env)
-    return Path.home() / ".local" / "share" / "twos-tui"
 
 
 def saves_dir() -> Path:

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..ai import LEVELS, RandomAgent, agent_for, ai_rng
+from ..ai import DEFAULT_LEVEL, LEVEL_ALIASES, RandomAgent, agent_for, ai_rng
 from ..engine import Action, Game, load_game, new_game, variant_class
 from ..engine.protocol import rng_from_json, rng_state_to_json
 from . import saves
@@ -30,7 +30,7 @@ class SeatConfig:
 
     name: str
     kind: str = HUMAN
-    level: str = LEVELS[0]
+    level: str = DEFAULT_LEVEL
 
     @property
     def is_ai(self) -> bool:
@@ -41,7 +41,8 @@ class SeatConfig:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatConfig:
-        return cls(d["name"], d.get("kind", HUMAN), d.get("level", LEVELS[0]))
+        level = d.get("level", DEFAULT_LEVEL)
+        return cls(d["name"], d.get("kind", HUMAN), LEVEL_ALIASES.get(level, level))
 
 
 def default_seats(players: int, humans: int = 1) -> list[SeatConfig]:
