@@ -29,6 +29,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--json", action="store_true")
 
+    from .arena import add_arena_parser
+
+    add_arena_parser(sub)
+
     odds = sub.add_parser("odds", help="exact chances of every run shape in a dealt hand")
     odds.add_argument("--hand-size", type=int, required=True)
     odds.add_argument(
@@ -54,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
         from .bench import run_bench_cli
 
         return run_bench_cli(args)
+    if args.command == "arena":
+        from .arena import run_arena_cli
+
+        return run_arena_cli(args)
     if args.command == "odds":
         from .odds_cli import run_odds_cli
 

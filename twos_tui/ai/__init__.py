@@ -1,19 +1,50 @@
 """AI opponents. An agent sees one seat's observation, that seat's decision and its legal
-actions (which depend only on the seat's own hand and public play) — never hidden cards.
+actions (which depend only on the seat's own hand and public play), and its own seeded
+generator — never hidden cards.
+
+Levels, for every variant:
+
+* ``easy`` — quick rules of thumb a beginner can beat (never absurd);
+* ``normal`` — hand planning, a few milliseconds a decision (the default);
+* ``hard`` — information-set search within a time budget (0.4 s by default).
+
+Baselines for the arena: ``random`` (uniform among legal actions) and ``greedy`` (the
+lowest legal play, never a pass while a play is possible; the lowest legal card in the
+trick games). Saves that name the old ``basic`` level load as ``normal``.
 
 >>> from twos_tui.ai import agent_for
->>> agent = agent_for("big-two")          # doctest: +SKIP
->>> action = agent.choose(obs, legal, decision, rng)   # doctest: +SKIP
+>>> agent = agent_for("big-two", "normal")                     # doctest: +SKIP
+>>> action = agent.choose(obs, legal, decision, rng)            # doctest: +SKIP
+>>> hint = suggest("big-two", obs, legal, decision, rng)        # doctest: +SKIP
+>>> hint.action, hint.reason                                    # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import importlib
 import random
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..engine.protocol import Action, Decision
 
-LEVELS = ("basic",)
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+DEFAULT_LEVEL = "normal"
+BASELINES: tuple[str, ...] = ("random", "greedy")
+#: old level names found in saves -> today's level
+LEVEL_ALIASES: dict[str, str] = {"basic": "normal"}
+
+CLIMBING = ("twos", "big-two", "big-two-5r", "chinese-poker")
+
+#: (variant id, level) -> "module:factory" (imported on first use). The factory is called
+#: with the keyword arguments given to :func:`agent_for` (e.g. ``budget_s`` for hard).
+_REGISTRY: dict[tuple[str, str], str] = {}
+for _v in CLIMBING:
+    for _lv in LEVELS:
+        _REGISTRY[(_v, _lv)] = "twos_tui.ai.climbing_ai:ClimbingAgent"
+for _lv in LEVELS:
+    _REGISTRY[("2v1", _lv)] = "twos_tui.ai.trick_ai:TwoVOneAgent"
+    _REGISTRY[("twos-tricks", _lv)] = "twos_tui.ai.trick_ai:TwosTricksAgent"
 
 
 class Agent(Protocol):
@@ -25,32 +56,68 @@ class Agent(Protocol):
         """Pick one of ``legal`` (never empty) for the seat ``obs["seat"]``."""
 
 
-class RandomAgent:
-    """Uniform among legal actions (used by benchmarks and as a fallback)."""
+@dataclass(frozen=True)
+class Suggestion:
+    """A hint: the action and one line saying why, in a player's words."""
 
-    name = "random"
-
-    def choose(self, obs, legal, decision, rng):
-        return legal[rng.randrange(len(legal))]
+    action: Action
+    reason: str
 
 
-def agent_for(variant_id: str, level: str = "basic") -> Agent:
-    """The agent that plays ``variant_id`` at ``level``."""
-    if level == "random":
-        return RandomAgent()
-    if variant_id == "2v1":
-        from .trick_ai import TwoVOneAgent
+def normalize_level(level: str) -> str:
+    """Today's name of ``level`` (``basic`` -> ``normal``); raises ValueError if unknown."""
+    level = LEVEL_ALIASES.get(level, level)
+    if level not in LEVELS and level not in BASELINES:
+        raise ValueError(
+            f"unknown AI level {level!r}; choose one of: " + ", ".join(LEVELS + BASELINES)
+        )
+    return level
 
-        return TwoVOneAgent()
-    if variant_id == "twos-tricks":
-        from .trick_ai import TwosTricksAgent
 
-        return TwosTricksAgent()
-    from .climbing_ai import ClimbingAgent
+def agent_for(variant_id: str, level: str = DEFAULT_LEVEL, **kw: Any) -> Agent:
+    """The agent that plays ``variant_id`` at ``level`` (a level or a baseline)."""
+    level = normalize_level(level)
+    if level in BASELINES:
+        return RandomAgent() if level == "random" else GreedyAgent()
+    try:
+        target = _REGISTRY[(variant_id, level)]
+    except KeyError:
+        raise ValueError(f"no {level} AI for variant {variant_id!r}") from None
+    module, _, name = target.partition(":")
+    factory = getattr(importlib.import_module(module), name)
+    return factory(**kw)  # type: ignore[no-any-return]
 
-    return ClimbingAgent()
+
+def suggest(
+    variant_id: str,
+    obs: dict[str, Any],
+    legal: list[Action],
+    decision: Decision,
+    rng: random.Random,
+) -> Suggestion:
+    """A hint for the seat of ``obs``: what the ``normal`` AI would do, and why."""
+    agent = agent_for(variant_id, "normal")
+    return agent.suggest(obs, legal, decision, rng)  # type: ignore[attr-defined]
 
 
 def ai_rng(seed: int, seat: int) -> random.Random:
     """The AI's generator for one seat, derived from the game's seed (replayable)."""
     return random.Random(f"twos-tui-ai:{seed}:{seat}")
+
+
+from .baselines import GreedyAgent, RandomAgent  # noqa: E402  (re-exported)
+
+__all__ = [
+    "BASELINES",
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "LEVEL_ALIASES",
+    "Agent",
+    "GreedyAgent",
+    "RandomAgent",
+    "Suggestion",
+    "agent_for",
+    "ai_rng",
+    "normalize_level",
+    "suggest",
+]

@@ -1,0 +1,73 @@
+"""The arena: duplicate seating, figures, reproducibility, bad command lines."""
+
+import json
+
+import pytest
+
+from twos_tui.arena import parse_seats, run_arena, wilson
+from twos_tui.cli import main
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_every_agent_holds_every_hand():
+    r = run_arena("big-two", ["greedy", "random", "random", "random"], 8, seed=3)
+    assert r["deals"] == 8 and r["rotations"] == 4
+    rows = {a["name"]: a for a in r["agents"]}
+    assert rows["greedy"]["hands"] == 8 and rows["random"]["hands"] == 24
+    # one winner per climbing deal: win shares add up to the number of deals
+    total = sum(a["win_rate"] * a["hands"] for a in r["agents"])
+    assert total == pytest.approx(8)
+
+
+@pytest.mark.parametrize("variant", ["twos", "2v1", "twos-tricks", "chinese-poker"])
+def test_arena_is_reproducible_from_the_seed(variant):
+    from twos_tui.engine import variant_class
+
+    seats = parse_seats("greedy,random", variant_class(variant).default_players)
+    a = run_arena(variant, seats, 6, seed=5)
+    b = run_arena(variant, seats, 6, seed=5)
+    for x, y in zip(a["agents"], b["agents"], strict=True):
+        x.pop("decision_ms"), y.pop("decision_ms")
+        assert x == y
+
+
+def test_parse_seats_fills_and_refuses():
+    assert parse_seats("hard,normal", 4) == ["hard", "normal", "normal", "normal"]
+    assert parse_seats("basic", 3) == ["basic"] * 3
+    with pytest.raises(ValueError):
+        parse_seats("hard,nobody", 3)
+    with pytest.raises(ValueError):
+        parse_seats("a,b,c,d,e", 4)
+
+
+def test_arena_cli_json(capsys):
+    assert (
+        main(["arena", "--variant", "2v1", "--seats", "greedy,random", "--deals", "3", "--json"])
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert out["variant"] == "2v1" and out["deals"] == 3
+    for a in out["agents"]:
+        assert set(a) >= {"name", "win_rate", "win_ci95", "chance", "avg_score", "decision_ms"}
+        assert set(a["decision_ms"]) >= {"median", "p95", "max"}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--variant", "nope", "--seats", "random"],
+        ["--variant", "twos", "--seats", "random", "--players", "7"],
+        ["--variant", "twos", "--seats", "random", "--deals", "0"],
+        ["--variant", "twos", "--seats", "wizard"],
+        ["--variant", "twos", "--seats", "random", "--jobs", "0"],
+        ["--variant", "twos", "--seats", "random", "--option", "nosuch=1"],
+    ],
+)
+def test_arena_cli_refuses_bad_input(argv, capsys):
+    assert main(["arena", *argv]) == 2
+    assert "twos-tui arena:" in capsys.readouterr().err

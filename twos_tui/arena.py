@@ -1,0 +1,373 @@
+"""``twos-tui arena``: agents play seeded deals against each other, duplicate-style.
+
+Each seeded deal is played once per rotation of the agents round the table, so every
+agent holds every hand from every seat: ``--deals N`` plays ``N`` deals in all (rounded
+up to a whole number of rotations). Deal ``k`` of a run with seed ``S`` starts a fresh
+match with seed ``S * 1_000_003 + k // rotations`` and plays its first deal; the agent in
+seat ``i`` gets the generator ``ai_rng(deal seed, i)``. A run is therefore reproducible
+from its seed, whatever ``--jobs`` is — except for agents that stop on a clock (``hard``
+with a time budget), which is why ``--hard-iterations`` exists.
+
+Figures per agent (agents with the same spec are pooled):
+
+* ``win_rate``: the share of the hands it held that were among the deal's winners, with
+  a Wilson 95% interval; ``chance`` is what a seat would get on average (the mean of
+  ``winners / players`` over the deals played);
+* ``avg_score``: the seat's change of score in a deal (deals won, minus penalty points,
+  coins, or trick points, as the variant scores);
+* 2v1: ``avg_score`` is coins a round; ``coin_share`` is its share of the 2 coins every
+  round hands out (chance 1/3); ``lone_rounds`` and ``lone_exact_rate`` (how often its
+  lone bids landed exactly);
+* Twos (trick-taking): ``top_share``, the share of deals it ended with the top score
+  (ties shared);
+* ``decision_ms``: median / p95 / max milliseconds of the agent's ``choose`` calls that had
+  more than one legal action.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from .ai import BASELINES, LEVELS, agent_for, ai_rng, normalize_level
+from .engine import new_game, variant_class
+
+MAX_MOVES_PER_DEAL = 20_000
+SEED_STRIDE = 1_000_003
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def parse_seats(text: str, players: int) -> list[str]:
+    """``"hard,normal"`` -> one agent spec per seat. A single name fills every seat; a
+    shorter list is repeated from its last entry."""
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    if not specs:
+        raise ValueError("--seats needs at least one agent (e.g. hard,normal,normal)")
+    for s in specs:
+        normalize_level(s)
+    if len(specs) > players:
+        raise ValueError(f"{len(specs)} agents for {players} seats")
+    while len(specs) < players:
+        specs.append(specs[-1])
+    return specs
+
+
+@dataclass
+class _Tally:
+    hands: int = 0
+    wins: float = 0.0
+    score: float = 0.0
+    chance: float = 0.0
+    times_ms: list[float] = field(default_factory=list)
+    lone_rounds: int = 0
+    lone_exact: int = 0
+    top_share: float = 0.0
+
+
+def play_deal(
+    variant: str,
+    players: int,
+    specs: list[str],
+    deal_seed: int,
+    options: dict[str, Any] | None = None,
+    agent_kw: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """One deal with ``specs[i]`` in seat ``i``: per-seat outcome and decision times."""
+    agent_kw = agent_kw or {}
+    g = new_game(variant, players, dict(options or {}), deal_seed)
+    agents = [agent_for(variant, s, **agent_kw.get(s, {})) for s in specs]
+    rngs = [ai_rng(deal_seed, i) for i in range(players)]
+    times: list[list[float]] = [[] for _ in range(players)]
+    clock = time.perf_counter
+    moves = 0
+    while not g.deal_over:
+        for seat in g.to_act():
+            legal = g.legal_actions(seat)
+            if not legal:
+                continue
+            obs = g.observation(seat)
+            dec = g.decision(seat)
+            assert dec is not None
+            t = clock()
+            act = agents[seat].choose(obs, legal, dec, rngs[seat])
+            dt = (clock() - t) * 1000
+            if len(legal) > 1:
+                times[seat].append(dt)
+            g.apply(seat, act)
+            moves += 1
+            if g.deal_over:
+                break
+        if moves > MAX_MOVES_PER_DEAL:
+            raise RuntimeError(f"{variant} deal with seed {deal_seed} did not end")
+    res = g.results[-1]
+    out: dict[str, Any] = {
+        "winners": list(res.winners),
+        "changes": list(res.changes),
+        "times": times,
+    }
+    if variant == "2v1":
+        out["lone"] = g.lone  # type: ignore[attr-defined]
+        out["exact"] = g.lone in res.winners  # type: ignore[attr-defined]
+    return out
+
+
+def _task(args: tuple) -> tuple[int, list[str], dict[str, Any]]:
+    variant, players, specs, deal_seed, options, agent_kw, index = args
+    return index, specs, play_deal(variant, players, specs, deal_seed, options, agent_kw)
+
+
+def run_arena(
+    variant: str,
+    seats: list[str],
+    deals: int,
+    seed: int = 1,
+    players: int | None = None,
+    jobs: int = 1,
+    options: dict[str, Any] | None = None,
+    agent_kw: dict[str, dict[str, Any]] | None = None,
+    progress: Any = None,
+) -> dict[str, Any]:
+    """Play ``deals`` deals (rounded up to whole rotations) and return the figures."""
+    cls = variant_class(variant)
+    players = players or cls.default_players
+    if players not in cls.player_counts:
+        counts = ", ".join(map(str, cls.player_counts))
+        raise ValueError(f"{cls.name} is for {counts} players, not {players}")
+    if deals < 1:
+        raise ValueError("--deals must be at least 1")
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} agents for {players} seats")
+    cls.resolve_options(players, dict(options or {}))  # unknown options fail early
+    rotations = players
+    groups = -(-deals // rotations)
+    tasks = []
+    for k in range(groups):
+        deal_seed = seed * SEED_STRIDE + k
+        for r in range(rotations):
+            specs = [seats[(i - r) % players] for i in range(players)]
+            tasks.append((variant, players, specs, deal_seed, options, agent_kw, len(tasks)))
+    results: list[tuple[int, list[str], dict[str, Any]]] = []
+    start = time.perf_counter()
+    if jobs > 1:
+        import multiprocessing as mp
+
+        with mp.get_context("spawn").Pool(jobs) as pool:
+            for i, r in enumerate(pool.imap_unordered(_task, tasks, chunksize=1)):
+                results.append(r)
+                if progress:
+                    progress(i + 1, len(tasks))
+    else:
+        for i, t in enumerate(tasks):
+            results.append(_task(t))
+            if progress:
+                progress(i + 1, len(tasks))
+    elapsed = time.perf_counter() - start
+    results.sort(key=lambda r: r[0])
+
+    tallies: dict[str, _Tally] = defaultdict(_Tally)
+    for _, specs, out in results:
+        winners = set(out["winners"])
+        changes = out["changes"]
+        chance = len(winners) / players
+        best = max(changes)
+        tops = [s for s in range(players) if changes[s] == best]
+        for seat, spec in enumerate(specs):
+            t = tallies[spec]
+            t.hands += 1
+            t.wins += seat in winners
+            t.score += changes[seat]
+            t.chance += chance
+            t.times_ms.extend(out["times"][seat])
+            if seat in tops:
+                t.top_share += 1 / len(tops)
+            if out.get("lone") == seat:
+                t.lone_rounds += 1
+                t.lone_exact += bool(out["exact"])
+
+    agents = []
+    for spec in dict.fromkeys(seats):
+        t = tallies[spec]
+        times = sorted(t.times_ms)
+        row: dict[str, Any] = {
+            "name": spec,
+            "hands": t.hands,
+            "win_rate": round(t.wins / t.hands, 4),
+            "win_ci95": [round(x, 4) for x in wilson(t.wins, t.hands)],
+            "chance": round(t.chance / t.hands, 4),
+            "avg_score": round(t.score / t.hands, 4),
+            "decision_ms": {
+                "median": round(statistics.median(times), 3) if times else 0.0,
+                "p95": round(times[min(len(times) - 1, int(0.95 * len(times)))], 3)
+                if times
+                else 0.0,
+                "max": round(times[-1], 3) if times else 0.0,
+                "decisions": len(times),
+            },
+        }
+        if variant == "2v1":
+            # every round hands out exactly 2 coins: the share of them, chance 1/3
+            row["coin_share"] = round(t.score / (2 * t.hands), 4)
+            row["coin_share_chance"] = round(1 / players, 4)
+            row["lone_rounds"] = t.lone_rounds
+            row["lone_exact_rate"] = (
+                round(t.lone_exact / t.lone_rounds, 4) if t.lone_rounds else None
+            )
+        if variant == "twos-tricks":
+            row["top_share"] = round(t.top_share / t.hands, 4)
+            row["top_share_ci95"] = [round(x, 4) for x in wilson(t.top_share, t.hands)]
+        agents.append(row)
+    return {
+        "variant": variant,
+        "players": players,
+        "deals": len(tasks),
+        "seed": seed,
+        "rotations": rotations,
+        "score": "penalty" if cls.low_score_wins else "points",
+        "options": dict(options or {}),
+        "seconds": round(elapsed, 2),
+        "agents": agents,
+    }
+
+
+def format_report(r: dict[str, Any]) -> str:
+    lines = [
+        f"{r['variant']} ({r['players']} players): {r['deals']} deals, seed {r['seed']}, "
+        f"seats rotated {r['rotations']} ways, {r['seconds']} s",
+        "avg score: "
+        + (
+            "penalty a deal (lower is better)"
+            if r["score"] == "penalty"
+            else "points a deal (higher is better)"
+        ),
+        "",
+    ]
+    extra = ""
+    if r["variant"] == "2v1":
+        extra = "  coin share  lone exact"
+    elif r["variant"] == "twos-tricks":
+        extra = "  top score"
+    lines.append(
+        f"{'agent':<10} {'hands':>6}  {'win rate':>8}  {'95% interval':>15}  {'chance':>6}"
+        f"  {'avg score':>9}{extra}  {'ms median / p95 / max':>24}"
+    )
+    for a in r["agents"]:
+        lo, hi = a["win_ci95"]
+        d = a["decision_ms"]
+        more = ""
+        if r["variant"] == "2v1":
+            rate = a["lone_exact_rate"]
+            more = f"  {a['coin_share']:>10.1%}  {'—' if rate is None else f'{rate:.1%}':>10}"
+        elif r["variant"] == "twos-tricks":
+            more = f"  {a['top_share']:>9.1%}"
+        lines.append(
+            f"{a['name']:<10} {a['hands']:>6}  {a['win_rate']:>8.1%}  "
+            f"{f'{lo:.1%}–{hi:.1%}':>15}  {a['chance']:>6.1%}  {a['avg_score']:>9.3f}{more}"
+            f"  {d['median']:>8.2f} / {d['p95']:>7.2f} / {d['max']:>7.2f}"
+        )
+    return "\n".join(lines)
+
+
+def parse_options(items: list[str] | None) -> dict[str, Any]:
+    """``["passing=locked", "target=50"]`` -> ``{"passing": "locked", "target": 50}``."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--option takes ID=VALUE, not {item!r}")
+        v: Any = value
+        if value.lstrip("-").isdigit():
+            v = int(value)
+        elif value in ("true", "false"):
+            v = value == "true"
+        out[key] = v
+    return out
+
+
+def add_arena_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "arena",
+        help="AI agents play seeded deals against each other (duplicate-style)",
+        description="Agents: " + ", ".join(LEVELS + BASELINES) + ".",
+    )
+    p.add_argument("--variant", required=True)
+    p.add_argument(
+        "--seats",
+        required=True,
+        help="one agent per seat, comma-separated (e.g. hard,normal,normal,normal)",
+    )
+    p.add_argument("--deals", type=int, default=400)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--option", action="append", metavar="ID=VALUE", help="a house rule")
+    p.add_argument(
+        "--hard-budget",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds a hard decision may take (default: the agent's own)",
+    )
+    p.add_argument(
+        "--hard-iterations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="stop hard's search after N iterations (reproducible runs)",
+    )
+    p.add_argument("--json", action="store_true")
+
+
+def run_arena_cli(args: Any) -> int:
+    import sys
+
+    try:
+        cls = variant_class(args.variant)
+        players = args.players or cls.default_players
+        if players not in cls.player_counts:
+            counts = ", ".join(map(str, cls.player_counts))
+            raise ValueError(f"{cls.name} is for {counts} players, not {players}")
+        seats = parse_seats(args.seats, players)
+        if not 1 <= args.jobs <= 256:
+            raise ValueError("--jobs must be between 1 and 256")
+        if not 1 <= args.deals <= 10_000_000:
+            raise ValueError("--deals must be between 1 and 10,000,000")
+        options = parse_options(args.option)
+        hard_kw: dict[str, Any] = {}
+        if args.hard_budget is not None:
+            if not 0 < args.hard_budget <= 60:
+                raise ValueError("--hard-budget must be above 0 and at most 60 seconds")
+            hard_kw["budget_s"] = args.hard_budget
+        if args.hard_iterations is not None:
+            if args.hard_iterations < 1:
+                raise ValueError("--hard-iterations must be at least 1")
+            hard_kw["iterations"] = args.hard_iterations
+        r = run_arena(
+            args.variant,
+            seats,
+            args.deals,
+            args.seed,
+            players,
+            args.jobs,
+            options,
+            {"hard": hard_kw} if hard_kw else None,
+        )
+    except ValueError as e:
+        print(f"twos-tui arena: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(r) if args.json else format_report(r))
+    return 0
