@@ -97,7 +97,12 @@ def suggest(
 ) -> Suggestion:
     """A hint for the seat of ``obs``: what the ``normal`` AI would do, and why."""
     agent = agent_for(variant_id, "normal")
-    return agent.suggest(obs, legal, decision, rng)  # type: ignore[attr-defined]
+    explain = getattr(agent, "suggest", None)
+    if explain is not None:
+        return explain(obs, legal, decision, rng)  # type: ignore[no-any-return]
+    act = agent.choose(obs, legal, decision, rng)
+    what = "pass" if act.kind == "pass" else f"{act.kind} {' '.join(act.cards)}".strip()
+    return Suggestion(act, f"The {variant_id} AI would {what}.")
 
 
 def ai_rng(seed: int, seat: int) -> random.Random:
