@@ -22,11 +22,7 @@ async def wait_for_human(pilot) -> None:
     for _ in range(200):
         await pilot.pause()
         screen = app.screen
-        if (
-            isinstance(screen, TableScreen)
-            and screen._decision is not None
-            and not screen._ai_running
-        ):
+        if isinstance(screen, TableScreen) and screen._decision is not None and not screen.ai_busy:
             break
     await pilot.pause()
 

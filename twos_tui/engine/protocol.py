@@ -193,6 +193,7 @@ class Game(ABC):
     default_players: ClassVar[int]
     low_score_wins: ClassVar[bool] = False  #: penalty games: lowest total wins
     score_label: ClassVar[str] = "Score"  #: "Deals won", "Penalty", "Coins", ...
+    deal_word: ClassVar[str] = "Deal"  #: what one deal is called ("Round" in 2v1)
 
     # ----- construction -------------------------------------------------------------
     def __init__(
@@ -308,6 +309,12 @@ class Game(ABC):
     @abstractmethod
     def card_sort_key(self, code: str, by: str = "rank") -> tuple:
         """Sort key of one card in this variant's order."""
+
+    def describe(self, seat: int, action: Action) -> str | None:
+        """A legal ``action`` in a few words, for a preview while it is being chosen
+        (e.g. "run 5♠ 6♣ 7♦ — beats Ana's run"); ``None`` when the variant has nothing
+        to add or the action is not legal (``check`` says why)."""
+        return None
 
     @property
     def last_result(self) -> DealResult | None:

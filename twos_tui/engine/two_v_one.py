@@ -155,6 +155,7 @@ class TwoVOneGame(Game):
     default_players: ClassVar[int] = 3
     low_score_wins: ClassVar[bool] = False
     score_label: ClassVar[str] = "Coins"
+    deal_word: ClassVar[str] = "Round"
 
     @classmethod
     def option_specs(cls, players: int | None = None) -> tuple[OptionSpec, ...]:

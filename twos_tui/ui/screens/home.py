@@ -56,6 +56,12 @@ class HomeScreen(Screen[None]):
 
     def refresh_saves(self) -> None:
         self.query_one("#continue", Button).display = bool(list_saves())
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "continue_game":
+            return bool(list_saves())  # no saves: no Continue, in the menu or the footer
+        return True
 
     def action_new(self) -> None:
         self.app.open_picker()
