@@ -832,7 +832,10 @@ class TwosGame(ClimbingGame):
             )
         w = widths.pop()
         if len(codes) == 2:
-            return f"{shown} is not a play: two cards must be a pair (a run needs three or more)."
+            return (
+                f"{shown} is not a play: two cards must be a pair. "
+                "A run needs at least three consecutive ranks."
+            )
         if ranks[-1] - ranks[0] != len(ranks) - 1:
             if any(
                 sorted((r + k) % NRANKS for r in ranks)[-1]

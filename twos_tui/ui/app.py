@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.screen import Screen
@@ -21,6 +22,7 @@ AI_PAUSE: float | None = None  #: None: the pace chosen in the picker (see play.
 
 class TwosApp(App[int]):
     CSS_PATH = "app.tcss"
+    _theme_cache: tuple[str, Any] | None = None
     TITLE = "twos-tui"
     ENABLE_COMMAND_PALETTE = True
 
@@ -43,7 +45,6 @@ class TwosApp(App[int]):
         self.autosave = autosave
         self.start_with = session
         self.settings = settings_file.load()
-        self._theme_cache: tuple[str, object] | None = None
 
     # ----- settings ---------------------------------------------------------------------
     @property
@@ -78,10 +79,10 @@ class TwosApp(App[int]):
         """Textual looks the theme up for every rendered line, copying the theme table
         each time; keep the answer until the theme changes or a theme is (un)registered
         (public API only: ``register_theme``/``unregister_theme`` are overridden)."""
-        cached = self._theme_cache if hasattr(self, "_theme_cache") else None
-        if cached is None or cached[0] != self.theme:
-            cached = (self.theme, super().current_theme)
-            self._theme_cache = cached
+        name = self.theme
+        cached = self._theme_cache
+        if cached is None or cached[0] != name:
+            cached = self._theme_cache = (name, super().current_theme)
         return cached[1]
 
     def register_theme(self, theme) -> None:

@@ -263,8 +263,14 @@ class ClimbingBoard(Board):
                 yield SeatPanel(id=f"opp-{i}", classes="seat")
         yield TrickPlays(id="trick")
 
+    def on_mount(self) -> None:
+        if self.view is not None:
+            self.call_after_refresh(self.show, self.view)
+
     def show(self, view: TableView) -> None:
         self.view = view
+        if not self.query(TrickPlays):
+            return  # not composed yet: shown once mounted
         obs = view.obs
         g = self.game
         if obs is not None:
@@ -374,6 +380,15 @@ def held_plays(obs: dict[str, Any]) -> tuple[dict[int, list[str]], int | None, s
     return None
 
 
+def _widen(canvas: Canvas, extra: int) -> Canvas:
+    """``canvas`` with ``extra`` blank columns on its right."""
+    wider = Canvas(canvas.width + extra, canvas.height)
+    for y in range(canvas.height):
+        wider.chars[y][: canvas.width] = canvas.chars[y]
+        wider.styles[y][: canvas.width] = canvas.styles[y]
+    return wider
+
+
 class TrickBoard(Board):
     """The trick-taking table: opponents around the trick, you at the bottom.
 
@@ -404,7 +419,11 @@ class TrickBoard(Board):
         return len(self._lines(width))
 
     def render(self) -> Text:
-        return Text("\n").join(self._lines(max(20, self.content_region.width)))
+        lines = self._lines(max(20, self.content_region.width))
+        spare = self.content_region.height - len(lines)
+        if spare > 2:  # a roomy table: the seats sit round its middle
+            lines = [Text("")] * (spare // 3) + lines
+        return Text("\n").join(lines)
 
     def seats(self) -> tuple[dict[str, CompassSeat], Text]:
         """The seats by position, and the caption of a finished trick kept on show."""
@@ -491,6 +510,9 @@ class TrickBoard(Board):
                 canvas.card(i * stride, 0, view.face(code), "cursor" if s.mark else "plain")
             if s.mark:
                 canvas.put(cw + 1, 1, s.mark, None)
+            if s.label:
+                canvas = _widen(canvas, len(s.label) + 1)
+                canvas.put(cw + 3, 2, s.label, None)
             t = canvas.to_text()
             if dim:
                 t.stylize("dim")

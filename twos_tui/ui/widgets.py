@@ -38,6 +38,7 @@ from .cardart import (
 __all__ = [
     "HandView",
     "InfoPanel",
+    "MessageLine",
     "PlayLog",
     "SeatPanel",
     "cards_text",
@@ -292,8 +293,9 @@ class SeatPanel(Static):
         border: round $panel-lighten-2; height: auto; min-height: 4; padding: 0 1;
         border-title-style: bold; border-subtitle-align: right;
     }
-    SeatPanel.turn { border: heavy $warning; }
     """
+
+    _turn: bool | None = None
 
     def show(
         self,
@@ -315,10 +317,53 @@ class SeatPanel(Static):
         for e in extra or []:
             t.append("\n")
             t.append_text(e)
-        self.set_class(turn, "turn")
+        if turn != self._turn:
+            # an inline border, not a CSS class: a class change restyles the widget
+            # through the whole stylesheet, on every turn
+            self._turn = turn
+            colours = getattr(self.app, "theme_variables", {})
+            if turn:
+                self.styles.border = ("heavy", colours.get("warning", "yellow"))
+            else:
+                self.styles.border = ("round", colours.get("panel-lighten-2", "grey50"))
         self.border_title = Text(("▶ " if turn else "") + name + (" (AI)" if ai else ""))
         self.border_subtitle = "thinking…" if thinking else ("to play" if turn else None)
         update_static(self, t)
+
+
+class MessageLine(Widget):
+    """The line under the prompt (a reason, a preview, a hint). Its height follows its
+    text, but a new text of as many lines only repaints this line: no layout pass of
+    the screen, so selecting a card costs no more than drawing it."""
+
+    DEFAULT_CSS = """
+    MessageLine { height: auto; max-height: 3; padding: 0 1; }
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.text = Text()
+        self._rows = self.ROWS
+
+    ROWS = 2  #: rows kept even for a shorter text (most reasons and previews fit)
+
+    def _rows_for(self, text: Text, width: int) -> int:
+        if not text.plain or width <= 0:
+            return self.ROWS
+        return max(self.ROWS, len(text.wrap(self.app.console, width)))
+
+    def set(self, text: Text) -> None:
+        self.text = text
+        rows = self._rows_for(text, self.content_region.width)
+        self.refresh(layout=rows != self._rows)
+        self._rows = rows
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        self._rows = self._rows_for(self.text, width)
+        return self._rows
+
+    def render(self) -> Text:
+        return self.text
 
 
 class InfoPanel(Static):
@@ -378,16 +423,28 @@ class PlayLog(Widget):
             self._wrapped.append(list(wrapped) or [Text("")])
         return [line for w in self._wrapped for line in w]
 
+    def _clamp(self) -> None:
+        height = self.content_region.height
+        total = len(self.lines(max(1, self.content_region.width)))
+        self.back = max(0, min(self.back, total - height))
+
     def visible(self) -> list[Text]:
-        """The lines on screen now."""
+        """The lines on screen now (only the newest entries are looked at)."""
         width = self.content_region.width
         height = self.content_region.height
         if width <= 0 or height <= 0:
             return []
-        lines = self.lines(width)
-        self.back = max(0, min(self.back, len(lines) - height))
-        end = len(lines) - self.back
-        return lines[max(0, end - height) : end]
+        self.lines(width)  # wraps what is new
+        want = height + self.back
+        tail: list[Text] = []
+        for wrapped in reversed(self._wrapped):
+            tail[:0] = wrapped
+            if len(tail) >= want:
+                break
+        if self.back and len(tail) < want:
+            self.back = max(0, len(tail) - height)
+        end = len(tail) - self.back
+        return tail[max(0, end - height) : end]
 
     def render(self) -> Text:
         return Text("\n").join(self.visible())
@@ -395,7 +452,7 @@ class PlayLog(Widget):
     def _scroll(self, step: int) -> None:
         before = self.back
         self.back = max(0, self.back + step)
-        self.visible()  # clamps
+        self._clamp()
         if self.back != before:
             self.border_subtitle = f"↓ {self.back} newer" if self.back else None
             self.refresh()

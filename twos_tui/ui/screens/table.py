@@ -36,13 +36,19 @@ from ...play.session import Session
 from ..ai_runner import commit, decide
 from ..boards import Board, TableView, board_for
 from ..cardart import face_style
-from ..widgets import HandView, InfoPanel, PlayLog, update_static
+from ..widgets import HandView, InfoPanel, MessageLine, PlayLog, update_static
 from .sizing import SizeGuard
 
 CHOICE_POOL = 4  #: choice buttons mounted up front (more are mounted if ever needed)
 FRAMED_HEIGHT = 34  #: from this many rows, cards are drawn framed
 TALL_HEIGHT = 30  #: from this many rows, the score panel also says how the match is won
 BUSY = (WorkerState.PENDING, WorkerState.RUNNING)
+MESSAGE_STYLES = {
+    "error": "bold red",
+    "hint": "bold green",
+    "preview": "italic",
+    "ok": "green",
+}
 FLASH_SECONDS = 1.2  #: how long a bomb or a catch lights the table up
 
 
@@ -92,6 +98,7 @@ class TableScreen(SizeGuard, Screen):
         self._choice_sig: tuple | None = None
         self._decision = None
         self._hand_order: list[str] = []
+        self._faces: dict[str, Any] = {}
         self._message: tuple[str, str] | None = None
         self._flash_until = 0.0
         self._flash_timer: Any = None
@@ -109,6 +116,13 @@ class TableScreen(SizeGuard, Screen):
     def game(self):
         return self.session.game
 
+    def face(self, code: str):
+        """The engine's face of a card (kept: a card always looks the same)."""
+        face = self._faces.get(code)
+        if face is None:
+            face = self._faces[code] = self.game.card_face(code)
+        return face
+
     @property
     def board(self) -> Board:
         return self.query_one(Board)
@@ -123,7 +137,7 @@ class TableScreen(SizeGuard, Screen):
                 yield InfoPanel(id="score")
                 yield PlayLog(id="log")
         yield Static(id="prompt")
-        yield Static(id="message")
+        yield MessageLine(id="message")
         yield HandView(id="hand")
         with Horizontal(id="actions"):
             yield Button("Play", id="submit", variant="success", compact=True)
@@ -189,11 +203,11 @@ class TableScreen(SizeGuard, Screen):
         )
 
     def refresh_view(self) -> None:
-        if not self.is_attached:
-            return  # the table was left while a callback was on its way
+        if not self.is_attached or not self.query("#score"):
+            return  # not composed yet, or left while a callback was on its way
         g = self.game
         view = self.table_view()
-        public = g.observation(view.me)
+        public = view.obs if view.obs is not None else g.observation(view.me)
         word = getattr(g, "deal_word", "Deal")
         self.sub_title = f"{word} {public.get('deal_number', g.deal_number)}" + (
             " · demo" + (" (paused)" if self.paused else "") if self.demo else ""
@@ -203,8 +217,9 @@ class TableScreen(SizeGuard, Screen):
         self._render_log(public)
         self._render_hand(view.obs)
         # Every panel above may have changed: have the screen lay out and repaint all of
-        # it in its next frame, rather than over two or three frames one panel at a time.
-        self.refresh(layout=True, repaint=True)
+        # it in its next frame, rather than over two or three frames one panel at a time
+        # (the widgets ask for their own repaints; this asks for one layout pass).
+        self.refresh(layout=True)
 
     def _render_score(self, obs: dict[str, Any]) -> None:
         g = self.game
@@ -285,7 +300,7 @@ class TableScreen(SizeGuard, Screen):
             hand.set_hand([], [], set(), "", False)
         else:
             hand.offer = None
-            hand.set_hand(cards, [g.card_face(c) for c in cards], self.selected, "", selectable)
+            hand.set_hand(cards, [self.face(c) for c in cards], self.selected, "", selectable)
         self._render_hint_marks()
         me = Text()
         me.append(g.names[seat], style="bold")
@@ -314,13 +329,14 @@ class TableScreen(SizeGuard, Screen):
         update_static(prompt, me)
         self._render_actions()
 
-    def _render_actions(self) -> None:
+    def _render_actions(self, reason: str | None = "") -> None:
+        """The buttons; ``reason``: :meth:`current_reason` when the caller has it."""
         d = self._decision
         submit = self.query_one("#submit", Button)
         if d is not None and d.select:
             submit.display = True
             submit.label = (d.submit or "play").replace("-", " ").capitalize()
-            legal = self.current_reason() is None
+            legal = (self.current_reason() if reason == "" else reason) is None
             submit.disabled = not legal
             submit.variant = "success" if legal else "default"
         else:
@@ -329,7 +345,6 @@ class TableScreen(SizeGuard, Screen):
         sig = tuple((c.label, c.key) for c in d.choices) if d else ()
         if sig != self._choice_sig:
             self._choice_sig = sig
-            self.refresh_bindings()
             box = self.query_one("#choices", Horizontal)
             pool = list(box.query_children(Button))
             extra = []
@@ -371,20 +386,19 @@ class TableScreen(SizeGuard, Screen):
         if (text, kind) == self._message:
             return  # unchanged: no repaint, no layout
         self._message = (text, kind)
-        m = self.query_one("#message", Static)
-        for k in ("error", "hint", "preview", "ok"):
-            m.set_class(k == kind, k)
-        prefix = {"error": "✗ ", "hint": "Hint: ", "ok": "✓ "}.get(kind, "")
-        m.update(Text(prefix + text))
+        # styled in the text itself: a CSS class change would restyle the widget
+        prefix = {"error": "✗ ", "hint": "Hint: ", "ok": "✓ "}.get(kind, "") if text else ""
+        self.query_one(MessageLine).set(Text(prefix + text, style=MESSAGE_STYLES.get(kind, "")))
 
-    def preview(self) -> None:
+    def preview(self, reason: str | None = "") -> None:
         """Say what the selection is as it is made: what it beats, or why it is not a play."""
         d = self._decision
         if d is None or not d.select or not self.selected:
             self.show_message("")
             return
         a = self.selection_action()
-        reason = self.current_reason()
+        if reason == "":
+            reason = self.current_reason()
         if reason is not None:
             self.show_message(f"not a play: {reason}", "preview")
             return
@@ -395,8 +409,9 @@ class TableScreen(SizeGuard, Screen):
 
     def _selection_changed(self) -> None:
         self.query_one(HandView).set_selected(self.selected)
-        self.preview()
-        self._render_actions()
+        reason = self.current_reason()
+        self.preview(reason)
+        self._render_actions(reason)
 
     def action_cursor(self, step: int) -> None:
         hand = self.query_one(HandView)
@@ -578,11 +593,9 @@ class TableScreen(SizeGuard, Screen):
         if action in ("toggle", "submit", "hint"):
             return not self.demo
         if action == "pass_turn":
-            # in the footer only while this decision offers a pass
-            d = self._decision
-            if self.demo or d is None:
-                return False
-            return self._pass_choice(d) is not None  # p alone still says why not
+            # always in the footer at a table with players: the bindings shown never
+            # change from turn to turn (recomposing the footer costs a frame)
+            return not self.demo
         return True
 
     @staticmethod
@@ -636,6 +649,7 @@ class TableScreen(SizeGuard, Screen):
     # ----- demo -------------------------------------------------------------------------
     def action_demo_pause(self) -> None:
         self.paused = not self.paused
+        self.refresh_bindings()
         self.steps = 0
         self.refresh_view()
         if not self.paused:
