@@ -225,10 +225,14 @@ class ClimbingGame(Game):
         return None
 
     def describe(self, seat: int, action: Action) -> str | None:
-        if action.kind != "play" or self.check(seat, action) is not None:
+        if action.kind != "play" or not action.cards or self.check(seat, action) is not None:
             return None
-        combo = self._checked[3] if self._checked is not None else None
-        self._checked = None
+        combo = self.lookup_play(seat, action.cards)
+        if combo is None:
+            try:
+                combo = self.classify(self.parse_selection(seat, action.cards))
+            except ValueError:
+                return None
         if combo is None:
             return None
         what = f"{describe_kind(combo.kind)} {_show(combo.cards)}"
