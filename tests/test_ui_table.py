@@ -579,8 +579,16 @@ async def test_hint_marks_cards_says_why_changes_nothing_and_is_counted():
         assert hand.hinted == set(hinted.cards)
         if hinted.cards:
             assert "◆" in region_text(app, hand)
-        # the hint is good: play it, then finish the deal and read the summary
+        # the hint is good: h again picks its cards up, Enter plays them
         assert screen.game.check(screen.viewer, hinted) is None
+        if hinted.cards:
+            await pilot.press("h")
+            assert screen.selected == set(hinted.cards)
+            n = len(screen.game.actions)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert screen.game.actions[n] == (0, hinted.to_json())
+        # finish the deal and read the summary
         g = screen.game
         while not g.deal_over:
             seat = g.to_act()[0]

@@ -316,6 +316,8 @@ class TableScreen(SizeGuard, Screen):
             me.append(obs.get("status", "The deal is over."))
         elif self.thinking is not None:
             me.append(f"{g.names[self.thinking]} is thinking…", style="italic")
+        elif self.demo and self.paused:
+            me.append("paused", style="italic")
         else:
             waiting = ", ".join(g.names[s] for s in g.to_act())
             me.append(
@@ -400,7 +402,8 @@ class TableScreen(SizeGuard, Screen):
         if reason == "":
             reason = self.current_reason()
         if reason is not None:
-            self.show_message(f"not a play: {reason}", "preview")
+            text = reason if "not a play" in reason else f"not a play: {reason}"
+            self.show_message(text, "preview")
             return
         assert a is not None and self.viewer is not None
         what = self.game.describe(self.viewer, a)
@@ -515,6 +518,12 @@ class TableScreen(SizeGuard, Screen):
         if seat is None or d is None:
             return
         g = self.game
+        shown = self._hint
+        if shown is not None and shown[0] == len(g.actions) and shown[1].cards and d.select:
+            # h again: pick the hinted cards up (Enter then plays them)
+            self.selected = set(shown[1].cards)
+            self._selection_changed()
+            return
         legal = g.legal_actions(seat)
         if not legal:
             return
@@ -523,7 +532,8 @@ class TableScreen(SizeGuard, Screen):
         self.hints[key] = self.hints.get(key, 0) + 1
         self._hint = (len(g.actions), hint.action)
         self._render_hint_marks()
-        self.show_message(f"{self.describe_action(hint.action)} — {hint.reason}", "hint")
+        again = " (h again picks it up)" if hint.action.cards and d.select else ""
+        self.show_message(f"{self.describe_action(hint.action)} — {hint.reason}{again}", "hint")
 
     def describe_action(self, action: Action) -> str:
         d = self._decision
