@@ -1,4 +1,4 @@
-"""Command line: ``twos-tui`` (the app), ``play``, ``bench``, ``odds``."""
+"""Command line: ``twos-tui`` (the app), ``play``, ``bench``, ``arena``, ``odds``, ``serve``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from . import __version__
+from .engine import VARIANT_IDS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="open a table of one variant directly")
-    play.add_argument("variant", help="twos, big-two, big-two-5r, chinese-poker, 2v1, twos-tricks")
+    play.add_argument("variant", choices=VARIANT_IDS, help="the game to play")
     play.add_argument("--players", type=int, default=None)
     play.add_argument("--seed", type=int, default=None)
 
@@ -49,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="also deal N random hands as a Monte Carlo cross-check",
     )
     odds.add_argument("--seed", type=int, default=1)
+
+    from .serve import add_serve_parser
+
+    add_serve_parser(sub)
     return p
 
 
@@ -66,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         from .odds_cli import run_odds_cli
 
         return run_odds_cli(args)
+    if args.command == "serve":
+        from .serve import run_serve_cli
+
+        return run_serve_cli(args)
     from .ui.app import run_app
 
     if args.command == "play":
