@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import socket
 import subprocess
 import sys
 
@@ -65,6 +66,24 @@ def test_serve_without_the_web_extra_says_how_to_get_it():
     assert r.returncode == 2, r.stdout + r.stderr
     assert INSTALL_HINT in r.stderr
     assert "pip install 'twos-tui[web]'" in r.stderr
+
+
+def test_serve_on_a_busy_port_says_so_and_stops():
+    if not HAS_WEB:
+        pytest.skip("the web extra is not installed (pip install -e '.[web]')")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = subprocess.run(
+            [sys.executable, "-m", "twos_tui", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in r.stderr
+    assert "open http" not in r.stdout
 
 
 # ----- the real browser --------------------------------------------------------------------

@@ -87,6 +87,25 @@ def plan(host: str | None, port: int, public_url: str | None = None) -> tuple[st
     return listen, url, f"twos-tui in your browser: open {url}\n{where}\nPress Ctrl+C to stop."
 
 
+def bind_error(host: str, port: int) -> OSError | None:
+    """Why the server could not listen on ``host:port`` (checked before it starts, so that
+    a busy port gets one clear line instead of a greeting and a traceback)."""
+    try:
+        infos = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except OSError as e:
+        return e
+    for family, kind, proto, _, addr in infos:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(addr)
+            except OSError as e:
+                return e
+    return None
+
+
 def run_serve_cli(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"twos-tui serve: --port must be 1 to 65535, not {args.port}", file=sys.stderr)
@@ -98,6 +117,10 @@ def run_serve_cli(args: argparse.Namespace) -> int:
         return 2
 
     listen, url, message = plan(args.host, args.port, args.public_url)
+    problem = bind_error(listen, args.port)
+    if problem is not None:
+        print(f"twos-tui serve: cannot listen on {listen}:{args.port}: {problem}", file=sys.stderr)
+        return 1
 
     class TwosServer(Server):
         async def on_startup(self, app: Any) -> None:
