@@ -9,7 +9,7 @@ from fractions import Fraction
 from math import comb, factorial
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from twos_tui.engine import odds
@@ -433,7 +433,7 @@ def test_both_full_tables_from_cold_caches():
     assert all(0 < r.probability <= 1 for r in t13 + t20)
 
 
-@settings(derandomize=True, deadline=None, max_examples=60)
+# examples: the Hypothesis profile's (tests/conftest.py: 100 in `ci`, 10 in `quick`)
 @given(
     counts=st.lists(st.integers(0, 5), min_size=13, max_size=13).filter(lambda c: sum(c) >= 1),
     data=st.data(),
