@@ -1,4 +1,5 @@
-"""Command line: ``twos-tui`` (the app), ``play``, ``bench``, ``odds``."""
+"""Command line: ``twos-tui`` (the app), ``play``, ``bench``, ``odds``, ``arena``,
+``stats``, ``replay``, ``export``."""
 
 from __future__ import annotations
 
@@ -49,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="also deal N random hands as a Monte Carlo cross-check",
     )
     odds.add_argument("--seed", type=int, default=1)
+
+    from .history_cli import add_history_parsers
+
+    add_history_parsers(sub)
     return p
 
 
@@ -66,6 +71,15 @@ def main(argv: list[str] | None = None) -> int:
         from .odds_cli import run_odds_cli
 
         return run_odds_cli(args)
+    if args.command in ("stats", "replay", "export"):
+        from . import history_cli
+
+        run = {
+            "stats": history_cli.run_stats_cli,
+            "replay": history_cli.run_replay_cli,
+            "export": history_cli.run_export_cli,
+        }[args.command]
+        return run(args)
     from .ui.app import run_app
 
     if args.command == "play":

@@ -3,6 +3,7 @@ table directly. :func:`make_app` builds a deterministic app for tests and screen
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Iterable
 
@@ -10,7 +11,7 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from ..engine import Game, variant_class
-from ..play import saves
+from ..play import history, saves
 from ..play.saves import SaveInfo
 from ..play.session import Session, default_seats
 from .screens.home import HomeScreen
@@ -31,6 +32,7 @@ class TwosApp(App[int]):
         ai_pause: float = AI_PAUSE,
         autosave: bool = True,
         session: Session | None = None,
+        replay: int | None = None,
     ) -> None:
         super().__init__()
         self.start_variant = variant
@@ -39,6 +41,7 @@ class TwosApp(App[int]):
         self.ai_pause = ai_pause
         self.autosave = autosave
         self.start_with = session
+        self.start_replay = replay
 
     @property
     def current_theme(self):
@@ -53,9 +56,19 @@ class TwosApp(App[int]):
 
     def on_unmount(self) -> None:
         saves.WRITER.flush()  # the last autosave is on disk before the app is gone
+        history.RECORDER.flush(timeout=10)  # and the last finished deal in the history
+        history.RECORDER.on_error = None
+
+    def _history_failed(self, message: str) -> None:
+        """Called on the recorder's thread when a deal could not be recorded."""
+        with contextlib.suppress(RuntimeError):  # the app is closing
+            self.call_from_thread(self.notify, message, severity="error", timeout=8)
 
     def on_mount(self) -> None:
+        history.RECORDER.on_error = self._history_failed
         self.push_screen(HomeScreen())
+        if self.start_replay is not None:
+            self.open_replay(self.start_replay)
         if self.start_with is not None:
             self.start_session(self.start_with)
         elif self.start_variant is not None:
@@ -103,6 +116,26 @@ class TwosApp(App[int]):
         else:
             self.push_screen(HelpScreen(game))
 
+    def open_stats(self, variant: str | None = None) -> None:
+        from .screens.stats import StatsScreen
+
+        self.push_screen(StatsScreen(variant))
+
+    def open_replay(self, deal_id: int) -> None:
+        from ..play.replay import load_replay
+        from .screens.replay import ReplayScreen
+
+        try:
+            conn = history.open_history()
+            try:
+                replay = load_replay(conn, deal_id)
+            finally:
+                conn.close()
+        except (history.HistoryError, OSError) as e:
+            self.notify(str(e), title="Cannot replay", severity="error")
+            return
+        self.push_screen(ReplayScreen(replay))
+
     def open_odds(self, game: Game | None = None) -> None:
         from .odds_screen import OddsScreen
 
@@ -131,9 +164,19 @@ class TwosApp(App[int]):
             "Chances of every bomb shape in a dealt hand",
             lambda: self.open_odds(getattr(screen, "game", None)),
         )
+        yield SystemCommand(
+            "Statistics",
+            "Your results per game; replay or export recorded deals",
+            lambda: self.open_stats(getattr(getattr(screen, "game", None), "variant_id", None)),
+        )
         yield SystemCommand("Home", "Back to the home screen (games are saved)", self.go_home)
         if isinstance(screen, TableScreen):
             yield SystemCommand("Sort hand", "Sort by rank or by suit", screen.action_sort)
+            yield SystemCommand(
+                "Undo (ctrl+z)",
+                "Take back your last move (not at a table shared with other players)",
+                screen.action_undo,
+            )
 
 
 def make_app(
@@ -143,12 +186,18 @@ def make_app(
     ai_pause: float = AI_PAUSE,
     autosave: bool = True,
     session: Session | None = None,
+    replay: int | None = None,
 ) -> TwosApp:
     """Build the app (tests pass a fixed seed and ``ai_pause=0``)."""
-    return TwosApp(variant, players, seed, ai_pause, autosave, session)
+    return TwosApp(variant, players, seed, ai_pause, autosave, session, replay)
 
 
-def run_app(variant: str | None = None, players: int | None = None, seed: int | None = None) -> int:
+def run_app(
+    variant: str | None = None,
+    players: int | None = None,
+    seed: int | None = None,
+    replay: int | None = None,
+) -> int:
     """Run the app in the terminal; the exit status for the command line."""
     if variant is not None:
         try:
@@ -164,7 +213,8 @@ def run_app(variant: str | None = None, players: int | None = None, seed: int | 
             print(f"twos-tui: {e}", file=sys.stderr)
             return 2
     try:
-        result = make_app(variant, players, seed).run()
+        result = make_app(variant, players, seed, replay=replay).run()
     finally:
         saves.WRITER.flush()
+        history.RECORDER.flush(timeout=10)
     return result or 0

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Vertical
+from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, OptionList, Static
 from textual.widgets.option_list import Option
@@ -28,6 +28,7 @@ class HomeScreen(Screen[None]):
         Binding("c", "continue_game", "Continue"),
         Binding("r", "rules", "Rules"),
         Binding("o", "odds", "Odds"),
+        Binding("s", "stats", "Stats"),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -43,7 +44,9 @@ class HomeScreen(Screen[None]):
                 yield Button("New game (n)", id="new", variant="primary")
                 yield Button("Continue (c)", id="continue")
                 yield Button("Rules (r)", id="rules")
-                yield Button("Odds (o)", id="odds")
+                with Horizontal(id="home-pair"):
+                    yield Button("Odds (o)", id="odds")
+                    yield Button("Stats (s)", id="stats")
                 yield Button("Quit (q)", id="quit", variant="error")
         yield Footer()
 
@@ -70,6 +73,9 @@ class HomeScreen(Screen[None]):
     def action_odds(self) -> None:
         self.app.open_odds()
 
+    def action_stats(self) -> None:
+        self.app.open_stats()
+
     async def action_quit(self) -> None:
         self.app.exit(0)
 
@@ -80,6 +86,7 @@ class HomeScreen(Screen[None]):
             "continue": self.action_continue_game,
             "rules": self.action_rules,
             "odds": self.action_odds,
+            "stats": self.action_stats,
         }
         if event.button.id == "quit":
             self.app.exit(0)

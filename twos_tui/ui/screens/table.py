@@ -46,6 +46,7 @@ class TableScreen(Screen):
         Binding("enter", "submit", "Play"),
         Binding("p", "pass_turn", "Pass"),
         Binding("s", "sort", "Sort"),
+        Binding("ctrl+z", "undo", "Undo", show=False),
         Binding("escape", "clear", "Clear/back", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "leave", "Home"),
@@ -466,6 +467,11 @@ class TableScreen(Screen):
             self._render_hand(self.game.observation(self.viewer))
         if current in self._hand_order:
             hand.cursor = self._hand_order.index(current)
+
+    async def action_undo(self) -> None:
+        from ..undo import undo_at_table
+
+        await undo_at_table(self)
 
     def action_help(self) -> None:
         from .help import HelpScreen

@@ -1,0 +1,272 @@
+"""Statistics: per game, each human player's figures from the history, a chart of the
+recent deals, and the list of recorded deals (Enter replays one, ``e`` exports its game
+as a text log, ``x`` exports every deal as CSV)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...play import history, stats
+from ...play.paths import data_dir
+from ...play.stats import LOSS_GLYPH, WIN_GLYPH, PlayerStats, VariantStats
+
+RECENT_ROWS = 200  #: deals listed per game
+
+
+def exports_dir() -> Path:
+    return data_dir() / "exports"
+
+
+def player_text(p: PlayerStats) -> Text:
+    """One player's figures: the same lines as ``twos-tui stats``, with the chart's
+    glyphs set off (the glyph's shape tells a win from a loss, colour only adds)."""
+    t = Text()
+    t.append(f"{p.player}\n", style="bold underline")
+    for line in stats.player_lines(p):
+        if line.startswith("  won/lost  "):
+            t.append("  won/lost  ")
+            for r in p.recent:
+                if r["won"]:
+                    t.append(WIN_GLYPH, style="bold green")
+                else:
+                    t.append(LOSS_GLYPH, style="red")
+            t.append("\n")
+        else:
+            t.append(line + "\n")
+    return t
+
+
+def variant_text(vs: VariantStats) -> Text:
+    t = Text()
+    totals = vs.totals()
+    t.append(f"{vs.name}", style="bold")
+    t.append(
+        f" · {vs.deals_recorded} deals recorded in {vs.matches_recorded} games",
+        style="dim",
+    )
+    if vs.watched_deals:
+        t.append(f" ({vs.watched_deals} watched all-AI deals, not in the figures)", style="dim")
+    t.append("\n")
+    if not vs.players:
+        t.append(
+            f"Matches: {totals['matches']['played']} played, {totals['matches']['won']} won\n"
+            f"Deals:   {totals['deals']['played']} played, {totals['deals']['won']} won\n"
+            "No finished deal with a human player yet: play one and it shows here.\n",
+        )
+        return t
+    for i, p in enumerate(vs.players):
+        if i:
+            t.append("\n")
+        t.append_text(player_text(p))
+    t.rstrip()
+    return t
+
+
+class StatsScreen(Screen[None]):
+    """Figures per game; the recent deals to replay or export."""
+
+    DEFAULT_CSS = """
+    #stats-main { height: 1fr; }
+    #stats-games { width: 24; height: 100%; }
+    #stats-right { width: 1fr; padding: 0 0 0 1; }
+    #stats-scroll { height: auto; max-height: 60%; }
+    #stats-figures { height: auto; }
+    #stats-deals-title { height: auto; margin-top: 1; }
+    #stats-deals { height: 1fr; min-height: 4; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("enter", "replay", "Replay", show=True, priority=False),
+        Binding("e", "export_log", "Export game log"),
+        Binding("x", "export_csv", "Export all (CSV)"),
+    ]
+
+    def __init__(self, variant: str | None = None) -> None:
+        super().__init__()
+        self.start_variant = variant
+        self.figures: dict[str, VariantStats] = {}
+        self.deals: list[dict] = []
+        self.variant: str | None = None
+        self.error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="#")
+        with Horizontal(id="stats-main"):
+            yield OptionList(id="stats-games")
+            with Vertical(id="stats-right"):
+                with VerticalScroll(id="stats-scroll"):
+                    yield Static(id="stats-figures")
+                yield Static(id="stats-deals-title")
+                yield DataTable(id="stats-deals", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Statistics"
+        # Tab goes from the games to the deals (the figures scroll with the mouse)
+        self.query_one("#stats-scroll").can_focus = False
+        self.sub_title = "human seats only"
+        table = self.query_one("#stats-deals", DataTable)
+        table.add_column("Deal", key="id", width=5)
+        table.add_column("Game", key="game", width=7)
+        table.add_column("When", key="when", width=11)
+        table.add_column("↶", key="undo", width=1)
+        table.add_column("Result", key="result")
+        games = self.query_one("#stats-games", OptionList)
+        try:
+            conn = history.open_history()
+            try:
+                figures = stats.compute(conn)
+                latest = history.recent_deals(conn, None, 1)
+            finally:
+                conn.close()
+        except (history.HistoryError, OSError) as e:
+            self.error = str(e)
+            figures, latest = stats.compute_empty(), []
+        self.figures = {vs.variant: vs for vs in figures}
+        for vs in figures:
+            games.add_option(
+                Option(
+                    Text.assemble((vs.name, "bold"), "\n", (f"{vs.deals_recorded} deals", "dim")),
+                    id=vs.variant,
+                )
+            )
+        ids = [vs.variant for vs in figures]
+        first = self.start_variant or (latest[0]["variant"] if latest else ids[0])
+        games.highlighted = ids.index(first) if first in ids else 0
+        games.focus()
+        self.show_variant(ids[games.highlighted or 0])
+
+    @on(OptionList.OptionHighlighted, "#stats-games")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id and event.option.id != self.variant:
+            self.show_variant(event.option.id)
+
+    @on(OptionList.OptionSelected, "#stats-games")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        table = self.query_one("#stats-deals", DataTable)
+        if table.row_count:
+            table.focus()
+
+    def show_variant(self, variant: str) -> None:
+        self.variant = variant
+        vs = self.figures[variant]
+        fig = self.query_one("#stats-figures", Static)
+        if self.error:
+            fig.update(Text(f"The history cannot be read: {self.error}", style="bold"))
+        else:
+            fig.update(variant_text(vs))
+        self.deals = []
+        if not self.error:
+            try:
+                conn = history.open_history()
+                try:
+                    self.deals = history.recent_deals(conn, variant, RECENT_ROWS)
+                finally:
+                    conn.close()
+            except (history.HistoryError, OSError) as e:
+                fig.update(Text(f"The history cannot be read: {e}", style="bold"))
+        table = self.query_one("#stats-deals", DataTable)
+        table.clear()
+        for d in self.deals:
+            table.add_row(
+                str(d["id"]),
+                f"{d['match_id']}·{d['deal_number']}",
+                time.strftime("%m-%d %H:%M", time.localtime(d["ended"])),
+                "↶" if d["undos"] else "",
+                Text(("(watched) " if d["watched"] else "") + d["summary"], no_wrap=True),
+                key=str(d["id"]),
+            )
+        title = self.query_one("#stats-deals-title", Static)
+        if self.deals:
+            title.update(
+                Text.assemble(
+                    ("Recent deals", "bold"), (" · Enter: replay · ↶: had an undo", "dim")
+                )
+            )
+        else:
+            title.update(Text("No deal of this game recorded yet.", style="dim"))
+
+    def selected_deal(self) -> dict | None:
+        table = self.query_one("#stats-deals", DataTable)
+        if not self.deals or table.cursor_row is None:
+            return None
+        if 0 <= table.cursor_row < len(self.deals):
+            return self.deals[table.cursor_row]
+        return None
+
+    # ----- actions ----------------------------------------------------------------------
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def action_replay(self) -> None:
+        games = self.query_one("#stats-games", OptionList)
+        if games.has_focus:
+            self._selected_game()
+            return
+        deal = self.selected_deal()
+        if deal is not None:
+            self.app.open_replay(deal["id"])
+
+    def _selected_game(self) -> None:
+        table = self.query_one("#stats-deals", DataTable)
+        if table.row_count:
+            table.focus()
+
+    @on(DataTable.RowSelected, "#stats-deals")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        deal = self.selected_deal()
+        if deal is not None:
+            self.app.open_replay(deal["id"])
+
+    def action_export_log(self) -> None:
+        deal = self.selected_deal()
+        if deal is None:
+            self.notify("Pick a deal in the list first: its game is exported.", severity="warning")
+            return
+        try:
+            conn = history.open_history()
+            try:
+                text = _game_log(conn, deal["match_id"])
+            finally:
+                conn.close()
+            path = exports_dir() / f"game-{deal['match_id']}.txt"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except (history.HistoryError, OSError) as e:
+            self.notify(f"Could not export: {e}", severity="error")
+            return
+        self.notify(f"Game {deal['match_id']} written to {path}", title="Exported")
+
+    def action_export_csv(self) -> None:
+        from ...play.replay import export_csv
+
+        try:
+            conn = history.open_history()
+            try:
+                text = export_csv(conn)
+            finally:
+                conn.close()
+            path = exports_dir() / time.strftime("history-%Y%m%d-%H%M%S.csv")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except (history.HistoryError, OSError) as e:
+            self.notify(f"Could not export: {e}", severity="error")
+            return
+        self.notify(f"Every recorded deal written to {path}", title="Exported")
+
+
+def _game_log(conn, match_id: int) -> str:
+    from ...play.replay import game_log
+
+    return game_log(conn, match_id)
