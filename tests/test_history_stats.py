@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from twos_tui.play import history
-from twos_tui.play.stats import Streaks, change_sparkline, compute, result_strip, stats_text
+from twos_tui.play.stats import change_sparkline, compute, result_strip, stats_text, streaks_of
 
 HUMAN = {"kind": "human"}
 
@@ -166,9 +166,7 @@ def test_a_late_undo_still_marks_its_deal(conn):
 
 @given(st.lists(st.booleans(), max_size=60))
 def test_streaks_are_the_runs_of_results(results):
-    s = Streaks()
-    for won in results:
-        s.add(won)
+    s = streaks_of([int(w) for w in results])
     runs = [(k, len(list(g))) for k, g in itertools.groupby(results)]
     assert s.best == max([n for k, n in runs if k], default=0)
     if runs:

@@ -90,6 +90,7 @@ MIGRATIONS: list[list[str]] = [
         """CREATE TABLE deals (
             id INTEGER PRIMARY KEY,
             match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+            variant TEXT NOT NULL,
             deal_number INTEGER NOT NULL,
             first_action INTEGER NOT NULL,      -- index in the match's action list
             actions TEXT NOT NULL,              -- JSON [[seat, action], ...] of this deal
@@ -123,7 +124,15 @@ MIGRATIONS: list[list[str]] = [
             ended REAL NOT NULL,
             PRIMARY KEY (deal_id, seat)
         )""",
-        "CREATE INDEX results_by_variant ON results (variant, player, ended, deal_id)",
+        # the statistics are read from these two indexes alone: the sums per player and
+        # opponents, and a player's results in the order played (streaks, recent deals)
+        "CREATE INDEX results_sums ON results (variant, player, opponents, score_label, "
+        "low_score_wins, won, change, match_over, match_won, undone, match_undone)",
+        "CREATE INDEX results_in_order ON results "
+        "(variant, player, ended, deal_id, won, match_over, match_won)",
+        "CREATE INDEX deals_by_variant ON deals (variant, ended, id)",
+        "CREATE INDEX deals_by_end ON deals (ended, id)",
+        "CREATE INDEX matches_by_variant ON matches (variant, updated)",
         """CREATE TABLE undos (
             id INTEGER PRIMARY KEY,
             match_key TEXT NOT NULL,
@@ -293,11 +302,12 @@ def _write_deal(conn: sqlite3.Connection, rec: dict[str, Any]) -> None:
     ).fetchone()[0]
     over = bool(rec["match_over"])
     cur = conn.execute(
-        "INSERT INTO deals (match_id, deal_number, first_action, actions, changes, totals, "
-        "winners, summary, details, started, ended, duration, undos, match_over) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO deals (match_id, variant, deal_number, first_action, actions, changes, "
+        "totals, winners, summary, details, started, ended, duration, undos, match_over) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             match_id,
+            rec["variant"],
             deal_no,
             rec["first_action"],
             json.dumps(rec["actions"]),
@@ -551,6 +561,12 @@ def match_deals(conn: sqlite3.Connection, match_id: int) -> list[dict[str, Any]]
     return [_deal_dict(r) for r in rows]
 
 
+def latest_variant(conn: sqlite3.Connection) -> str | None:
+    """The game of the latest recorded deal."""
+    row = conn.execute("SELECT variant FROM deals ORDER BY ended DESC, id DESC LIMIT 1").fetchone()
+    return None if row is None else str(row[0])
+
+
 def last_deal_id(conn: sqlite3.Connection) -> int | None:
     row = conn.execute("SELECT max(id) FROM deals").fetchone()
     return None if row is None or row[0] is None else int(row[0])
@@ -583,9 +599,10 @@ def recent_deals(
     )
     args: tuple = ()
     if variant:
-        sql += " WHERE m.variant = ?"
+        sql += " WHERE d.variant = ? ORDER BY d.variant DESC, d.ended DESC, d.id DESC LIMIT ?"
         args = (variant,)
-    sql += " ORDER BY d.ended DESC, d.id DESC LIMIT ?"
+    else:
+        sql += " ORDER BY d.ended DESC, d.id DESC LIMIT ?"
     out = []
     for row in conn.execute(sql, args + (limit,)):
         d = dict(row)

@@ -20,6 +20,7 @@ Per player and game:
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -79,13 +80,6 @@ class Average:
 class Streaks:
     best: int = 0  #: longest run of wins
     current: int = 0  #: +n: the last n won; -n: the last n lost
-
-    def add(self, won: bool) -> None:
-        if won:
-            self.current = self.current + 1 if self.current > 0 else 1
-        else:
-            self.current = self.current - 1 if self.current < 0 else -1
-        self.best = max(self.best, self.current)
 
     def to_json(self) -> dict[str, int]:
         return {"best": self.best, "current": self.current}
@@ -148,82 +142,127 @@ class VariantStats:
         return out
 
 
-def _variant_names() -> dict[str, str]:
+def variant_names() -> dict[str, str]:
+    """Every game's id and name, in the engine's order."""
     from ..engine import VARIANT_IDS, variant_class
 
     return {v: variant_class(v).name for v in VARIANT_IDS}
 
 
+def streaks_of(results: list[int]) -> Streaks:
+    """Best and current win streaks of a list of 0/1 results, oldest first."""
+    s = Streaks()
+    for won, run in itertools.groupby(results):
+        n = sum(1 for _ in run)
+        if won:
+            s.best = max(s.best, n)
+            s.current = n
+        else:
+            s.current = -n
+    return s
+
+
+def variant_counts(conn: sqlite3.Connection) -> dict[str, tuple[int, int, int]]:
+    """Per game: (deals recorded, matches recorded, watched deals)."""
+    return {
+        row[0]: (int(row[1] or 0), int(row[2] or 0), int(row[3] or 0))
+        for row in conn.execute(
+            "SELECT variant, sum(deals), count(*), sum(watched * deals) FROM matches "
+            "GROUP BY variant"
+        )
+    }
+
+
 def compute(conn: sqlite3.Connection, variant: str | None = None) -> list[VariantStats]:
-    """Figures per game (every known variant, or just ``variant``), zeros included."""
-    names = _variant_names()
+    """Figures per game (every known variant, or just ``variant``), zeros included.
+
+    The sums are made by SQLite (GROUP BY); only the streaks walk a player's results in
+    order, from a covering index."""
+    names = variant_names()
     if variant is not None and variant not in names:
         raise ValueError(f"unknown variant {variant!r}; choose one of: " + ", ".join(names))
     wanted = [variant] if variant else list(names)
     out = {v: VariantStats(v, names[v]) for v in wanted}
-    where, args = ("WHERE m.variant = ?", (variant,)) if variant else ("", ())
+    for v, (deals, matches, watched) in variant_counts(conn).items():
+        if v in out:
+            out[v].deals_recorded, out[v].matches_recorded, out[v].watched_deals = (
+                deals,
+                matches,
+                watched,
+            )
+    where, args = ("WHERE variant = ?", (variant,)) if variant else ("", ())
+    players: dict[tuple[str, str], PlayerStats] = {}
+
+    def player(v: str, name: str) -> PlayerStats:
+        ps = players.get((v, name))
+        if ps is None:
+            ps = players[(v, name)] = PlayerStats(name)
+        return ps
+
     for row in conn.execute(
-        "SELECT m.variant, count(*), sum(m.watched), count(DISTINCT m.id) "
-        f"FROM deals d JOIN matches m ON m.id = d.match_id {where} GROUP BY m.variant",
+        "SELECT variant, player, opponents, score_label, low_score_wins, count(*), sum(won), "
+        "sum(change), sum(match_over), sum(coalesce(match_won, 0)), sum(undone), "
+        "sum(coalesce(match_undone, 0)) "
+        f"FROM results {where} GROUP BY variant, player, opponents, score_label",
         args,
     ):
-        vs = out.get(row[0])
-        if vs is not None:
-            vs.deals_recorded, vs.watched_deals, vs.matches_recorded = row[1], row[2], row[3]
-    players: dict[tuple[str, str], PlayerStats] = {}
-    rwhere = "WHERE variant = ?" if variant else ""
-    cur = conn.execute(
-        "SELECT variant, player, opponents, won, change, score_label, low_score_wins, "
-        "match_over, match_won, undone, match_undone, deal_id, match_id "
-        f"FROM results {rwhere} ORDER BY ended, deal_id",
-        args,
-    )
-    for (
-        v,
-        player,
-        opp,
-        won,
-        change,
-        label,
-        low,
-        over,
-        mwon,
-        undone,
-        mundone,
-        deal_id,
-        match_id,
-    ) in cur:
+        v, name, opp, label, low, n, won, change, m_n, m_won, undone, m_undone = row
         if v not in out:
             continue
-        ps = players.get((v, player))
-        if ps is None:
-            ps = players[(v, player)] = PlayerStats(player)
-        ps.deals.add(bool(won))
-        ps.deals_by_opponents.setdefault(opp, Record()).add(bool(won))
-        avg = ps.averages.get(label)
-        if avg is None:
-            avg = ps.averages[label] = Average(label, bool(low))
-        avg.deals += 1
+        ps = player(v, name)
+        ps.deals_by_opponents.setdefault(opp, Record()).played += n
+        ps.deals_by_opponents[opp].won += won
+        ps.deals.played += n
+        ps.deals.won += won
+        if m_n:
+            ps.matches_by_opponents.setdefault(opp, Record()).played += m_n
+            ps.matches_by_opponents[opp].won += m_won
+            ps.matches.played += m_n
+            ps.matches.won += m_won
+        avg = ps.averages.setdefault(label, Average(label, bool(low)))
+        avg.deals += n
         avg.total += change
-        ps.deal_streaks.add(bool(won))
-        ps.deals_with_undo += int(bool(undone))
-        ps.recent.append(
-            {
-                "deal_id": deal_id,
-                "game_id": match_id,
-                "won": bool(won),
-                "change": change,
-                "undone": bool(undone),
-            }
+        ps.deals_with_undo += undone
+        ps.matches_with_undo += m_undone
+    for ps in players.values():  # the score most played first
+        ps.averages = dict(sorted(ps.averages.items(), key=lambda kv: -kv[1].deals))
+    for (v, name), ps in players.items():
+        key = (v, name)
+        ps.deal_streaks = streaks_of(
+            [
+                r[0]
+                for r in conn.execute(
+                    "SELECT won FROM results WHERE variant = ? AND player = ? "
+                    "ORDER BY ended, deal_id",
+                    key,
+                )
+            ]
         )
-        if len(ps.recent) > RECENT:
-            del ps.recent[0]
-        if over:
-            ps.matches.add(bool(mwon))
-            ps.matches_by_opponents.setdefault(opp, Record()).add(bool(mwon))
-            ps.match_streaks.add(bool(mwon))
-            ps.matches_with_undo += int(bool(mundone))
-    for (v, _), ps in players.items():
+        ps.match_streaks = streaks_of(
+            [
+                r[0]
+                for r in conn.execute(
+                    "SELECT match_won FROM results WHERE variant = ? AND player = ? "
+                    "AND match_over = 1 ORDER BY ended, deal_id",
+                    key,
+                )
+            ]
+        )
+        recent = conn.execute(
+            "SELECT deal_id, match_id, won, change, undone FROM results "
+            "WHERE variant = ? AND player = ? ORDER BY ended DESC, deal_id DESC LIMIT ?",
+            key + (RECENT,),
+        ).fetchall()
+        ps.recent = [
+            {
+                "deal_id": d,
+                "game_id": m,
+                "won": bool(w),
+                "change": c,
+                "undone": bool(u),
+            }
+            for d, m, w, c, u in reversed(recent)
+        ]
         out[v].players.append(ps)
     for vs in out.values():
         vs.players.sort(key=lambda p: (-p.deals.played, p.player))
@@ -232,7 +271,7 @@ def compute(conn: sqlite3.Connection, variant: str | None = None) -> list[Varian
 
 def compute_empty() -> list[VariantStats]:
     """Every game with no figures (when the history cannot be read)."""
-    return [VariantStats(v, n) for v, n in _variant_names().items()]
+    return [VariantStats(v, n) for v, n in variant_names().items()]
 
 
 def stats_json(conn: sqlite3.Connection, variant: str | None = None) -> dict[str, Any]:

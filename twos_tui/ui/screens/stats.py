@@ -4,6 +4,7 @@ as a text log, ``x`` exports every deal as CSV)."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from ...play import history, stats
 from ...play.paths import data_dir
 from ...play.stats import LOSS_GLYPH, WIN_GLYPH, PlayerStats, VariantStats
 
-RECENT_ROWS = 200  #: deals listed per game
+RECENT_ROWS = 100  #: deals listed per game
 
 
 def exports_dir() -> Path:
@@ -99,6 +100,7 @@ class StatsScreen(Screen[None]):
         self.deals: list[dict] = []
         self.variant: str | None = None
         self.error: str | None = None
+        self.conn: sqlite3.Connection | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="#")
@@ -123,29 +125,30 @@ class StatsScreen(Screen[None]):
         table.add_column("↶", key="undo", width=1)
         table.add_column("Result", key="result")
         games = self.query_one("#stats-games", OptionList)
+        counts: dict[str, tuple[int, int, int]] = {}
+        latest = None
         try:
-            conn = history.open_history()
-            try:
-                figures = stats.compute(conn)
-                latest = history.recent_deals(conn, None, 1)
-            finally:
-                conn.close()
+            self.conn = history.open_history()
+            counts = stats.variant_counts(self.conn)
+            latest = history.latest_variant(self.conn)
         except (history.HistoryError, OSError) as e:
             self.error = str(e)
-            figures, latest = stats.compute_empty(), []
-        self.figures = {vs.variant: vs for vs in figures}
-        for vs in figures:
+        ids = []
+        for vid, name in stats.variant_names().items():
+            ids.append(vid)
+            deals = counts.get(vid, (0, 0, 0))[0]
             games.add_option(
-                Option(
-                    Text.assemble((vs.name, "bold"), "\n", (f"{vs.deals_recorded} deals", "dim")),
-                    id=vs.variant,
-                )
+                Option(Text.assemble((name, "bold"), "\n", (f"{deals} deals", "dim")), id=vid)
             )
-        ids = [vs.variant for vs in figures]
-        first = self.start_variant or (latest[0]["variant"] if latest else ids[0])
+        first = self.start_variant or latest or ids[0]
         games.highlighted = ids.index(first) if first in ids else 0
         games.focus()
         self.show_variant(ids[games.highlighted or 0])
+
+    def on_unmount(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
 
     @on(OptionList.OptionHighlighted, "#stats-games")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -158,24 +161,31 @@ class StatsScreen(Screen[None]):
         if table.row_count:
             table.focus()
 
+    def figures_of(self, variant: str) -> VariantStats:
+        """The game's figures, read once per visit of the screen."""
+        vs = self.figures.get(variant)
+        if vs is None:
+            vs = VariantStats(variant, stats.variant_names()[variant])
+            if self.conn is not None:
+                vs = stats.compute(self.conn, variant)[0]
+            self.figures[variant] = vs
+        return vs
+
     def show_variant(self, variant: str) -> None:
         self.variant = variant
-        vs = self.figures[variant]
         fig = self.query_one("#stats-figures", Static)
+        self.deals = []
+        vs = VariantStats(variant, stats.variant_names()[variant])
+        try:
+            vs = self.figures_of(variant)
+            if self.conn is not None:
+                self.deals = history.recent_deals(self.conn, variant, RECENT_ROWS)
+        except (sqlite3.Error, history.HistoryError) as e:
+            self.error = str(e)
         if self.error:
             fig.update(Text(f"The history cannot be read: {self.error}", style="bold"))
         else:
             fig.update(variant_text(vs))
-        self.deals = []
-        if not self.error:
-            try:
-                conn = history.open_history()
-                try:
-                    self.deals = history.recent_deals(conn, variant, RECENT_ROWS)
-                finally:
-                    conn.close()
-            except (history.HistoryError, OSError) as e:
-                fig.update(Text(f"The history cannot be read: {e}", style="bold"))
         table = self.query_one("#stats-deals", DataTable)
         table.clear()
         for d in self.deals:

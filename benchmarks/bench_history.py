@@ -1,0 +1,306 @@
+"""History benchmark (not a test): opening Stats over a large history, and what recording
+a finished deal adds to the keypress that ends it.
+
+    .venv/bin/python benchmarks/bench_history.py [--deals 10000] [--opens 10] [--ends 20]
+                                                 [--json]
+
+* stats open: a history of ``--deals`` recorded deals (six games, one or two human
+  players, every AI level, an undo now and then; ~60 actions each) is written to a
+  temporary data directory. Then, in the real app (headless, 80x24), ``s`` is pressed
+  on the home screen and the time is taken from the key to the screen update after
+  which the Stats screen showed its final state, the way ``bench_ui.py`` times keys
+  (its ``TimedApp``). ``escape`` goes back home between presses. Also timed alone:
+  ``stats.compute`` (every game's figures from the file).
+* deal end: positions where the human's play (Enter on a selection that empties the
+  hand) ends a deal of 3-player Twos, found by the engine. Each is timed with recording
+  on and off (alternating, same positions), key to final screen (the table and the
+  deal-end dialog); the difference of the medians is what recording adds. Also timed:
+  the recording hook's own time on the UI thread (building the record and queueing it),
+  and the recorder thread's write time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_ui import SETTLE, summary, timed_app_class  # noqa: E402
+
+VARIANTS = [
+    ("twos", "Twos", 3, "Deals won", False),
+    ("big-two", "Big Two", 4, "Penalty", True),
+    ("big-two-5r", "Big Two (five rounds)", 4, "Penalty", True),
+    ("chinese-poker", "Chinese Poker", 4, "Penalty", True),
+    ("2v1", "2v1", 3, "Coins", False),
+    ("twos-tricks", "Twos (tricks)", 4, "Points", False),
+]
+LEVELS = ("easy", "normal", "hard")
+
+
+def fill_history(deals: int, seed: int = 1) -> None:
+    """``deals`` synthetic deals in matches of 5, written as the recorder writes them
+    (one transaction for the lot, to be quick)."""
+    from twos_tui.play import history
+
+    rng = random.Random(seed)
+    conn = history.open_history()
+    t0 = time.time() - deals * 60
+    actions = [[i % 3, {"kind": "play", "cards": ["3S", "3H"]}] for i in range(60)]
+    with history.transaction(conn):
+        match = 0
+        n = 0
+        while n < deals:
+            match += 1
+            variant, name, players, label, low = VARIANTS[match % len(VARIANTS)]
+            humans = 2 if match % 17 == 0 else 1
+            seats = [
+                {"name": "Ann" if i == 0 else "Bo", "kind": "human", "level": "normal"}
+                if i < humans
+                else {"name": f"Bot{i}", "kind": "ai", "level": LEVELS[(match + i) % 3]}
+                for i in range(players)
+            ]
+            totals = [0] * players
+            for d in range(1, 6):
+                if n >= deals:
+                    break
+                n += 1
+                key = f"bench-{match}"
+                if rng.random() < 0.03:
+                    history._write_undo(
+                        conn,
+                        {"match_key": key, "deal_number": d, "seat": 0, "taken_back": 2, "at": 0},
+                    )
+                winner = rng.randrange(players)
+                changes = [0 if s == winner else rng.randrange(1, 10) for s in range(players)]
+                totals = [a + b for a, b in zip(totals, changes, strict=True)]
+                ended = t0 + n * 60
+                over = d == 5
+                history._write_deal(
+                    conn,
+                    {
+                        "match_key": key,
+                        "variant": variant,
+                        "variant_name": name,
+                        "players": players,
+                        "options": {},
+                        "seed": match,
+                        "names": [s["name"] for s in seats],
+                        "seats": seats,
+                        "score_label": label,
+                        "low_score_wins": low,
+                        "deal_number": d,
+                        "first_action": 60 * (d - 1),
+                        "actions": actions,
+                        "prefix": [],
+                        "changes": changes,
+                        "totals": totals,
+                        "winners": [winner],
+                        "summary": f"{seats[winner]['name']} wins deal {d}.",
+                        "details": [],
+                        "started": ended - 50,
+                        "ended": ended,
+                        "duration": 50.0,
+                        "match_over": over,
+                        "match_winners": [min(range(players), key=totals.__getitem__)]
+                        if over
+                        else None,
+                        "match_started": ended - 300,
+                        "match_duration": 250.0,
+                    },
+                )
+    conn.close()
+
+
+async def bench_stats_open(opens: int) -> list[float]:
+    from textual import events
+
+    from twos_tui.ui.screens.home import HomeScreen
+    from twos_tui.ui.screens.stats import StatsScreen
+
+    app = timed_app_class()(ai_pause=3600.0)
+    out = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        for _ in range(opens):
+            assert isinstance(app.screen, HomeScreen)
+            app.post_message(events.Key("s", "s"))
+            await asyncio.sleep(SETTLE + 0.5)
+            assert isinstance(app.screen, StatsScreen)
+            assert app.screen.deals, "the list of deals is empty"
+            out.append(app.updated_after())
+            app.key_at = None
+            await pilot.press("escape")
+            await pilot.pause()
+            await asyncio.sleep(0.1)
+    return out
+
+
+def deal_end_positions(count: int) -> list[dict]:
+    """3-player Twos games (engine JSON) where seat 0 is to act and may play its whole
+    hand at once, which ends the deal."""
+    from twos_tui.ai import RandomAgent
+    from twos_tui.engine import new_game
+
+    found: list[dict] = []
+    agent = RandomAgent()
+    seed = 0
+    while len(found) < count and seed < 5000:
+        seed += 1
+        g = new_game("twos", 3, {}, seed)
+        rng = random.Random(seed)
+        while not g.deal_over:
+            seats = g.to_act()
+            if 0 in seats:
+                hand = g.observation(0)["hand"]
+                win = [
+                    a for a in g.legal_actions(0) if a.kind == "play" and len(a.cards) == len(hand)
+                ]
+                if win and len(hand) <= 4:
+                    found.append({"game": g.to_json(), "cards": list(win[0].cards)})
+                    break
+            seat = seats[0]
+            g.apply(
+                seat,
+                agent.choose(g.observation(seat), g.legal_actions(seat), g.decision(seat), rng),
+            )
+    return found
+
+
+async def bench_deal_end(count: int) -> dict[str, list[float]]:
+    from textual import events
+
+    from twos_tui.engine import load_game
+    from twos_tui.play import history
+    from twos_tui.play.session import Session, default_seats
+    from twos_tui.ui.screens.dialogs import DealEndScreen
+    from twos_tui.ui.screens.table import TableScreen
+
+    positions = deal_end_positions(count)
+    hook: list[float] = []
+    original = Session._record_deal
+
+    def timed_hook(self):
+        t = time.perf_counter()
+        original(self)
+        hook.append(time.perf_counter() - t)
+
+    Session._record_deal = timed_hook  # type: ignore[method-assign]
+    write: list[float] = []
+    original_write = history.Recorder._write
+
+    def timed_write(self, path, rec):
+        t = time.perf_counter()
+        original_write(self, path, rec)
+        write.append(time.perf_counter() - t)
+
+    history.Recorder._write = timed_write  # type: ignore[method-assign]
+    out: dict[str, list[float]] = {"on": [], "off": []}
+    app = timed_app_class()(ai_pause=3600.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for i, pos in enumerate(positions):
+            for mode in ("on", "off") if i % 2 else ("off", "on"):
+                session = Session(load_game(pos["game"]), default_seats(3))
+                session.record_history = mode == "on"
+                app.start_session(session)
+                await pilot.pause()
+                await pilot.pause()
+                s = app.screen
+                assert isinstance(s, TableScreen) and s._decision is not None
+                s.selected = set(pos["cards"])
+                s._selection_changed()
+                await pilot.pause()
+                history.RECORDER.flush()
+                app.post_message(events.Key("enter", "\r"))
+                await asyncio.sleep(SETTLE + 0.2)
+                assert isinstance(app.screen, DealEndScreen), app.screen
+                out[mode].append(app.updated_after())
+                app.key_at = None
+                history.RECORDER.flush()
+                app.go_home()
+                await pilot.pause()
+    Session._record_deal = original  # type: ignore[method-assign]
+    history.Recorder._write = original_write  # type: ignore[method-assign]
+    out["hook"] = hook[: len(out["on"])] if hook else []
+    out["write"] = write
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--deals", type=int, default=10000)
+    ap.add_argument("--opens", type=int, default=10)
+    ap.add_argument("--ends", type=int, default=20)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    result: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["TWOS_TUI_HOME"] = tmp
+        from twos_tui.play import history, stats
+
+        t = time.perf_counter()
+        fill_history(args.deals)
+        result["fill_s"] = round(time.perf_counter() - t, 2)
+        conn = history.open_history()
+        n = conn.execute("SELECT count(*) FROM deals").fetchone()[0]
+        times = []
+        for _ in range(5):
+            t = time.perf_counter()
+            stats.compute(conn)
+            times.append(time.perf_counter() - t)
+        conn.close()
+        result["recorded_deals"] = n
+        result["compute_ms"] = summary(times)
+        result["stats_open_ms"] = summary(asyncio.run(bench_stats_open(args.opens)))
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["TWOS_TUI_HOME"] = tmp
+        ends = asyncio.run(bench_deal_end(args.ends))
+        on, off = summary(ends["on"]), summary(ends["off"])
+        result["deal_end_key_ms"] = {
+            "recording_on": on,
+            "recording_off": off,
+            "added_median_ms": round(on["median_ms"] - off["median_ms"], 1),
+            "hook_on_ui_thread_ms": summary(ends["hook"]) if ends["hook"] else None,
+            "recorder_write_ms": summary(ends["write"]) if ends["write"] else None,
+        }
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        c, s = result["compute_ms"], result["stats_open_ms"]
+        print(f"history: {result['recorded_deals']} deals (written in {result['fill_s']} s)")
+        print(f"stats.compute, every game: median {c['median_ms']} ms, max {c['max_ms']} ms")
+        print(
+            f"key 's' to Stats shown: median {s['median_ms']} ms, p90 {s['p90_ms']} ms, "
+            f"max {s['max_ms']} ms ({s['n']} opens)"
+        )
+        d = result["deal_end_key_ms"]
+        for mode in ("recording_on", "recording_off"):
+            v = d[mode]
+            print(
+                f"deal-ending key, {mode.replace('_', ' ')}: median {v['median_ms']} ms, "
+                f"p90 {v['p90_ms']} ms ({v['n']} presses)"
+            )
+        print(f"added by recording (difference of medians): {d['added_median_ms']} ms")
+        if d["hook_on_ui_thread_ms"]:
+            h = d["hook_on_ui_thread_ms"]
+            print(
+                f"recording hook on the UI thread: median {h['median_ms']} ms, max {h['max_ms']} ms"
+            )
+        if d["recorder_write_ms"]:
+            w = d["recorder_write_ms"]
+            print(f"recorder thread, one deal: median {w['median_ms']} ms, max {w['max_ms']} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
