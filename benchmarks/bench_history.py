@@ -182,19 +182,21 @@ async def bench_deal_end(count: int) -> dict[str, list[float]]:
     from twos_tui.engine import load_game
     from twos_tui.play import history
     from twos_tui.play.session import Session, default_seats
+    from twos_tui.play.tracker import Tracker
     from twos_tui.ui.screens.dialogs import DealEndScreen
     from twos_tui.ui.screens.table import TableScreen
 
     positions = deal_end_positions(count)
     hook: list[float] = []
-    original = Session._record_deal
+    original = Tracker.record
 
-    def timed_hook(self):
+    def timed_hook(self, session):
         t = time.perf_counter()
-        original(self)
-        hook.append(time.perf_counter() - t)
+        original(self, session)
+        if session.record_history:
+            hook.append(time.perf_counter() - t)
 
-    Session._record_deal = timed_hook  # type: ignore[method-assign]
+    Tracker.record = timed_hook  # type: ignore[method-assign]
     write: list[float] = []
     original_write = history.Recorder._write
 
@@ -229,9 +231,9 @@ async def bench_deal_end(count: int) -> dict[str, list[float]]:
                 history.RECORDER.flush()
                 app.go_home()
                 await pilot.pause()
-    Session._record_deal = original  # type: ignore[method-assign]
+    Tracker.record = original  # type: ignore[method-assign]
     history.Recorder._write = original_write  # type: ignore[method-assign]
-    out["hook"] = hook[: len(out["on"])] if hook else []
+    out["hook"] = hook
     out["write"] = write
     return out
 

@@ -2,8 +2,8 @@
 
 Nothing here knows a rule: it asks the engine (``to_act``, ``decision``,
 ``legal_actions``, ``check``, ``apply``, ``observation``) and the AI
-(``agent_for(...).choose``). It also autosaves after every action, records every
-finished deal in the history (:mod:`.history`) and takes actions back (:meth:`Session.undo`).
+(``agent_for(...).choose``). It also autosaves after every action; finished deals go to
+the history and :meth:`Session.undo` takes actions back (both in :mod:`.tracker`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from typing import Any
 from ..ai import DEFAULT_LEVEL, LEVEL_ALIASES, RandomAgent, agent_for, ai_rng
 from ..engine import Action, Game, load_game, new_game, variant_class
 from ..engine.protocol import rng_from_json, rng_state_to_json
-from . import history, saves
+from . import saves
+from .tracker import Tracker
+from .tracker import UndoRefused as UndoRefused  # raised by Session.undo
 
 HUMAN = "human"
 AI = "ai"
@@ -62,48 +64,6 @@ def random_seed() -> int:
     return secrets.randbelow(1_000_000)
 
 
-class UndoRefused(Exception):
-    """Undo is not possible now; ``str(err)`` says why, in a player's words."""
-
-
-@dataclass(frozen=True)
-class _UndoPoint:
-    """Where a human acted: the game had ``index`` actions, and the AI generators'
-    states then (so the AI replies the same way if the same move is made again)."""
-
-    index: int
-    seat: int
-    deal_number: int
-    rng_states: dict[int, tuple]
-
-
-def rebuild(game: Game, upto: int) -> Game:
-    """The same match replayed by the engine through its first ``upto`` actions."""
-    g = new_game(game.variant_id, game.players, dict(game.options), game.seed, list(game.names))
-    for seat, a in game.actions[:upto]:
-        if g.deal_over and not g.match_over and not g.to_act():
-            g.next_deal()
-        g.apply(seat, Action.from_json(a))
-    return g
-
-
-def current_deal_start(game: Game) -> int:
-    """The index in ``game.actions`` of the current deal's first action (replayed by the
-    engine when the match is past its first deal)."""
-    if game.deal_number <= 1:
-        return 0
-    g = new_game(game.variant_id, game.players, dict(game.options), game.seed, list(game.names))
-    start = 0
-    for i, (seat, a) in enumerate(game.actions):
-        if g.deal_over and not g.match_over and not g.to_act():
-            g.next_deal()
-            start = i
-        g.apply(seat, Action.from_json(a))
-    if g.deal_number < game.deal_number:  # saved just after next_deal: nothing played yet
-        start = len(game.actions)
-    return start
-
-
 class Session:
     """A game, its seats, the AI generators and the save file."""
 
@@ -128,20 +88,8 @@ class Session:
         self.ai_rngs = ai_rngs or {i: ai_rng(game.seed, i) for i, s in enumerate(seats) if s.is_ai}
         self._agents: dict[int, Any] = {}
         self.save_error: str | None = None  #: the last autosave failure, for the UI
-        # history and undo
         self.record_history = autosave  #: finished deals go to the history
-        self._clock_t0 = time.monotonic()
-        self._match_time = float((clock or {}).get("match", 0.0))  #: seconds before t0
-        self._deal_time = float((clock or {}).get("deal", 0.0))
-        self._undo_points: list[_UndoPoint] = []
-        self._recorded_deal: int | None = None
-        try:
-            self._deal_first_action = current_deal_start(game)
-        except (ValueError, KeyError, TypeError, IndexError):
-            # a save the engine cannot replay: its deals are recorded with the whole list
-            self._deal_first_action = 0
-        if game.deal_over and game.actions:
-            self._record_deal()  # at a deal end (resumed): recorded once, whatever happens
+        self.tracker = Tracker(game, clock)  #: time, undo points, recording
 
     # ----- construction -------------------------------------------------------------
     @classmethod
@@ -213,131 +161,31 @@ class Session:
     def apply(self, seat: int, action: Action) -> None:
         """Apply through the engine (raises IllegalAction, state unchanged), record the
         deal if it ended, and save."""
-        g = self.game
-        index = len(g.actions)
-        g.apply(seat, action)
-        if not self.seats[seat].is_ai and not self.hot_seat:
-            rngs = {s: r.getstate() for s, r in self.ai_rngs.items()}
-            self._undo_points.append(_UndoPoint(index, seat, g.deal_number, rngs))
-        if g.deal_over:
-            self._record_deal()
+        index = len(self.game.actions)
+        self.game.apply(seat, action)
+        self.tracker.applied(self, seat, index)
         self.save()
 
     def next_deal(self) -> None:
         self.game.next_deal()
-        self._match_time, _ = self._elapsed()
-        self._deal_time = 0.0
-        self._clock_t0 = time.monotonic()
-        self._undo_points.clear()
-        self._deal_first_action = len(self.game.actions)
+        self.tracker.new_deal(self.game)
         self.save()
 
     # ----- undo ---------------------------------------------------------------------
     def can_undo(self) -> str | None:
         """``None`` if :meth:`undo` would take something back, else why not."""
-        g = self.game
-        if self.hot_seat:
-            return "No undo at a shared table: the other players have already seen your move."
-        if g.deal_over:
-            return "This deal is over and in the history: it cannot be taken back."
-        if not any(p.deal_number == g.deal_number for p in self._undo_points):
-            humans = set(self.humans)
-            if any(s in humans for s, _ in g.actions[self._deal_first_action :]):
-                return "Undo reaches back only to moves made since this game was opened."
-            return "Nothing to undo yet in this deal."
-        return None
+        return self.tracker.can_undo(self)
 
     def undo(self) -> int:
         """Take back this seat's last action and everything the AI did after it: the
         game goes back to the human's previous turn, replayed by the engine from the
         seed, and the AI generators go back to their state then (the AI answers the same
         move the same way). Raises :class:`UndoRefused` with the reason when another
-        human is at the table, the deal is over, or there is nothing to take back.
-        The undo is written to the history and the save. Returns the number of actions
-        taken back."""
-        reason = self.can_undo()
-        if reason is not None:
-            raise UndoRefused(reason)
-        g = self.game
-        while self._undo_points[-1].deal_number != g.deal_number:
-            self._undo_points.pop()
-        point = self._undo_points.pop()
-        rebuilt = rebuild(g, point.index)
-        if rebuilt.deal_number != g.deal_number:  # never crosses into another deal
-            raise UndoRefused("That move belongs to another deal.")
-        taken = len(g.actions) - point.index
-        self.game = rebuilt
-        # new generator objects: an AI still thinking on a worker thread keeps the old
-        rngs = {}
-        for s, state in point.rng_states.items():
-            r = random.Random()
-            r.setstate(state)
-            rngs[s] = r
-        self.ai_rngs = rngs
-        self._agents = {}
-        if self.record_history:
-            history.RECORDER.submit(
-                {
-                    "type": "undo",
-                    "match_key": self.save_id,
-                    "deal_number": g.deal_number,
-                    "seat": point.seat,
-                    "taken_back": taken,
-                    "at": time.time(),
-                }
-            )
+        human is at the table, the deal is over, or there is nothing to take back. The
+        undo goes to the history and the save. Returns the number of actions taken back."""
+        taken = self.tracker.undo(self)
         self.save()
         return taken
-
-    # ----- history ------------------------------------------------------------------
-    def _elapsed(self) -> tuple[float, float]:
-        """Seconds at this table: in the match, in the current deal."""
-        d = time.monotonic() - self._clock_t0
-        return self._match_time + d, self._deal_time + d
-
-    def _record_deal(self) -> None:
-        """Hand the finished deal to the history's recorder (written on its thread)."""
-        g = self.game
-        r = g.last_result
-        if r is None or self._recorded_deal == g.deal_number:
-            return
-        self._recorded_deal = g.deal_number
-        if not self.record_history:
-            return
-        start = self._deal_first_action
-        match_s, deal_s = self._elapsed()
-        now = time.time()
-        history.RECORDER.submit(
-            {
-                "type": "deal",
-                "match_key": self.save_id,
-                "variant": g.variant_id,
-                "variant_name": g.name,
-                "players": g.players,
-                "options": dict(g.options),
-                "seed": g.seed,
-                "names": list(g.names),
-                "seats": [s.to_json() for s in self.seats],
-                "score_label": g.score_label,
-                "low_score_wins": bool(g.low_score_wins),
-                "deal_number": r.deal_number,
-                "first_action": start,
-                "actions": g.actions[start:],
-                "prefix": g.actions[:start],
-                "changes": list(r.changes),
-                "totals": list(r.totals),
-                "winners": list(r.winners),
-                "summary": r.summary,
-                "details": list(r.details),
-                "started": now - deal_s,
-                "ended": now,
-                "duration": deal_s,
-                "match_over": g.match_over,
-                "match_winners": g.match_winners() if g.match_over else None,
-                "match_started": now - match_s,
-                "match_duration": match_s,
-            }
-        )
 
     # ----- saving -------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -347,7 +195,7 @@ class Session:
             "variant_name": self.game.name,
             "seats": [s.to_json() for s in self.seats],
             "ai_rngs": {str(k): rng_state_to_json(r) for k, r in self.ai_rngs.items()},
-            "clock": dict(zip(("match", "deal"), self._elapsed(), strict=True)),
+            "clock": self.tracker.clock_json(),
             "game": self.game.to_json(),
         }
 
@@ -362,7 +210,9 @@ class Session:
 
     @classmethod
     def resume(cls, info: saves.SaveInfo) -> Session:
-        return cls.from_json(saves.read_save(info.path), info.save_id)
+        session = cls.from_json(saves.read_save(info.path), info.save_id)
+        session.tracker.record(session)  # saved at a deal's end: in the history (once)
+        return session
 
     def save(self) -> None:
         """Autosave: the JSON text is made now, the file is written on the save thread
