@@ -258,3 +258,15 @@ async def test_undo_in_the_command_palette():
         cmds["Statistics"].callback()
         await pilot.pause()
         assert isinstance(app.screen, StatsScreen) and app.screen.variant == "twos"
+
+
+def test_snapshot_replay(snap_compare):
+    """A Big Two deal played by the AI for every seat, replayed at its 9th step."""
+    seats = [SeatConfig(n, AI, lv) for n, lv in (("Ada", "easy"), ("Bram", "normal"))]
+    seats += [SeatConfig("Cleo", AI, "normal"), SeatConfig("Dev", AI, "easy")]
+    s = Session.start("big-two", seats, seed=12)
+    while not s.game.deal_over:
+        seat = s.game.to_act()[0]
+        s.apply(seat, s.ai_choose(seat))
+    history.RECORDER.flush()
+    assert snap_compare(make_app(ai_pause=0, replay=1), press=["right"] * 9, terminal_size=(80, 24))

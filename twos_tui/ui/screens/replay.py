@@ -130,7 +130,7 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-hands", Static).update(hands)
 
         table = Text()
-        for e in f.table[-6:]:
+        for e in f.table[-4:]:  # the latest plays: the log below has the rest
             table.append(f"{self.seat_name(e.get('seat'))}: ", style="bold")
             if e.get("pass"):
                 table.append("pass", style="italic")
