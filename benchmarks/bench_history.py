@@ -4,8 +4,9 @@ a finished deal adds to the keypress that ends it.
     .venv/bin/python benchmarks/bench_history.py [--deals 10000] [--opens 10] [--ends 20]
                                                  [--json]
 
-* stats open: a history of ``--deals`` recorded deals (six games, one or two human
-  players, every AI level, an undo now and then; ~60 actions each) is written to a
+* stats open: a history of ``--deals`` recorded deals (six games, or only Twos with
+  ``--one-game``, the worst case for one game's figures; one or two human players,
+  every AI level, an undo now and then; ~60 actions each) is written to a
   temporary data directory. Then, in the real app (headless, 80x24), ``s`` is pressed
   on the home screen and the time is taken from the key to the screen update after
   which the Stats screen showed its final state, the way ``bench_ui.py`` times keys
@@ -46,9 +47,9 @@ VARIANTS = [
 LEVELS = ("easy", "normal", "hard")
 
 
-def fill_history(deals: int, seed: int = 1) -> None:
+def fill_history(deals: int, seed: int = 1, one_game: bool = False) -> None:
     """``deals`` synthetic deals in matches of 5, written as the recorder writes them
-    (one transaction for the lot, to be quick)."""
+    (one transaction for the lot, to be quick); all of them Twos with ``one_game``."""
     from twos_tui.play import history
 
     rng = random.Random(seed)
@@ -60,7 +61,7 @@ def fill_history(deals: int, seed: int = 1) -> None:
         n = 0
         while n < deals:
             match += 1
-            variant, name, players, label, low = VARIANTS[match % len(VARIANTS)]
+            variant, name, players, label, low = VARIANTS[0 if one_game else match % 6]
             humans = 2 if match % 17 == 0 else 1
             seats = [
                 {"name": "Ann" if i == 0 else "Bo", "kind": "human", "level": "normal"}
@@ -120,28 +121,32 @@ def fill_history(deals: int, seed: int = 1) -> None:
     conn.close()
 
 
-async def bench_stats_open(opens: int) -> list[float]:
+async def bench_stats_open(opens: int) -> dict[str, list[float]]:
+    """``s`` (Stats) on the home screen, and for comparison ``r`` (the rules list, a
+    small screen with a list), alternating, timed the same way."""
     from textual import events
 
-    from twos_tui.ui.screens.home import HomeScreen
+    from twos_tui.ui.screens.home import HomeScreen, RulesListScreen
     from twos_tui.ui.screens.stats import StatsScreen
 
     app = timed_app_class()(ai_pause=3600.0)
-    out = []
+    out: dict[str, list[float]] = {"stats": [], "rules": []}
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.pause()
         for _ in range(opens):
-            assert isinstance(app.screen, HomeScreen)
-            app.post_message(events.Key("s", "s"))
-            await asyncio.sleep(SETTLE + 0.5)
-            assert isinstance(app.screen, StatsScreen)
-            assert app.screen.deals, "the list of deals is empty"
-            out.append(app.updated_after())
-            app.key_at = None
-            await pilot.press("escape")
-            await pilot.pause()
-            await asyncio.sleep(0.1)
+            for key, screen in (("s", StatsScreen), ("r", RulesListScreen)):
+                assert isinstance(app.screen, HomeScreen)
+                app.post_message(events.Key(key, key))
+                await asyncio.sleep(SETTLE + 0.5)
+                assert isinstance(app.screen, screen)
+                if screen is StatsScreen:
+                    assert app.screen.deals, "the list of deals is empty"
+                out["stats" if key == "s" else "rules"].append(app.updated_after())
+                app.key_at = None
+                await pilot.press("escape")
+                await pilot.pause()
+                await asyncio.sleep(0.1)
     return out
 
 
@@ -243,6 +248,9 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=10000)
     ap.add_argument("--opens", type=int, default=10)
     ap.add_argument("--ends", type=int, default=20)
+    ap.add_argument(
+        "--one-game", action="store_true", help="every deal of the history in one game (Twos)"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     result: dict = {}
@@ -251,7 +259,7 @@ def main() -> int:
         from twos_tui.play import history, stats
 
         t = time.perf_counter()
-        fill_history(args.deals)
+        fill_history(args.deals, one_game=args.one_game)
         result["fill_s"] = round(time.perf_counter() - t, 2)
         conn = history.open_history()
         n = conn.execute("SELECT count(*) FROM deals").fetchone()[0]
@@ -263,7 +271,10 @@ def main() -> int:
         conn.close()
         result["recorded_deals"] = n
         result["compute_ms"] = summary(times)
-        result["stats_open_ms"] = summary(asyncio.run(bench_stats_open(args.opens)))
+        opened = asyncio.run(bench_stats_open(args.opens))
+        result["first_stats_open_ms"] = round(opened["stats"][0] * 1000, 1)
+        result["stats_open_ms"] = summary(opened["stats"])
+        result["rules_open_ms"] = summary(opened["rules"])
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["TWOS_TUI_HOME"] = tmp
         ends = asyncio.run(bench_deal_end(args.ends))
@@ -281,9 +292,14 @@ def main() -> int:
         c, s = result["compute_ms"], result["stats_open_ms"]
         print(f"history: {result['recorded_deals']} deals (written in {result['fill_s']} s)")
         print(f"stats.compute, every game: median {c['median_ms']} ms, max {c['max_ms']} ms")
+        r = result["rules_open_ms"]
         print(
             f"key 's' to Stats shown: median {s['median_ms']} ms, p90 {s['p90_ms']} ms, "
-            f"max {s['max_ms']} ms ({s['n']} opens)"
+            f"max {s['max_ms']} ms ({s['n']} opens; the first {result['first_stats_open_ms']} ms)"
+        )
+        print(
+            f"for comparison, key 'r' to the rules list: median {r['median_ms']} ms, "
+            f"p90 {r['p90_ms']} ms"
         )
         d = result["deal_end_key_ms"]
         for mode in ("recording_on", "recording_off"):

@@ -270,3 +270,27 @@ def test_snapshot_replay(snap_compare):
         s.apply(seat, s.ai_choose(seat))
     history.RECORDER.flush()
     assert snap_compare(make_app(ai_pause=0, replay=1), press=["right"] * 9, terminal_size=(80, 24))
+
+
+async def test_the_deals_list_reads_older_deals_at_its_end(data_home):
+    from test_history_stats import A, deal
+
+    conn = history.open_history()
+    for i in range(45):
+        history.write_record(conn, deal(f"M{i // 5}", A, i % 5 + 1, [i % 4], [0, 1, 2, 3]))
+    conn.close()
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        stats = app.screen
+        table = stats.query_one("#stats-deals", DataTable)
+        assert stats.variant == "big-two" and table.row_count == 30
+        await pilot.press("tab", "ctrl+end")  # the last row read: older ones follow
+        await pilot.pause()
+        assert table.row_count == 45
+        await pilot.press("ctrl+end")
+        await pilot.pause()
+        assert table.cursor_row == 44 and table.row_count == 45
+        ids = [d["id"] for d in stats.deals]
+        assert ids == sorted(ids, reverse=True) and len(set(ids)) == 45

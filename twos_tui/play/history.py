@@ -589,22 +589,31 @@ def match_actions(match: dict[str, Any], deals: list[dict[str, Any]], upto: int)
 
 
 def recent_deals(
-    conn: sqlite3.Connection, variant: str | None = None, limit: int = 100
+    conn: sqlite3.Connection,
+    variant: str | None = None,
+    limit: int = 100,
+    before: tuple[float, int] | None = None,
 ) -> list[dict[str, Any]]:
-    """The latest recorded deals (newest first), with their match's names and seats."""
+    """The latest recorded deals (newest first; with ``before``, those older than that
+    deal's ``(ended, id)``), with their match's names and seats."""
     sql = (
         "SELECT d.id, d.match_id, d.deal_number, d.ended, d.duration, d.summary, d.undos, "
         "d.changes, d.winners, d.match_over, m.variant, m.variant_name, m.names, m.seats, "
         "m.score_label, m.watched FROM deals d JOIN matches m ON m.id = d.match_id"
     )
+    where: list[str] = []
     args: tuple = ()
     if variant:
-        sql += " WHERE d.variant = ? ORDER BY d.variant DESC, d.ended DESC, d.id DESC LIMIT ?"
-        args = (variant,)
-    else:
-        sql += " ORDER BY d.ended DESC, d.id DESC LIMIT ?"
+        where.append("d.variant = ?")
+        args += (variant,)
+    if before is not None:
+        where.append("(d.ended, d.id) < (?, ?)")
+        args += tuple(before)
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    order = "d.variant DESC, d.ended DESC, d.id DESC" if variant else "d.ended DESC, d.id DESC"
     out = []
-    for row in conn.execute(sql, args + (limit,)):
+    for row in conn.execute(f"{sql} ORDER BY {order} LIMIT ?", args + (limit,)):
         d = dict(row)
         for k in ("changes", "winners", "names", "seats"):
             d[k] = json.loads(d[k])

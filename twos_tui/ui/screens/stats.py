@@ -14,14 +14,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, OptionList, Static
+from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...play import history, stats
 from ...play.paths import data_dir
 from ...play.stats import LOSS_GLYPH, WIN_GLYPH, PlayerStats, VariantStats
 
-RECENT_ROWS = 100  #: deals listed per game
+PAGE_ROWS = 30  #: deals listed at first; more are read as the cursor reaches the end
 
 
 def exports_dir() -> Path:
@@ -76,19 +76,8 @@ def variant_text(vs: VariantStats) -> Text:
 class StatsScreen(Screen[None]):
     """Figures per game; the recent deals to replay or export."""
 
-    DEFAULT_CSS = """
-    #stats-main { height: 1fr; }
-    #stats-games { width: 24; height: 100%; }
-    #stats-right { width: 1fr; padding: 0 0 0 1; }
-    #stats-scroll { height: auto; max-height: 60%; }
-    #stats-figures { height: auto; }
-    #stats-deals-title { height: auto; margin-top: 1; }
-    #stats-deals { height: 1fr; min-height: 4; }
-    """
-
     BINDINGS = [
         Binding("escape", "back", "Back"),
-        Binding("enter", "replay", "Replay", show=True, priority=False),
         Binding("e", "export_log", "Export game log"),
         Binding("x", "export_csv", "Export all (CSV)"),
     ]
@@ -101,9 +90,12 @@ class StatsScreen(Screen[None]):
         self.variant: str | None = None
         self.error: str | None = None
         self.conn: sqlite3.Connection | None = None
+        self._more = False
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="#")
+        yield Static(
+            Text.assemble(("Statistics", "bold"), ("  · human seats only", "dim")), id="stats-title"
+        )
         with Horizontal(id="stats-main"):
             yield OptionList(id="stats-games")
             with Vertical(id="stats-right"):
@@ -114,10 +106,8 @@ class StatsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Statistics"
         # Tab goes from the games to the deals (the figures scroll with the mouse)
         self.query_one("#stats-scroll").can_focus = False
-        self.sub_title = "human seats only"
         table = self.query_one("#stats-deals", DataTable)
         table.add_column("Deal", key="id", width=5)
         table.add_column("Game", key="game", width=7)
@@ -179,7 +169,7 @@ class StatsScreen(Screen[None]):
         try:
             vs = self.figures_of(variant)
             if self.conn is not None:
-                self.deals = history.recent_deals(self.conn, variant, RECENT_ROWS)
+                self.deals = history.recent_deals(self.conn, variant, PAGE_ROWS)
         except (sqlite3.Error, history.HistoryError) as e:
             self.error = str(e)
         if self.error:
@@ -188,15 +178,8 @@ class StatsScreen(Screen[None]):
             fig.update(variant_text(vs))
         table = self.query_one("#stats-deals", DataTable)
         table.clear()
-        for d in self.deals:
-            table.add_row(
-                str(d["id"]),
-                f"{d['match_id']}·{d['deal_number']}",
-                time.strftime("%m-%d %H:%M", time.localtime(d["ended"])),
-                "↶" if d["undos"] else "",
-                Text(("(watched) " if d["watched"] else "") + d["summary"], no_wrap=True),
-                key=str(d["id"]),
-            )
+        self._add_rows(self.deals)
+        self._more = len(self.deals) == PAGE_ROWS
         title = self.query_one("#stats-deals-title", Static)
         if self.deals:
             title.update(
@@ -206,6 +189,32 @@ class StatsScreen(Screen[None]):
             )
         else:
             title.update(Text("No deal of this game recorded yet.", style="dim"))
+
+    def _add_rows(self, deals: list[dict]) -> None:
+        table = self.query_one("#stats-deals", DataTable)
+        for d in deals:
+            table.add_row(
+                str(d["id"]),
+                f"{d['match_id']}·{d['deal_number']}",
+                time.strftime("%m-%d %H:%M", time.localtime(d["ended"])),
+                "↶" if d["undos"] else "",
+                Text(("(watched) " if d["watched"] else "") + d["summary"], no_wrap=True),
+                key=str(d["id"]),
+            )
+
+    @on(DataTable.RowHighlighted, "#stats-deals")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """At the end of the list, the next page of older deals."""
+        if not self._more or self.conn is None or self.variant is None:
+            return
+        if event.cursor_row >= len(self.deals) - 1:
+            last = self.deals[-1]
+            more = history.recent_deals(
+                self.conn, self.variant, PAGE_ROWS, (last["ended"], last["id"])
+            )
+            self._more = len(more) == PAGE_ROWS
+            self.deals.extend(more)
+            self._add_rows(more)
 
     def selected_deal(self) -> dict | None:
         table = self.query_one("#stats-deals", DataTable)
@@ -218,20 +227,6 @@ class StatsScreen(Screen[None]):
     # ----- actions ----------------------------------------------------------------------
     def action_back(self) -> None:
         self.dismiss(None)
-
-    def action_replay(self) -> None:
-        games = self.query_one("#stats-games", OptionList)
-        if games.has_focus:
-            self._selected_game()
-            return
-        deal = self.selected_deal()
-        if deal is not None:
-            self.app.open_replay(deal["id"])
-
-    def _selected_game(self) -> None:
-        table = self.query_one("#stats-deals", DataTable)
-        if table.row_count:
-            table.focus()
 
     @on(DataTable.RowSelected, "#stats-deals")
     def _row_selected(self, event: DataTable.RowSelected) -> None:
