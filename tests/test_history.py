@@ -433,3 +433,15 @@ def test_deal_replay_needs_the_earlier_deals():
     m = history.match_row(conn, 1)
     with pytest.raises(HistoryError, match="earlier deal"):
         DealReplay(m, history.match_deals(conn, 1), 2)
+
+
+def test_time_at_the_table_survives_a_resume_and_a_damaged_clock_is_ignored():
+    s = Session.start("twos", one_human("twos"), seed=35)
+    data = s.to_json()
+    data["clock"] = {"match": 600.0, "deal": 120.0}
+    resumed = Session.from_json(data, autosave=False)
+    match, deal = resumed.tracker.elapsed()
+    assert 600 <= match < 660 and 120 <= deal < 180
+    for bad in ("soon", {"match": "x", "deal": float("nan")}, {"match": -5}, None):
+        data["clock"] = bad
+        assert Session.from_json(data, autosave=False).tracker.elapsed()[0] < 60

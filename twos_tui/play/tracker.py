@@ -63,11 +63,19 @@ def current_deal_start(game: Game) -> int:
     return start
 
 
+def _seconds(clock: Any, key: str) -> float:
+    """A time from a save's ``clock`` (0 when missing or not a sensible number)."""
+    v = clock.get(key) if isinstance(clock, dict) else None
+    if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v < 1e9:
+        return 0.0
+    return float(v)
+
+
 class Tracker:
-    def __init__(self, game: Game, clock: dict[str, float] | None = None) -> None:
+    def __init__(self, game: Game, clock: Any = None) -> None:
         self._t0 = time.monotonic()
-        self._match_time = float((clock or {}).get("match", 0.0))  #: seconds before t0
-        self._deal_time = float((clock or {}).get("deal", 0.0))
+        self._match_time = _seconds(clock, "match")  #: seconds at the table before t0
+        self._deal_time = _seconds(clock, "deal")
         self.points: list[UndoPoint] = []
         self.recorded_deal: int | None = None
         try:
