@@ -469,6 +469,10 @@ class Recorder:
     def _conn(self, path: Path) -> sqlite3.Connection:
         conn = self._conns.get(path)
         if conn is None:
+            for other in self._conns.values():  # one file open at a time (tests move it)
+                with contextlib.suppress(sqlite3.Error):
+                    other.close()
+            self._conns.clear()
             conn = _connect(path)
             self._conns[path] = conn
         return conn
