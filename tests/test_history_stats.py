@@ -148,7 +148,7 @@ def test_other_games_are_apart(conn):
 def test_text_shows_the_same_figures(conn):
     text = stats_text(conn, "big-two")
     assert "Big Two: 2 matches played, 1 won; 7 deals played, 3 won" in text
-    assert "(1 watched all-AI deals not counted)" in text
+    assert "(1 watched all-AI deal not counted)" in text
     assert "Deals    6 played · 2 won · 33%" in text
     assert "normal     2 of 4 (50%) · 1 of 1 (100%)" in text
     assert "easy+hard  0 of 2 (0%) · 0 of 1 (0%)" in text

@@ -286,6 +286,11 @@ def stats_json(conn: sqlite3.Connection, variant: str | None = None) -> dict[str
 
 
 # ----- text -------------------------------------------------------------------------------
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 deal"``, ``"3 deals"``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 def percent(r: Record) -> str:
     rate = r.rate
     return "—" if rate is None else f"{100 * rate:.0f}%"
@@ -341,13 +346,14 @@ def player_lines(p: PlayerStats) -> list[str]:
     lines.append(f"         matches: best {ms.best}, now {streak_text(ms.current)}")
     if p.deals_with_undo or p.matches_with_undo:
         lines.append(
-            f"Undo (↶) used in {p.deals_with_undo} deal{'s' if p.deals_with_undo != 1 else ''}"
-            f", {p.matches_with_undo} match{'es' if p.matches_with_undo != 1 else ''}"
+            f"Undo (↶) used in {plural(p.deals_with_undo, 'deal')}, "
+            f"{plural(p.matches_with_undo, 'match', 'matches')}"
         )
     if p.recent:
         label = next(iter(p.averages.values())).label.lower() if p.averages else "score"
         lines.append(
-            f"Last {len(p.recent)} deals, oldest first ({WIN_GLYPH} won, {LOSS_GLYPH} lost):"
+            f"Last {plural(len(p.recent), 'deal')}, oldest first "
+            f"({WIN_GLYPH} won, {LOSS_GLYPH} lost):"
         )
         lines.append(f"  won/lost  {result_strip(p.recent)}")
         lines.append(f"  change    {change_sparkline(p.recent)}  (taller: more {label})")
@@ -366,7 +372,7 @@ def stats_text(conn: sqlite3.Connection, variant: str | None = None) -> str:
             f"{t['deals']['played']} deals played, {t['deals']['won']} won"
         )
         if vs.watched_deals:
-            head += f" ({vs.watched_deals} watched all-AI deals not counted)"
+            head += f" ({plural(vs.watched_deals, 'watched all-AI deal')} not counted)"
         out.append(head)
         for p in vs.players:
             out.append(f"  {p.player}:")

@@ -52,11 +52,15 @@ def variant_text(vs: VariantStats) -> Text:
     totals = vs.totals()
     t.append(f"{vs.name}", style="bold")
     t.append(
-        f" · {vs.deals_recorded} deals recorded in {vs.matches_recorded} games",
+        f" · {stats.plural(vs.deals_recorded, 'deal')} recorded in "
+        f"{stats.plural(vs.matches_recorded, 'game')}",
         style="dim",
     )
     if vs.watched_deals:
-        t.append(f" ({vs.watched_deals} watched all-AI deals, not in the figures)", style="dim")
+        t.append(
+            f" ({stats.plural(vs.watched_deals, 'watched all-AI deal')}, not in the figures)",
+            style="dim",
+        )
     t.append("\n")
     if not vs.players:
         t.append(
@@ -127,9 +131,8 @@ class StatsScreen(Screen[None]):
         for vid, name in stats.variant_names().items():
             ids.append(vid)
             deals = counts.get(vid, (0, 0, 0))[0]
-            games.add_option(
-                Option(Text.assemble((name, "bold"), "\n", (f"{deals} deals", "dim")), id=vid)
-            )
+            label = Text.assemble((name, "bold"), "\n", (stats.plural(deals, "deal"), "dim"))
+            games.add_option(Option(label, id=vid))
         first = self.start_variant or latest or ids[0]
         games.highlighted = ids.index(first) if first in ids else 0
         games.focus()
