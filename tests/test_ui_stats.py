@@ -285,10 +285,11 @@ async def test_the_deals_list_reads_older_deals_at_its_end(data_home):
         await pilot.pause()
         stats = app.screen
         table = stats.query_one("#stats-deals", DataTable)
-        assert stats.variant == "big-two" and table.row_count == 30
-        await pilot.press("tab", "ctrl+end")  # the last row read: older ones follow
-        await pilot.pause()
-        assert table.row_count == 45
+        assert stats.variant == "big-two" and table.row_count == 15
+        for rows in (30, 45):
+            await pilot.press("tab" if rows == 30 else "down", "ctrl+end")  # older ones follow
+            await pilot.pause()
+            assert table.row_count == rows
         await pilot.press("ctrl+end")
         await pilot.pause()
         assert table.cursor_row == 44 and table.row_count == 45

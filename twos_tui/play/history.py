@@ -44,6 +44,9 @@ from .paths import data_dir
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 5.0  #: how long a write waits for another writer before retrying
 WRITE_ATTEMPTS = 4  #: then the record goes to the pending folder
+#: the recorder waits this long before a write when it has been idle: the keypress that
+#: ended the deal is still being drawn, and the write must not compete with it
+QUIET_S = 0.25
 HISTORY_FILE = "history.sqlite3"
 PENDING_DIR = "history-pending"
 
@@ -413,8 +416,10 @@ class Recorder:
     """Writes history records on one background thread, in the order given.
 
     ``submit`` only puts the record (plain data made on the caller's thread) on a queue;
-    the thread turns it into rows. A write that finds the file locked waits
-    (``BUSY_TIMEOUT_S``), is tried again, and is finally kept in the pending folder;
+    the thread turns it into rows, a moment later (``QUIET_S``) when it was idle, so that
+    it does not hold Python's lock while the table draws the end of the deal. A write
+    that finds the file locked waits (``BUSY_TIMEOUT_S``), is tried again, and is finally
+    kept in the pending folder;
     ``error`` then says what went wrong and ``on_error`` (set by the app) is called from
     the recorder's thread. ``flush`` waits until everything submitted so far is done.
     """
@@ -427,6 +432,7 @@ class Recorder:
         self.error: str | None = None
         self.on_error: Callable[[str], None] | None = None
         self.written = 0  #: records written by this recorder (for tests and benchmarks)
+        self._last_done = 0.0
 
     def submit(self, rec: dict[str, Any], path: Path | None = None) -> None:
         path = history_path() if path is None else path
@@ -448,6 +454,10 @@ class Recorder:
             time.sleep(0.005)
         return True
 
+    def start(self) -> None:
+        """Start the thread now (the app does at start), not at the first record."""
+        self._ensure_thread()
+
     def _ensure_thread(self) -> None:
         with self._start_lock:
             if self._thread is None or not self._thread.is_alive():
@@ -462,8 +472,11 @@ class Recorder:
             try:
                 if item is None:
                     return
+                if time.monotonic() - self._last_done > 1.0:
+                    time.sleep(QUIET_S)  # the first of a burst: let the frame be drawn
                 self._write(*item)
             finally:
+                self._last_done = time.monotonic()
                 self._queue.task_done()
 
     def _conn(self, path: Path) -> sqlite3.Connection:

@@ -66,6 +66,7 @@ class TwosApp(App[int]):
 
     def on_mount(self) -> None:
         history.RECORDER.on_error = self._history_failed
+        history.RECORDER.start()
         self.push_screen(HomeScreen())
         if self.start_replay is not None:
             self.open_replay(self.start_replay)

@@ -21,7 +21,7 @@ from ...play import history, stats
 from ...play.paths import data_dir
 from ...play.stats import LOSS_GLYPH, WIN_GLYPH, PlayerStats, VariantStats
 
-PAGE_ROWS = 30  #: deals listed at first; more are read as the cursor reaches the end
+PAGE_ROWS = 15  #: deals listed at first; more are read as the cursor reaches the end
 
 
 def exports_dir() -> Path:
