@@ -295,3 +295,26 @@ async def test_the_deals_list_reads_older_deals_at_its_end(data_home):
         assert table.cursor_row == 44 and table.row_count == 45
         ids = [d["id"] for d in stats.deals]
         assert ids == sorted(ids, reverse=True) and len(set(ids)) == 45
+
+
+async def test_key_hints_can_be_clicked(data_home):
+    s = Session.start("twos", seed=13)
+    while not s.game.deal_over:
+        seat = s.game.to_act()[0]
+        s.apply(seat, s.ai_choose(seat))
+    history.RECORDER.flush()
+    app = make_app(ai_pause=0, replay=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        replay = app.screen
+        hints = str(replay.query_one("KeyHints", Static).render())
+        assert " ".join(hints.split()) == (
+            "← Back → Next home Start end End space Play esc Close ^p palette"
+        )
+        x = hints.index("→")
+        await pilot.click("KeyHints", offset=(x + 1, 0))  # the widget has one column of padding
+        await pilot.pause()
+        assert replay.step == 1
+        await pilot.click("KeyHints", offset=(hints.index("esc") + 1, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)

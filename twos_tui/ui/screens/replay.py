@@ -12,10 +12,11 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from ...play.replay import DealReplay, Frame
 from ..widgets import InfoPanel, cards_text
+from .stats import KeyHints
 
 AUTOPLAY_S = 0.8  #: seconds per step when playing on its own
 
@@ -40,13 +41,13 @@ class ReplayScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("right", "step(1)", "Forward", priority=True),
         Binding("left", "step(-1)", "Back", priority=True),
+        Binding("right", "step(1)", "Next", priority=True),
         Binding("home", "jump(0)", "Start", priority=True),
         Binding("end", "jump(-1)", "End", priority=True),
         Binding("pagedown", "step(10)", "+10", show=False, priority=True),
         Binding("pageup", "step(-10)", "-10", show=False, priority=True),
-        Binding("space", "autoplay", "Play/pause", priority=True),
+        Binding("space", "autoplay", "Play", priority=True),
         Binding("escape", "close", "Close"),
         Binding("q", "close", "Close", show=False),
     ]
@@ -73,7 +74,7 @@ class ReplayScreen(Screen[None]):
         yield InfoPanel(id="replay-table")
         with VerticalScroll(id="replay-log-scroll"):
             yield Static(id="replay-log")
-        yield Footer()
+        yield KeyHints()
 
     def on_mount(self) -> None:
         r = self.replay

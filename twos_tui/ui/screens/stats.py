@@ -13,8 +13,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.markup import escape
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...play import history, stats
@@ -22,6 +24,32 @@ from ...play.paths import data_dir
 from ...play.stats import LOSS_GLYPH, WIN_GLYPH, PlayerStats, VariantStats
 
 PAGE_ROWS = 15  #: deals listed at first; more are read as the cursor reaches the end
+
+
+class KeyHints(Static):
+    """The screen's keys on one line at the bottom, like Textual's Footer (each can be
+    clicked) but drawn once: the Footer rebuilds itself as focus moves while a screen
+    opens, which cost as much as the rest of this screen (``bench_history.py``)."""
+
+    DEFAULT_CSS = """
+    KeyHints {
+        dock: bottom; height: 1; padding: 0 1;
+        background: $footer-background; color: $footer-foreground;
+    }
+    """
+
+    def on_mount(self) -> None:
+        parts = []
+        for b in self.screen.BINDINGS:
+            if isinstance(b, Binding) and b.show:
+                key = escape(b.key_display or self.app.get_key_display(b))
+                action = b.action if "." in b.action else f"screen.{b.action}"
+                parts.append(
+                    f"[@click='{action}'][bold $footer-key-foreground]{key}[/] "
+                    f"{escape(b.description)}[/]"
+                )
+        parts.append("[@click='app.command_palette'][bold $footer-key-foreground]^p[/] palette[/]")
+        self.update(Content.from_markup("  ".join(parts)))
 
 
 def exports_dir() -> Path:
@@ -107,7 +135,7 @@ class StatsScreen(Screen[None]):
                     yield Static(id="stats-figures")
                 yield Static(id="stats-deals-title")
                 yield DataTable(id="stats-deals", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyHints()
 
     def on_mount(self) -> None:
         # Tab goes from the games to the deals (the figures scroll with the mouse)
@@ -135,7 +163,6 @@ class StatsScreen(Screen[None]):
             games.add_option(Option(label, id=vid))
         first = self.start_variant or latest or ids[0]
         games.highlighted = ids.index(first) if first in ids else 0
-        games.focus()
         self.show_variant(ids[games.highlighted or 0])
 
     def on_unmount(self) -> None:
