@@ -10,8 +10,11 @@ a finished deal adds to the keypress that ends it.
   temporary data directory. Then, in the real app (headless, 80x24), ``s`` is pressed
   on the home screen and the time is taken from the key to the screen update after
   which the Stats screen showed its final state, the way ``bench_ui.py`` times keys
-  (its ``TimedApp``). ``escape`` goes back home between presses. Also timed alone:
-  ``stats.compute`` (every game's figures from the file).
+  (its ``TimedApp``). ``escape`` goes back home between presses; the rules list
+  (``r``) is timed the same way, alternating, as a yardstick for what opening any screen
+  costs on the machine at the time. Also timed alone: ``stats.compute`` (every game's
+  figures from the file) and what the Stats screen reads when it opens (one game's
+  figures and its latest deals).
 * deal end: positions where the human's play (Enter on a selection that empties the
   hand) ends a deal of 3-player Twos, found by the engine. Each is timed with recording
   on and off (alternating, same positions), key to final screen (the table and the
@@ -280,7 +283,16 @@ def main() -> int:
             t = time.perf_counter()
             stats.compute(conn)
             times.append(time.perf_counter() - t)
+        reads = []  # what the Stats screen reads when it opens (one game's figures)
+        for _ in range(5):
+            t = time.perf_counter()
+            stats.variant_counts(conn)
+            v = history.latest_variant(conn)
+            stats.compute(conn, v)
+            history.recent_deals(conn, v, 15)
+            reads.append(time.perf_counter() - t)
         conn.close()
+        result["screen_reads_ms"] = summary(reads)
         result["recorded_deals"] = n
         result["compute_ms"] = summary(times)
         opened = asyncio.run(bench_stats_open(args.opens))
@@ -289,7 +301,8 @@ def main() -> int:
         result["rules_open_ms"] = summary(opened["rules"])
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["TWOS_TUI_HOME"] = tmp
-        ends = asyncio.run(bench_deal_end(args.ends))
+        ends = asyncio.run(bench_deal_end(args.ends)) if args.ends else None
+    if ends is not None:
         on, off = summary(ends["on"]), summary(ends["off"])
         result["deal_end_key_ms"] = {
             "recording_on": on,
@@ -304,6 +317,11 @@ def main() -> int:
         c, s = result["compute_ms"], result["stats_open_ms"]
         print(f"history: {result['recorded_deals']} deals (written in {result['fill_s']} s)")
         print(f"stats.compute, every game: median {c['median_ms']} ms, max {c['max_ms']} ms")
+        sr = result["screen_reads_ms"]
+        print(
+            f"what the Stats screen reads on opening (one game): median {sr['median_ms']} ms, "
+            f"max {sr['max_ms']} ms"
+        )
         r = result["rules_open_ms"]
         print(
             f"key 's' to Stats shown: median {s['median_ms']} ms, p90 {s['p90_ms']} ms, "
@@ -313,7 +331,9 @@ def main() -> int:
             f"for comparison, key 'r' to the rules list: median {r['median_ms']} ms, "
             f"p90 {r['p90_ms']} ms"
         )
-        d = result["deal_end_key_ms"]
+        d = result.get("deal_end_key_ms")
+        if d is None:  # --ends 0
+            return 0
         for mode in ("recording_on", "recording_off"):
             v = d[mode]
             print(
@@ -324,7 +344,8 @@ def main() -> int:
         if d["hook_on_ui_thread_ms"]:
             h = d["hook_on_ui_thread_ms"]
             print(
-                f"recording hook on the UI thread: median {h['median_ms']} ms, max {h['max_ms']} ms"
+                f"recording hook on the UI thread: median {h['median_ms']} ms, "
+                f"p90 {h['p90_ms']} ms, max {h['max_ms']} ms"
             )
         if d["recorder_write_ms"]:
             w = d["recorder_write_ms"]
