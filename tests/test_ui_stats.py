@@ -318,3 +318,34 @@ async def test_key_hints_can_be_clicked(data_home):
         await pilot.click("KeyHints", offset=(hints.index("esc") + 1, 0))
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
+
+
+@pytest.mark.parametrize("variant", ["twos", "big-two-5r", "chinese-poker", "2v1", "twos-tricks"])
+async def test_every_game_replays_on_screen(data_home, variant):
+    """Big Two is replayed above; here every other game, from the first step to the
+    last and back, with every hand and the log on screen at each step."""
+    s = Session.start(variant, seed=14)
+    while not s.game.deal_over:
+        seat = s.game.to_act()[0]
+        s.apply(seat, s.ai_choose(seat))
+    history.RECORDER.flush()
+    app = make_app(ai_pause=0, replay=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        last = len(replay.replay.frames) - 1
+        for step in list(range(0, last + 1, max(1, last // 6))) + [last, 0]:
+            replay.go(step)
+            await pilot.pause()
+            f = replay.replay.frames[step]
+            hands = " ".join(shown(replay, "#replay-hands").split())
+            for seat, hand in enumerate(f.hands):
+                assert s.game.names[seat] in hands
+                if hand:
+                    face = replay.replay.game.card_face
+                    assert " ".join(face(c).label for c in hand) in hands
+            log = shown(replay, "#replay-log")
+            if f.log_len:
+                assert replay.replay.log[f.log_len - 1]["text"] in log
+        assert replay.step == 0
