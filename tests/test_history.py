@@ -445,3 +445,30 @@ def test_time_at_the_table_survives_a_resume_and_a_damaged_clock_is_ignored():
     for bad in ("soon", {"match": "x", "deal": float("nan")}, {"match": -5}, None):
         data["clock"] = bad
         assert Session.from_json(data, autosave=False).tracker.elapsed()[0] < 60
+
+
+def test_an_unusable_history_location_is_reported_not_a_crash(data_home, capsys):
+    (data_home / "history.sqlite3").mkdir()  # a folder where the file should be
+    with pytest.raises(HistoryError, match="cannot open the history"):
+        history.open_history()
+    assert main(["stats"]) == 1
+    assert "cannot open the history" in capsys.readouterr().err
+    # the game goes on: the finished deal is kept to be written later
+    s = Session.start("twos", one_human("twos"), seed=36)
+    play_deals(s, 1, random.Random(36))
+    history.RECORDER.flush()
+    assert "kept to be written later" in (history.RECORDER.error or "")
+    (data_home / "history.sqlite3").rmdir()
+    conn = history.open_history()  # opening writes what was kept
+    assert conn.execute("SELECT count(*) FROM deals").fetchone()[0] == 1
+    assert not list((data_home / "history-pending").glob("*.json"))
+
+
+def test_a_damaged_pending_record_is_set_aside(data_home):
+    pending = data_home / "history-pending"
+    pending.mkdir()
+    (pending / "1.json").write_text("{not json", encoding="utf-8")
+    (pending / "2.json").write_text('{"type": "deal"}', encoding="utf-8")
+    conn = history.open_history()
+    assert sorted(p.name for p in pending.iterdir()) == ["1.damaged", "2.damaged"]
+    assert conn.execute("SELECT count(*) FROM deals").fetchone()[0] == 0

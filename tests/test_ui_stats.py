@@ -349,3 +349,16 @@ async def test_every_game_replays_on_screen(data_home, variant):
             if f.log_len:
                 assert replay.replay.log[f.log_len - 1]["text"] in log
         assert replay.step == 0
+
+
+async def test_stats_says_when_the_history_cannot_be_read(data_home):
+    (data_home / "history.sqlite3").mkdir()
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        assert "cannot be read" in shown(app.screen, "#stats-figures")
+        await pilot.press("down", "x")  # another game; export: a notice, no crash
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -50,7 +51,7 @@ def run_stats_cli(args: argparse.Namespace) -> int:
 
     try:
         conn = history.open_history()
-    except (history.HistoryError, OSError) as e:
+    except (history.HistoryError, sqlite3.Error, OSError) as e:
         return _fail(str(e))
     try:
         if args.json:
@@ -59,6 +60,8 @@ def run_stats_cli(args: argparse.Namespace) -> int:
             sys.stdout.write(stats.stats_text(conn, args.variant))
     except ValueError as e:
         return _fail(str(e), 2)
+    except sqlite3.Error as e:
+        return _fail(f"cannot read the history: {e}")
     finally:
         conn.close()
     return 0
@@ -70,7 +73,7 @@ def run_replay_cli(args: argparse.Namespace) -> int:
 
     try:
         conn = history.open_history()
-    except (history.HistoryError, OSError) as e:
+    except (history.HistoryError, sqlite3.Error, OSError) as e:
         return _fail(str(e))
     try:
         if args.id == "last":
@@ -84,7 +87,7 @@ def run_replay_cli(args: argparse.Namespace) -> int:
                 return _fail(f"a deal id is a number (or 'last'), not {args.id!r}", 2)
         try:
             load_replay(conn, deal_id)  # refuse here, before the app opens
-        except history.HistoryError as e:
+        except (history.HistoryError, sqlite3.Error) as e:
             return _fail(str(e), 2)
     finally:
         conn.close()
@@ -99,12 +102,12 @@ def run_export_cli(args: argparse.Namespace) -> int:
 
     try:
         conn = history.open_history()
-    except (history.HistoryError, OSError) as e:
+    except (history.HistoryError, sqlite3.Error, OSError) as e:
         return _fail(str(e))
     try:
         text = game_log(conn, args.game_id) if args.what == "log" else export_csv(conn)
         _write(text, args.output)
-    except history.HistoryError as e:
+    except (history.HistoryError, sqlite3.Error) as e:
         return _fail(str(e), 2)
     except OSError as e:
         return _fail(f"cannot write {args.output}: {e}")

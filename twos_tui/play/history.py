@@ -208,10 +208,16 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 def open_history(path: Path | None = None) -> sqlite3.Connection:
     """A connection to the history, created (empty, current schema) if missing; pending
-    records from earlier failed writes are written first."""
+    records from earlier failed writes are written first. Raises HistoryError with the
+    reason when the file cannot be used (damaged, newer, locked too long, not writable)."""
     path = history_path() if path is None else path
-    conn = _connect(path)
-    with contextlib.suppress(sqlite3.OperationalError):
+    try:
+        conn = _connect(path)
+    except sqlite3.Error as e:
+        raise HistoryError(f"cannot open the history in {path}: {e}") from e
+    except OSError as e:
+        raise HistoryError(f"cannot open the history in {path}: {e}") from e
+    with contextlib.suppress(sqlite3.Error, OSError):
         drain_pending(conn, path.parent / PENDING_DIR)
     return conn
 
@@ -390,23 +396,36 @@ def spool(rec: dict[str, Any], folder: Path) -> Path:
 
 
 def drain_pending(conn: sqlite3.Connection, folder: Path) -> int:
-    """Write the pending records in the order they were kept; the number written. A
-    record another process has just written is not written twice (unique rows)."""
+    """Write the pending records in the order they were kept; the number written. Each
+    file is claimed first (renamed), so two processes draining at once never write the
+    same record twice."""
     if not folder.is_dir():
         return 0
     done = 0
     for path in sorted(folder.glob("*.json")):
+        claimed = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.work")
         try:
-            rec = json.loads(path.read_text(encoding="utf-8"))
+            os.replace(path, claimed)
         except FileNotFoundError:
             continue  # another process took it
+        try:
+            rec = json.loads(claimed.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            with contextlib.suppress(OSError):
-                path.rename(path.with_suffix(".damaged"))
+            rec = None
+        try:
+            if not isinstance(rec, dict):
+                raise ValueError("not a record")
+            write_record(conn, rec)
+        except sqlite3.OperationalError:
+            with contextlib.suppress(OSError):  # locked or not writable: next time
+                os.replace(claimed, path)
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, sqlite3.Error):
+            with contextlib.suppress(OSError):  # never written: kept apart, not retried
+                os.replace(claimed, path.with_suffix(".damaged"))
             continue
-        write_record(conn, rec)
         with contextlib.suppress(FileNotFoundError):
-            path.unlink()
+            claimed.unlink()
         done += 1
     return done
 

@@ -4,6 +4,7 @@ table directly. :func:`make_app` builds a deterministic app for tests and screen
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import sys
 from collections.abc import Iterable
 
@@ -132,7 +133,7 @@ class TwosApp(App[int]):
                 replay = load_replay(conn, deal_id)
             finally:
                 conn.close()
-        except (history.HistoryError, OSError) as e:
+        except (history.HistoryError, sqlite3.Error, OSError) as e:
             self.notify(str(e), title="Cannot replay", severity="error")
             return
         self.push_screen(ReplayScreen(replay))

@@ -153,7 +153,7 @@ class StatsScreen(Screen[None]):
             self.conn = history.open_history()
             counts = stats.variant_counts(self.conn)
             latest = history.latest_variant(self.conn)
-        except (history.HistoryError, OSError) as e:
+        except (history.HistoryError, sqlite3.Error, OSError) as e:
             self.error = str(e)
         ids = []
         for vid, name in stats.variant_names().items():
@@ -278,7 +278,7 @@ class StatsScreen(Screen[None]):
             path = exports_dir() / f"game-{deal['match_id']}.txt"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-        except (history.HistoryError, OSError) as e:
+        except (history.HistoryError, sqlite3.Error, OSError) as e:
             self.notify(f"Could not export: {e}", severity="error")
             return
         self.notify(f"Game {deal['match_id']} written to {path}", title="Exported")
@@ -295,7 +295,7 @@ class StatsScreen(Screen[None]):
             path = exports_dir() / time.strftime("history-%Y%m%d-%H%M%S.csv")
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-        except (history.HistoryError, OSError) as e:
+        except (history.HistoryError, sqlite3.Error, OSError) as e:
             self.notify(f"Could not export: {e}", severity="error")
             return
         self.notify(f"Every recorded deal written to {path}", title="Exported")
