@@ -368,8 +368,9 @@ def stats_text(conn: sqlite3.Connection, variant: str | None = None) -> str:
         t = vs.totals()
         out.append("")
         head = (
-            f"{vs.name}: {t['matches']['played']} matches played, {t['matches']['won']} won; "
-            f"{t['deals']['played']} deals played, {t['deals']['won']} won"
+            f"{vs.name}: {plural(t['matches']['played'], 'match', 'matches')} played, "
+            f"{t['matches']['won']} won; {plural(t['deals']['played'], 'deal')} played, "
+            f"{t['deals']['won']} won"
         )
         if vs.watched_deals:
             head += f" ({plural(vs.watched_deals, 'watched all-AI deal')} not counted)"
