@@ -369,3 +369,15 @@ def test_garbage_in_a_lock_file_is_stale(folder):
     resumed = Session.resume(saves.list_saves()[0])
     assert resumed.locked
     resumed.close()
+
+
+def test_one_app_cannot_open_a_save_at_two_tables(folder):
+    s = Session.start("twos", seed=2)
+    s.flush()
+    (info,) = saves.list_saves()
+    with pytest.raises(locks.SaveLocked, match="another table of this window"):
+        Session.resume(info)
+    s.close()
+    again = Session.resume(info)
+    assert again.locked
+    again.close()

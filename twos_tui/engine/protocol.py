@@ -324,7 +324,9 @@ class Game(ABC):
             if not math.isfinite(value):
                 return "The value of an action is a short word or a number."
         elif t is not bool:
-            return f"A {t.__name__} is not a value an action can carry."
+            return (
+                f"A value of type {t.__name__} cannot go with an action (a word or a number can)."
+            )
         if value_type is None:
             return f"A {kind} carries no value."
         if value_type == "card" and t is str:

@@ -34,10 +34,11 @@ class SaveLocked(Exception):
         pid = owner.get("pid")
         host = owner.get("host")
         where = f" on {host}" if host and host != _HOST else ""
-        super().__init__(
-            f"This game is open in another twos-tui window (process {pid}{where}). "
-            "Playing it here too would overwrite that window's moves."
-        )
+        if pid == os.getpid() and not where:
+            text = "This game is already open at another table of this window."
+        else:
+            text = f"This game is open in another twos-tui window (process {pid}{where})."
+        super().__init__(text + " Playing it here too would overwrite the other table's moves.")
 
 
 _HOST = socket.gethostname()[:64]
@@ -147,7 +148,9 @@ def acquire(save_id: str) -> None:
         except FileExistsError:
             owner = read_owner(path)
             if _is_me(owner):
-                _HELD[save_id] = path
+                if save_id in _HELD:  # another table of this same app has it open
+                    raise SaveLocked(save_id, owner) from None
+                _HELD[save_id] = path  # left by this process (its table was not closed)
                 return
             if owner is not None and owner_alive(owner):
                 raise SaveLocked(save_id, owner) from None

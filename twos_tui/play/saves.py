@@ -148,7 +148,9 @@ def parse_save_bytes(raw: bytes) -> dict[str, Any]:
         msg = str(e).split(":")[0] if "line" in str(e) else str(e)
         raise SaveError(f"it is not valid JSON ({msg[:80]}); the file may be cut short") from None
     if type(data) is not dict:
-        raise SaveError(f"it is not a save (a JSON {type(data).__name__}, not an object)")
+        kind = {list: "a list", str: "a string", type(None): "null", bool: "true or false"}
+        what = kind.get(type(data), "a number")
+        raise SaveError(f"it is not a save (JSON {what}, not an object)")
     if not data:
         raise SaveError("it is not a save (an empty object)")
     return data
