@@ -363,3 +363,13 @@ async def test_a_full_disk_gives_a_notice_and_play_goes_on(data_home, monkeypatc
         assert len(screen.game.actions) >= 4
     full_notes = [n for n in notes if "disk is full" in str(n)]
     assert len(full_notes) == 1, notes
+
+
+async def test_notifications_show_names_literally():
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.notify("[bold]x plays a bomb", title="Bomb!")
+        await pilot.pause()
+        (note,) = list(app._notifications)
+        assert note.markup is False and note.message == "[bold]x plays a bomb"

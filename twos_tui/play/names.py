@@ -12,6 +12,8 @@ loaded game). Rich markup is not touched here: the UI shows these strings as pla
 
 from __future__ import annotations
 
+import json
+import re
 import unicodedata
 from typing import Any
 
@@ -65,6 +67,30 @@ def clean_name(value: Any, fallback: str = "Player") -> str:
     if not name or all(unicodedata.combining(c) for c in name):
         return fallback
     return name
+
+
+#: what the quick scan looks for in JSON text: the characters themselves, or the escapes
+#: ``json.dumps`` writes for controls (``\u001b``, ``\n``, ...)
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff"
+    "\ud800-\udfff\ue000-\uf8ff]"
+    r"|\\(?:u00[01][0-9a-fA-F]|u007[fF]|u00[89][0-9a-fA-F]|[nrtbf])"
+)
+
+
+def needs_cleaning(value: Any) -> bool:
+    """Whether any string in JSON data holds a character :func:`clean_text` removes
+    (a quick scan of the data as text; unassigned code points are left to the
+    thorough pass, which only runs when this finds something)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return True
+    return _UNSAFE.search(text) is not None or not text.isprintable() and _has_odd(text)
+
+
+def _has_odd(text: str) -> bool:
+    return any(unicodedata.category(c) in _DROP for c in text if not c.isprintable())
 
 
 def clean_strings(value: Any, depth: int = 0) -> Any:

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from .names import clean_name, clean_strings
+from .names import clean_name, clean_strings, needs_cleaning
 from .paths import data_dir
 
 SAVE_FORMAT = 2  #: the format this version writes (see MIGRATIONS for older ones)
@@ -239,7 +239,8 @@ def load_save_data(data: Any) -> LoadedSave:
     if type(data) is not dict:
         raise SaveError("it is not a save (not a JSON object)")
     data = migrate(data)
-    data = clean_strings(data)
+    if needs_cleaning(data):
+        data = clean_strings(data)
     updated = _finite_time(data.get("updated"), "the time it was saved")
     created = data.get("created", updated)
     created = _finite_time(created, "the time it was started") if created is not None else updated
@@ -466,6 +467,9 @@ class SaveInfo:
     deal_number: int = 0
     match_over: bool = False
     updated: float = 0.0
+    #: validated as a whole (a finished match is only skimmed when listed: it is never
+    #: offered by Continue, and opening any save validates it first)
+    validated: bool = True
 
     @property
     def ok(self) -> bool:
@@ -537,11 +541,52 @@ def _info_of(path: Path, loaded: LoadedSave) -> SaveInfo:
     )
 
 
-def inspect_save(path: Path) -> SaveInfo:
-    """Read and validate one file of the saves folder (never raises)."""
+def _skim_finished(path: Path, data: dict[str, Any]) -> SaveInfo | None:
+    """A finished match, listed from its own fields without rebuilding the game, or
+    ``None`` (not finished, or odd: then it is validated as a whole)."""
+    from ..engine import VARIANT_IDS, variant_class
+
+    g = data.get("game")
+    if type(g) is not dict or g.get("match_over") is not True:
+        return None
+    variant, names, totals = g.get("variant"), g.get("names"), g.get("totals")
+    updated = data.get("updated")
+    if (
+        variant not in VARIANT_IDS
+        or type(names) is not list
+        or type(totals) is not list
+        or not all(type(t) is int for t in totals)
+        or type(updated) not in (int, float)
+        or not 0 <= updated < 1e11
+    ):
+        return None
+    cls = variant_class(variant)
+    return SaveInfo(
+        path,
+        path.stem,
+        "ok",
+        None,
+        variant,
+        cls.name,
+        [clean_name(n, f"Player {i + 1}") for i, n in enumerate(names)],
+        totals=list(totals),
+        match_over=True,
+        updated=float(updated),
+        validated=False,
+    )
+
+
+def inspect_save(path: Path, skim_finished: bool = False) -> SaveInfo:
+    """Read and validate one file of the saves folder (never raises). With
+    ``skim_finished``, a finished match is listed from its fields (see SaveInfo)."""
     path = Path(path)
     try:
-        loaded = load_save_data(read_save(path))
+        data = read_save(path)
+        if skim_finished:
+            skimmed = _skim_finished(path, migrate(data))
+            if skimmed is not None:
+                return skimmed
+        loaded = load_save_data(data)
     except NewerSaveError as e:
         return SaveInfo(path, path.stem, "newer", str(e))
     except SaveError as e:
@@ -572,7 +617,7 @@ def _cached_inspect(entry: os.DirEntry) -> SaveInfo:
             hit = _CACHE.get(entry.path)
         if hit is not None and hit[0] == key:
             return hit[1]
-    info = inspect_save(path)
+    info = inspect_save(path, skim_finished=True)
     if key is not None and stat.S_ISREG(key[3]):
         with _CACHE_LOCK:
             _CACHE[entry.path] = (key, info)
@@ -580,8 +625,9 @@ def _cached_inspect(entry: os.DirEntry) -> SaveInfo:
 
 
 def scan_saves() -> list[SaveInfo]:
-    """Every ``*.json`` entry of the saves folder, validated: resumable ones first,
-    most recently played first; then the others, by name."""
+    """Every ``*.json`` entry of the saves folder, validated (finished matches only
+    skimmed): resumable ones first, most recently played first; then the others, by
+    name."""
     d = saves_dir()
     try:
         entries = [e for e in os.scandir(d) if e.name.endswith(".json")]

@@ -78,6 +78,19 @@ class TwosApp(App[int]):
                 )
             )
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity="information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Notifications show their text as it is, never as markup: it often holds a
+        player's name, and ``[bold]x`` is a name like any other."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     # ----- screens ----------------------------------------------------------------------
     def push_screen(self, screen, callback=None, wait_for_dismiss=False, **kw):  # type: ignore[override]
         """Push ``screen``; an open command palette is closed first. (A screen pushed
