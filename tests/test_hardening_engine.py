@@ -232,21 +232,7 @@ SEATS = st.one_of(st.integers(-3, 6), JSONISH)
 COUNTS = {"actions": 0, "accepted": 0, "saves": 0, "loaded": 0}
 
 
-@settings(
-    max_examples=1500,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=list(HealthCheck),
-)
-@given(
-    variant=st.sampled_from(VARIANT_IDS),
-    steps=st.integers(0, 40),
-    seed=st.integers(0, 10_000),
-    seat=SEATS,
-    action=ACTIONS,
-)
-def test_property_malformed_actions_get_a_reason(variant, steps, seed, seat, action):
+def check_malformed_action(variant, steps, seed, seat, action):
     g = played(variant, steps, seed)
     before = state(g)
     reason = g.check(seat, action)
@@ -272,24 +258,7 @@ def source_save(variant: str, steps: int, seed: int) -> dict:
     return SAVE_SOURCES[key]
 
 
-@settings(
-    max_examples=1500,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=list(HealthCheck),
-)
-@given(
-    variant=st.sampled_from(VARIANT_IDS),
-    steps=st.sampled_from([0, 7, 30]),
-    seed=st.integers(0, 2),
-    mseed=st.integers(0, 2**32),
-    edits=st.integers(1, 3),
-    text_level=st.booleans(),
-)
-def test_property_mutated_saves_are_refused_or_playable(
-    variant, steps, seed, mseed, edits, text_level
-):
+def check_mutated_save(variant, steps, seed, mseed, edits, text_level):
     rng = random.Random(mseed)
     data = source_save(variant, steps, seed)
     COUNTS["saves"] += 1
@@ -311,11 +280,54 @@ def test_property_mutated_saves_are_refused_or_playable(
     usable(loaded.game)
 
 
-def test_property_counts_report():
-    """Run last in this file: the counts of the property tests above (for the record)."""
-    print(f"\nproperty counts: {COUNTS}")
-    if COUNTS["actions"]:
-        assert COUNTS["actions"] >= 1500 and COUNTS["saves"] >= 1500
+def run_property(check, examples: int, **strategies) -> None:
+    settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )(given(**strategies)(check))()
+
+
+ACTION_CASES = dict(
+    variant=st.sampled_from(VARIANT_IDS),
+    steps=st.integers(0, 40),
+    seed=st.integers(0, 10_000),
+    seat=SEATS,
+    action=ACTIONS,
+)
+SAVE_CASES = dict(
+    variant=st.sampled_from(VARIANT_IDS),
+    steps=st.sampled_from([0, 7, 30]),
+    seed=st.integers(0, 2),
+    mseed=st.integers(0, 2**32),
+    edits=st.integers(1, 3),
+    text_level=st.booleans(),
+)
+
+
+def test_property_malformed_actions_get_a_reason():
+    before = COUNTS["actions"]
+    run_property(check_malformed_action, 300, **ACTION_CASES)
+    assert COUNTS["actions"] - before >= 300
+
+
+def test_property_mutated_saves_are_refused_or_playable():
+    before = COUNTS["saves"]
+    run_property(check_mutated_save, 300, **SAVE_CASES)
+    assert COUNTS["saves"] - before >= 300
+
+
+@pytest.mark.slow
+def test_property_many_malformed_actions_and_mutated_saves():
+    """The same properties, 2,000 examples each; prints the counts."""
+    start = dict(COUNTS)
+    run_property(check_malformed_action, 2000, **ACTION_CASES)
+    run_property(check_mutated_save, 2000, **SAVE_CASES)
+    got = {k: COUNTS[k] - start[k] for k in COUNTS}
+    print(f"\nproperty counts: {got}")
+    assert got["actions"] >= 2000 and got["saves"] >= 2000
 
 
 @pytest.mark.parametrize("variant", VARIANT_IDS)

@@ -310,7 +310,7 @@ class Game(ABC):
             for c in cards:
                 if type(c) is not str or c not in codes:
                     return self._card_code_reason(c)
-        value = action.value
+        value: Any = action.value
         if value is None:
             return None
         t = type(value)

@@ -149,7 +149,7 @@ def acquire(save_id: str) -> None:
             owner = read_owner(path)
             if _is_me(owner):
                 if save_id in _HELD:  # another table of this same app has it open
-                    raise SaveLocked(save_id, owner) from None
+                    raise SaveLocked(save_id, owner or {}) from None
                 _HELD[save_id] = path  # left by this process (its table was not closed)
                 return
             if owner is not None and owner_alive(owner):

@@ -556,7 +556,7 @@ def _skim_finished(path: Path, data: dict[str, Any]) -> SaveInfo | None:
         or type(names) is not list
         or type(totals) is not list
         or not all(type(t) is int for t in totals)
-        or type(updated) not in (int, float)
+        or not isinstance(updated, (int, float))
         or not 0 <= updated < 1e11
     ):
         return None
