@@ -74,29 +74,39 @@ def test_kill_9_at_random_moments_loses_nothing(tmp_path, monkeypatch):
     kills = unreadable = lost = mid_write = 0
     stray_after_start = []
     for _ in range(KILLS):
-        p = subprocess.Popen(
-            [sys.executable, "-c", DRIVER], stdout=subprocess.PIPE, text=True, env=env
-        )
-        assert p.stdout.readline().strip() == "started"
+        p = subprocess.Popen([sys.executable, "-c", DRIVER], stdout=subprocess.PIPE, env=env)
+        fd = p.stdout.fileno()  # read with os.read only (no buffer hides a line)
+        out = b""
+        while b"\n" not in out:
+            chunk = os.read(fd, 65536)
+            assert chunk, "the driver did not start"
+            out += chunk
+        first, _, out = out.partition(b"\n")
+        assert first == b"started"
         # the previous driver was killed: after this start none of its temp files is left
         stray_after_start += [f for f in tmp_files(folder) if f".{p.pid}." not in f]
         deadline = time.monotonic() + rng.uniform(0.05, 0.8)
-        lines = []
-        os.set_blocking(p.stdout.fileno(), False)
+        os.set_blocking(fd, False)
         while time.monotonic() < deadline:
-            line = p.stdout.readline()
-            if line:
-                lines.append(line.split())
-            else:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                chunk = b""
+            out += chunk or b""
+            if not chunk:
                 time.sleep(0.002)
         os.kill(p.pid, signal.SIGKILL)
         p.wait()
         kills += 1
         mid_write += bool(tmp_files(folder))  # killed while a save was being written
-        for rest in p.stdout.read().splitlines():  # what it printed before it died
-            lines.append(rest.split())
-        for parts in lines:
-            if parts and parts[0] in ("saved", "id"):
+        os.set_blocking(fd, True)
+        while chunk := os.read(fd, 65536):
+            out += chunk
+        lines = out.decode().splitlines(keepends=True)  # what it printed before it died
+        for line in lines:
+            parts = line.split()
+            # only whole lines count: a line cut by the kill reported nothing
+            if line.endswith("\n") and len(parts) == 3 and parts[0] in ("saved", "id"):
                 sid, n = parts[1], int(parts[2])
                 reported[sid] = max(reported.get(sid, 0), n)
         # every save on disk is whole and valid, and holds every move reported saved
