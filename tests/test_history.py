@@ -187,7 +187,7 @@ def test_a_deal_that_no_longer_replays_is_refused():
 def test_recording_twice_keeps_one_row_and_a_resumed_save_at_deal_end_is_recorded():
     s = Session.start("twos", one_human("twos"), seed=8)
     play_deals(s, 1, random.Random(8))
-    s.flush()
+    s.close()  # the table is left: its save on disk, its lock given up
     # resume the save (at the deal's end): recorded again, kept once
     again = Session.resume(saves.list_saves()[0])
     assert again.game.deal_over
@@ -334,7 +334,7 @@ def test_undo_reaches_only_moves_made_since_the_game_was_opened():
     s = Session.start("twos", one_human("twos"), seed=25)
     to_human_turn(s, rng, 2)
     s.apply(0, human_choice(s, 0, rng))
-    s.flush()
+    s.close()
     resumed = Session.resume(saves.list_saves()[0])
     assert "since this game was opened" in (resumed.can_undo() or "")
 

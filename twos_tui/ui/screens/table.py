@@ -108,6 +108,7 @@ class TableScreen(Screen):
         g = self.game
         self.title = g.name
         self.query_one("#log", RichLog).can_focus = False
+        self.query_one("#log", RichLog).anchor()  # stays at the end when its height changes
         self.query_one(HandView).focus()
         self.refresh_view()
         self.call_after_refresh(self.after_change)
