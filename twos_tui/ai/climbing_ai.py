@@ -182,7 +182,10 @@ class NormalClimbingAgent:
             if len(a.cards) == hand_n:
                 return a, f"Play {show(a.cards)}: it empties your hand."
         if len(legal) == 1:
-            return legal[0], "It is your only move."
+            only = legal[0]
+            if only.kind == "play":
+                return only, f"Play {show(only.cards)}: it is your only move."
+            return only, "Pass: it is your only move."
         P = planner_for(obs)
         if top is None:
             return self._lead(obs, P, plays, explain)
@@ -380,7 +383,7 @@ class NormalClimbingAgent:
             return t.a, f"Play {show(t.a.cards)}: you may not pass."
         if not explain:
             return pass_act, ""
-        strong = [t for t in cands if t.c.s >= self.HOLD or t.c.bomb]
+        strong = [t for t in cands if t.c.ctrl or t.c.s >= self.HOLD or t.c.bomb]
         if strong:
             c = max(strong, key=lambda t: t.c.s).c
             return pass_act, f"Pass: your {show(c.cards)} is worth more later."
@@ -393,7 +396,7 @@ class NormalClimbingAgent:
     def _follow_score(self, P: Planner, t: _Cand, active) -> float:
         c = t.c
         v = t.gain + self.CARD_BONUS * c.n
-        strong = c.s >= self.HOLD or c.bomb
+        strong = c.ctrl or c.s >= self.HOLD or c.bomb
         if strong or c.s >= 0.3:
             spare = self._spare(P, t.rest)
             if strong and not spare:
@@ -542,12 +545,14 @@ class EasyClimbingAgent:
             return top_card, len(a.cards), is_bomb, breaks, sum(ks)
 
         if top is None:
-            # the lowest card, in the biggest combination it belongs to
+            # the lowest card, with the others of its rank (a beginner sees sets, and
+            # plays runs and poker hands only when nothing else will do)
             scored = []
             for a in plays:
                 t, n, is_bomb, breaks, tot = info(a)
-                low = min(order[c] for c in a.cards)
-                scored.append(((is_bomb, breaks, low >> 2, -n, t), a))
+                ranks = {order[c] >> 2 for c in a.cards}
+                low = min(ranks)
+                scored.append(((is_bomb, breaks, len(ranks) > 1, low, -n, t), a))
             scored.sort(key=lambda x: x[0])
             a = scored[0][1]
             return a, f"Lead {show(a.cards)}: get your low cards out first."
