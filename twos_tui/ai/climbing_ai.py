@@ -37,7 +37,7 @@ import random
 from typing import Any
 
 from ..engine.cards import display
-from ..engine.poker_hands import CODE_IDX
+from ..engine.poker_hands import CODE_IDX, penalty_50_40_30
 from ..engine.protocol import Action, Decision
 from ..engine.twos import CODE_INT
 from . import Suggestion
@@ -87,6 +87,20 @@ def _plays(legal: list[Action]) -> tuple[list[Action], Action | None]:
 
 def _names(obs: dict[str, Any]) -> list[str]:
     return list(obs.get("names") or [f"Player {i + 1}" for i in range(obs["players"])])
+
+
+def penalty(obs: dict[str, Any], left: int) -> int:
+    """What holding ``left`` cards costs when someone else goes out (0 where only the
+    winner counts)."""
+    variant = obs["variant"]
+    if left <= 0:
+        return 0
+    if variant == "twos":
+        return left if (obs.get("options") or {}).get("scoring") == "penalty" else 0
+    if variant == "big-two-5r":
+        return left * (3 if left >= 13 else 2 if left >= 10 else 1)
+    full = 13 if variant == "big-two" else (12 if obs["players"] == 4 else 16)
+    return penalty_50_40_30(left, full)
 
 
 def _cards_word(n: int) -> str:
@@ -141,6 +155,9 @@ class NormalClimbingAgent:
     BLOCK = 2.0
     #: how much leading what such an opponent might beat costs
     LEAD_BLOCK = 6.0
+    #: worth of each penalty point a play saves, times how close the nearest opponent
+    #: is to going out (penalty games)
+    DUMP = 0.5
     #: lead preference for bigger combinations (per card)
     SIZE_BONUS = 0.04
 
@@ -236,8 +253,13 @@ class NormalClimbingAgent:
         danger = [(s, n, o, self.THREAT.get(n, 0.0)) for s, n, o in opps]
         danger = [d for d in danger if d[3]]
 
+        # in Big Two a five-card hand goes first: others can seldom follow it
+        five_first = P.variant.startswith("big-two")
+
         def score(c: Combo) -> float:
             v = c.s - self.SIZE_BONUS * (c.n - 1)
+            if five_first and c.n == 5:
+                v -= 1.0
             if c.ctrl:
                 v += 2.0
             for _s, n, o, w in danger:
@@ -348,10 +370,15 @@ class NormalClimbingAgent:
         # 3. weigh each play: what it saves the plan, the cards it sheds, the lead it may
         # win (worth having while weak combinations remain), minus the strength it spends
         best = None
+        urgency = max((x[3] for x in threats), default=0.0)
+        left = len(obs["hand"])
         for t in cands:
             v = self._follow_score(P, t, active)
             for _s, _n, o, w, p_win in threats:
                 v += self.BLOCK * w * (P.strength(t.c, [o]) + p_win - 1.0)
+            if urgency:
+                saved = penalty(obs, left) - penalty(obs, left - t.c.n)
+                v += self.DUMP * urgency * saved
             if best is None or v > best[0] or (v == best[0] and P.key(t.a.cards) < best[2]):
                 best = (v, t, P.key(t.a.cards))
         if best is not None and best[0] >= self.PLAY_AT:
