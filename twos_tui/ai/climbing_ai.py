@@ -141,6 +141,8 @@ class NormalClimbingAgent:
 
     #: a follow is made when its score (see ``_follow_score``) reaches this
     PLAY_AT = -0.05
+    #: what passing costs when it hands the lead to the player on top
+    PASS_COST = 0.75
     #: score of each card a play sheds
     CARD_BONUS = 0.03
     #: score of winning the lead (times the chance that the play holds)
@@ -381,7 +383,20 @@ class NormalClimbingAgent:
                 v += self.DUMP * urgency * saved
             if best is None or v > best[0] or (v == best[0] and P.key(t.a.cards) < best[2]):
                 best = (v, t, P.key(t.a.cards))
-        if best is not None and best[0] >= self.PLAY_AT:
+        # passing hands the trick to whoever is on top unless a player between us beats
+        # it: in a two-player game a pass always gives the opponent the lead
+        n_players = obs["players"]
+        me = obs["seat"]
+        between = []
+        seat = (me + 1) % n_players
+        while seat != top["seat"]:
+            if obs["hand_counts"][seat] and not (locked and "passed" in tags[seat]):
+                between.append(seat)
+            seat = (seat + 1) % n_players
+        by_seat = {s: o for s, _n, o in opps}
+        models = [by_seat[s] for s in between if s in by_seat]
+        p_keep = P.strength(top_combo, models) if top_combo is not None else 0.0
+        if best is not None and best[0] >= self.PLAY_AT - self.PASS_COST * p_keep:
             t = best[1]
             if not explain:
                 return t.a, ""
@@ -574,15 +589,26 @@ class EasyClimbingAgent:
         if top is None:
             # the lowest card, with the others of its rank (a beginner sees sets, and
             # plays runs and poker hands only when nothing else will do)
-            scored = []
+            sets, others = [], []
             for a in plays:
-                t, n, is_bomb, breaks, tot = info(a)
-                ranks = {order[c] >> 2 for c in a.cards}
-                low = min(ranks)
-                scored.append(((is_bomb, breaks, len(ranks) > 1, low, -n, t), a))
-            scored.sort(key=lambda x: x[0])
-            a = scored[0][1]
-            return a, f"Lead {show(a.cards)}: get your low cards out first."
+                r0 = order[a.cards[0]] >> 2
+                same = all(order[c] >> 2 == r0 for c in a.cards)
+                (sets if same else others).append(a)
+            for group in (sets, others):
+                best = None
+                for a in group:
+                    t, n, is_bomb, breaks, _tot = info(a)
+                    if is_bomb or breaks:
+                        continue
+                    key = (min(order[c] >> 2 for c in a.cards), -n, t)
+                    if best is None or key < best[0]:
+                        best = (key, a)
+                if best is not None:
+                    a = best[1]
+                    return a, f"Lead {show(a.cards)}: get your low cards out first."
+            # only bombs and pieces of them: the lowest play, bombs last
+            a = min(plays, key=lambda a: (info(a)[2], info(a)[0]))
+            return a, f"Lead {show(a.cards)}: nothing else to lead."
         scored = []
         for a in plays:
             t, n, is_bomb, breaks, tot = info(a)
@@ -601,9 +627,11 @@ class EasyClimbingAgent:
         if bombs and (near <= 3 or len(hand) - len(bombs[0][4].cards) <= 2):
             bombs.sort(key=lambda x: (x[0], x[1]))
             a = bombs[0][4]
-            return a, f"Bomb with {show(a.cards)}: someone is about to go out."
+            if near <= 3:
+                return a, f"Bomb with {show(a.cards)}: someone is about to go out."
+            return a, f"Bomb with {show(a.cards)}: you are nearly out yourself."
         if pass_act is not None:
-            return pass_act, "Pass: beating that would break up your hand."
+            return pass_act, f"Pass: beating {show(top['cards'])} would break up your hand."
         scored.sort(key=lambda x: (x[2], x[0]))
         a = scored[0][4]
         return a, f"Play {show(a.cards)}: you must play."
