@@ -366,12 +366,14 @@ def test_the_hint_function_asks_the_normal_level():
 
 
 def test_a_hint_to_hold_back_names_the_card_kept():
+    # many weak singles and no runs: the 2♥ is the hand's only way back to the lead, and
+    # the player between us may still beat the A♠
     hands = [
-        ["3S", "5D", "7H", "9S", "10C", "JD", "QS", "KH", "2H", "4C"],
+        ["3S", "5D", "5C", "7H", "9S", "9C", "JD", "KH", "2H"],
         ["3C", "4H", "6S", "8C", "8D", "10H", "JS", "QC", "KD", "AD"],
         ["3D", "5S", "6C", "7D", "8H", "9D", "10S", "JH", "QD", "KS"],
     ]
-    g = twos_state(hands, current=0, top=[1, ["AS"]])
+    g = twos_state(hands, current=0, top=[2, ["AS"]])
     hint = NormalClimbingAgent().suggest(
         g.observation(0), g.legal_actions(0), g.decision(0), random.Random(0)
     )
