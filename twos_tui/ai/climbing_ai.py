@@ -2,33 +2,42 @@
 
 Two levels, both deciding only from the seat's observation, its legal actions, its
 decision and its own generator (:mod:`.hand_plan` turns the observation into what the
-seat knows):
+seat knows). Both offer ``suggest()``: the move and one line in a player's words.
 
-``easy`` (:class:`EasyClimbingAgent`) — rules of thumb a beginner uses:
+``easy`` (:class:`EasyClimbingAgent`) — the rules of thumb of a beginner:
 
 * if a play empties the hand, make it;
-* lead the lowest card in the biggest set or run it belongs to;
-* follow with the cheapest play that beats the table, without breaking up a bomb or a
-  set of three or four for it; hold twos and bombs back while the hand is long and
-  nobody is close to going out;
-* a bomb only to go out or to stop a player who is down to a few cards.
+* lead the lowest card, with the other cards of its rank (runs and poker hands only
+  when nothing else will do);
+* follow with the lowest play that beats the table, without breaking up a bomb (or, in
+  Big Two, four of a kind) or taking a single card out of a set of three or four; keep
+  a two back (most of the time) while the hand is long and nobody is close to going out;
+* bomb only to go out or to stop a player who is down to three cards or fewer;
+* Chinese Poker's hand choice: the hand with the most high cards.
 
-``normal`` (:class:`NormalClimbingAgent`) — hand planning:
+``normal`` (:class:`NormalClimbingAgent`) — hand planning with card counting:
 
 * the hand is split into the fewest combinations, keeping the strongest
-  (:class:`~.hand_plan.Planner`), with the cards already played counted;
-* when every combination but one is a *control* (nobody can beat it), play the controls
-  and go out;
-* otherwise lead the combination that is hardest to get rid of (the weakest, the bigger
-  the better) and keep controls for the end;
-* follow when a play takes a combination of the plan off the hand (or costs it little),
-  not with a control unless it leads to going out or the hand has controls to spare;
-* when an opponent is close to going out: lead what they cannot follow (more cards than
-  they hold) or the strongest play, and beat their plays with the strongest play;
-* Chinese Poker: choose the hand with the best plan (2 players); never pass the opening
-  lead (the lead is worth having).
-
-Both offer ``suggest()``: the move and one line in a player's words about why.
+  (:class:`~.hand_plan.Planner`, which counts the cards already played);
+* when every combination but one is a *control* (nobody can beat it but with a bomb),
+  play the controls and go out — on the lead or when following;
+* otherwise lead the combination that is hardest to get rid of: the weakest, the bigger
+  the better (in Big Two a five-card hand first: others can seldom follow it); keep
+  controls for later;
+* follow with the play that scores best: what it saves the plan of the hand, the cards it
+  sheds and the lead it may win, less the strength it spends while the hand has no
+  controls to spare; pass when nothing scores enough — passing costs more when it hands
+  the lead straight to the player on top (always, with two players);
+* an opponent close to going out (4 cards or fewer, weighing more the fewer) counts on
+  every play: lead what they cannot follow (more cards than they hold) or high enough,
+  beat what would let them win the trick, and in penalty games shed cards (the 50/40/30
+  steps of Big Two and Chinese Poker included) when they cannot be stopped;
+* house rules: a locked-out player is not counted as able to beat a play;
+  same-suit runs, bomb order, 2-3-4-5-6 high, flush order and bomb comparison change
+  what beats what (the legal plays and the strength of each combination);
+* Chinese Poker: choose the hand with the best plan (2 players; the second chooser also
+  knows that the hand left over is out of play); never pass the opening lead (measured:
+  passing it loses).
 """
 
 from __future__ import annotations

@@ -40,7 +40,6 @@ from typing import Any
 
 from ..engine.big_two import BigTwoGame
 from ..engine.big_two_5r import BigTwoFiveRoundGame
-from ..engine.cards import display
 from ..engine.chinese_poker import CP_DECK
 from ..engine.poker_hands import CODE_IDX, IDX_CODE
 from ..engine.twos import CODE_INT, CODES, bomb_order, default_hand_size
@@ -57,10 +56,6 @@ CONTROL = 0.999
 _POP = tuple(bin(m).count("1") for m in range(16))
 _LOWBITS = tuple(tuple(b for b in range(4) if m >> b & 1) for m in range(16))
 NIBBLES = 0x1111111111111
-
-
-def popcount(m: int) -> int:
-    return m.bit_count()
 
 
 def bits(mask: int) -> list[int]:
@@ -254,9 +249,6 @@ class Planner:
         dec = self.dec
         return tuple(dec[i] for i in bits(mask))
 
-    def label(self, combo: Combo) -> str:
-        return " ".join(display(c) for c in combo.cards)
-
     # ----- strength ------------------------------------------------------------------------
     def _finish(self, c: Combo, s_plain: float, bomb: bool = False) -> Combo:
         """Set the strength, control flag and cost of ``c`` (``s_plain``: the chance that
@@ -301,12 +293,6 @@ class Planner:
 
     def remove(self, mask: int, c: Combo) -> int:
         return mask & ~c.mask
-
-    def all_of(self, mask: int, c: Combo) -> bool:
-        return c.mask & mask == c.mask
-
-    def count(self, mask: int) -> int:
-        return mask.bit_count()
 
 
 # =========================================================================================
@@ -949,14 +935,8 @@ class ChinesePokerPlanner(Planner):
             code |= _POP[(card_mask >> (4 * r)) & 15] << (3 * r)
         return code
 
-    def count(self, mask: int) -> int:
-        return sum(_cnt(mask, r) for r in range(13))
-
     def remove(self, mask: int, c: Combo) -> int:
         return mask - c.mask
-
-    def all_of(self, mask: int, c: Combo) -> bool:
-        return all(_cnt(mask, r) >= _cnt(c.mask, r) for r in range(13))
 
     def combo_of(self, cards) -> Combo | None:
         c = self.classify_counts(self.sig_of(cards))
@@ -1182,16 +1162,6 @@ class ChinesePokerPlanner(Planner):
                 named.append((c, tuple(cards)))
             return [_Named(c, cards) for c, cards in named]
         return out
-
-    def cards_of(self, c: Combo, card_mask: int | None = None) -> tuple[str, ...]:
-        """Concrete cards for a rank-count combination: the lowest suits held."""
-        cm = self.card_mask if card_mask is None else card_mask
-        out = []
-        for r in range(13):
-            k = _cnt(c.mask, r)
-            if k:
-                out.extend(IDX_CODE[4 * r + b] for b in _LOWBITS[(cm >> (4 * r)) & 15][:k])
-        return tuple(out)
 
 
 PLANNERS: dict[str, type[Planner]] = {
