@@ -50,7 +50,7 @@ from ..engine.poker_hands import CODE_IDX, penalty_50_40_30
 from ..engine.protocol import Action, Decision
 from ..engine.twos import CODE_INT
 from . import Suggestion
-from .hand_plan import Combo, Planner, planner_for
+from .hand_plan import BigTwoPlanner, Combo, Planner, planner_for
 
 #: card orders of the variants (a higher integer is a higher single card; in Chinese
 #: Poker suits do not count, so only ``>> 2`` matters)
@@ -313,7 +313,7 @@ class NormalClimbingAgent:
         """The plays worth weighing (Big Two's many five-card choices are trimmed to the
         plan's candidates and the cheapest few)."""
         out = []
-        if P.variant.startswith("big-two") and len(plays) > 12 and len(plays[0].cards) == 5:
+        if isinstance(P, BigTwoPlanner) and len(plays) > 12 and len(plays[0].cards) == 5:
             fives = {f.mask for f in P.fives(P.hand)}
             for i, a in enumerate(plays):
                 m = P.mask_of(a.cards)
@@ -598,7 +598,8 @@ class EasyClimbingAgent:
         if top is None:
             # the lowest card, with the others of its rank (a beginner sees sets, and
             # plays runs and poker hands only when nothing else will do)
-            sets, others = [], []
+            sets: list[Action] = []
+            others: list[Action] = []
             for a in plays:
                 r0 = order[a.cards[0]] >> 2
                 same = all(order[c] >> 2 == r0 for c in a.cards)
@@ -628,8 +629,8 @@ class EasyClimbingAgent:
         if fine:
             fine.sort(key=lambda x: (x[0], x[1]))
             t, n, _b, _br, a = fine[0]
-            keep = (t >> 2) >= high and long_hand and near > 3 and pass_act is not None
-            if keep and rng.random() < 0.8:
+            keep = (t >> 2) >= high and long_hand and near > 3
+            if pass_act is not None and keep and rng.random() < 0.8:
                 return pass_act, f"Pass: keep {show(a.cards)} for later."
             return a, f"Play {show(a.cards)}: the lowest play that beats {show(top['cards'])}."
         bombs = [x for x in scored if x[2]]

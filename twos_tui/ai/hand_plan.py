@@ -569,10 +569,12 @@ class TwosPlanner(Planner):
 
     def plan(self, mask: int | None = None, cards: int | None = None) -> list[Combo]:
         mask = self.hand if mask is None else mask
-        out = []
+        out: list[Combo] = []
         while mask:
             cm = self._best(mask)[1]
-            out.append(self.classify_mask(cm))
+            c = self.classify_mask(cm)
+            assert c is not None
+            out.append(c)
             mask ^= cm
         out.sort(key=lambda c: (c.s, -c.n))
         return out
@@ -744,9 +746,10 @@ class BigTwoPlanner(Planner):
             picks.append(low | a)
             for b in rest[i + 1 :]:
                 picks.append(low | a | b)
-        best = (INF, ())
+        best: tuple[float, tuple[int, ...]] = (INF, ())
         for p in picks:
             c = self.classify_mask(p << (4 * r))
+            assert c is not None  # cards of one rank: a single, pair or triple
             sub = self._rank_cost(r, sm & ~p)
             v = c.cost + sub[0]
             if v < best[0]:
@@ -1151,16 +1154,16 @@ class ChinesePokerPlanner(Planner):
         if cards is not None:
             # name the cards: the lowest suits held, rank by rank, weakest play first
             left = [bits(cards & (15 << (4 * r))) for r in range(13)]
-            named = []
+            named: list[Combo] = []
             for c in out:
-                cards = []
+                codes: list[str] = []
                 for r in range(13):
                     k = _cnt(c.mask, r)
                     if k:
-                        cards.extend(IDX_CODE[b] for b in left[r][:k])
+                        codes.extend(IDX_CODE[b] for b in left[r][:k])
                         left[r] = left[r][k:]
-                named.append((c, tuple(cards)))
-            return [_Named(c, cards) for c, cards in named]
+                named.append(_Named(c, tuple(codes)))
+            return named
         return out
 
 
