@@ -455,3 +455,19 @@ def test_strength_counts_what_opponents_can_hold():
     P = planner_for(obs, hand=["3S", "3C", "5D", "9H", "KD"])
     assert P.combo_of(["3S", "3C"]).ctrl
     assert not P.combo_of(["5D"]).ctrl
+
+
+def test_a_pass_makes_a_play_of_that_kind_look_safer():
+    # seat 1 passed on a single K♠: our A♦ is less likely to be beaten by it
+    g = new_game("twos", 3, {}, 0)
+    obs = g.observation(0)
+    obs["hand"] = ["3S", "5D", "9H", "KD", "AS", "AD"]
+    obs["hand_counts"] = [6, 9, 9]
+    played = {"deal": 1, "kind": "play", "cards": ["KS"], "seat": 2, "text": ""}
+    passed = {"deal": 1, "kind": "pass", "seat": 1, "text": ""}
+    obs["history"] = [played]
+    single, pair = planner_for(obs).combo_of(["AD"]).s, planner_for(obs).combo_of(["AS", "AD"]).s
+    obs["history"] = [played, passed]
+    assert planner_for(obs).combo_of(["AD"]).s > single
+    # a pair is another kind of play: the pass says nothing about pairs
+    assert planner_for(obs).combo_of(["AS", "AD"]).s == pair

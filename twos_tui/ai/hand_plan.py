@@ -40,7 +40,7 @@ from typing import Any
 
 from ..engine.big_two import BigTwoGame
 from ..engine.big_two_5r import BigTwoFiveRoundGame
-from ..engine.chinese_poker import CP_DECK
+from ..engine.chinese_poker import CP_DECK, ChinesePokerGame
 from ..engine.poker_hands import CODE_IDX, IDX_CODE
 from ..engine.twos import CODE_INT, CODES, bomb_order, default_hand_size
 
@@ -52,6 +52,9 @@ EPS = 0.05
 BOMB_WEIGHT = 0.5
 #: a combination is a control when its strength (bombs aside) is at least this
 CONTROL = 0.999
+#: an opponent who passed on a play this deal beats a play of the same kind that is as
+#: high or higher only this often (a pass may be a choice, so it is no proof)
+AFTER_PASS = 0.5
 
 _POP = tuple(bin(m).count("1") for m in range(16))
 _LOWBITS = tuple(tuple(b for b in range(4) if m >> b & 1) for m in range(16))
@@ -141,10 +144,12 @@ class _Named(Combo):
 class _Opp:
     """What one opponent may hold: per rank, P(at least k of the unseen cards)."""
 
-    __slots__ = ("n", "q", "cache")
+    __slots__ = ("n", "q", "cache", "passed")
 
     def __init__(self, n: int, total: int, per_rank: list[int]) -> None:
         self.n = n
+        #: (kind of play) -> the lowest play of that kind it passed on this deal
+        self.passed: dict[tuple, Any] = {}
         table = _tails(total, n)
         self.q = [[table[u][k] for u in per_rank] for k in range(5)]
         self.cache: dict[Any, Any] = {}
@@ -206,9 +211,49 @@ class Planner:
         per_rank = [self.unseen_rank(r) for r in range(13)]
         self.unseen_per_rank = per_rank
         self.opps = [_Opp(n, self.total, per_rank) for n in opponents]
+        if hand is None:
+            self._read_passes(obs)
         self.memo: dict[int, tuple[float, Any]] = {}
         self.costs: dict[Any, Combo] = {}
         self._bomb_threat: float | None = None
+
+    def _read_passes(self, obs: dict[str, Any]) -> None:
+        """Note, for each opponent, the lowest play of each kind it passed on this deal
+        (replaying the public log: a play sets the table, a new trick clears it)."""
+        counts = obs["hand_counts"]
+        seats = [s for s in range(self.players) if s != self.seat and counts[s]]
+        by_seat = dict(zip(seats, self.opps, strict=False))
+        if not by_seat:
+            return
+        deal = obs.get("deal_number")
+        top = None
+        for h in obs.get("history") or ():
+            if h.get("deal") != deal:
+                continue
+            kind = h.get("kind")
+            if kind == "play":
+                top = h.get("cards")
+            elif kind == "trick":
+                top = None
+            elif kind == "pass" and top:
+                o = by_seat.get(h.get("seat"))
+                got = self.slot_of(top) if o is not None else None
+                if got is not None:
+                    slot, key = got
+                    if key < o.passed.get(slot, key + 1):
+                        o.passed[slot] = key
+
+    def slot_of(self, cards) -> tuple[tuple, Any] | None:
+        """(kind of play, comparison key) of a play, as :meth:`_passed` reads them."""
+        return None
+
+    @staticmethod
+    def _after_pass(o: _Opp, slot: tuple, key: Any, p: float) -> float:
+        """``p`` (the chance that ``o`` cannot beat a play) given what ``o`` passed on."""
+        low = o.passed.get(slot)
+        if low is not None and key >= low:
+            return 1.0 - (1.0 - p) * AFTER_PASS
+        return p
 
     # ----- cards ---------------------------------------------------------------------------
     enc: dict[str, int] = {}
@@ -362,6 +407,18 @@ class TwosPlanner(Planner):
     def combo_of(self, cards) -> Combo | None:
         return self.classify_mask(self.mask_of(cards))
 
+    def slot_of(self, cards) -> tuple[tuple, Any] | None:
+        m = self.mask_of(cards)
+        widths = {_POP[(m >> (4 * r)) & 15] for r in range(13)} - {0}
+        if len(widths) != 1:
+            return None
+        w = widths.pop()
+        if w == 1 and len(cards) >= 3:
+            return ("run", len(cards)), m.bit_length() - 1
+        if w <= 3 and len(cards) == w:
+            return ("set", w), m.bit_length() - 1
+        return None  # bombs: nothing is inferred
+
     def _strength(self, c: Combo, opps, with_bombs: bool) -> float:
         return self._info_strength(c.info, opps, with_bombs)
 
@@ -378,6 +435,8 @@ class TwosPlanner(Planner):
                 p = self._opp_bomb(o)
                 s *= 1.0 - p * 0.5 / mine
             return s
+        slot = (info[0], info[1])
+        after = self._after_pass
         if info[0] == "set":
             n = info[1]
             for o in opps:
@@ -385,7 +444,7 @@ class TwosPlanner(Planner):
                     continue
                 if n == 1:
                     m = (unseen >> (top_card + 1)).bit_count()
-                    s *= none_of(total, o.n, m)
+                    s *= after(o, slot, top_card, none_of(total, o.n, m))
                     continue
                 key = ("set", n)
                 arr = o.cache.get(key)
@@ -394,7 +453,7 @@ class TwosPlanner(Planner):
                 p = arr[r]
                 if higher_same_rank:
                     p *= 1.0 - 0.5 * o.q[n][r]
-                s *= p
+                s *= after(o, slot, top_card, p)
         else:  # run
             ln = info[1]
             suited = info[2]
@@ -402,7 +461,7 @@ class TwosPlanner(Planner):
                 if o.n < ln:
                     continue
                 if suited:
-                    s *= self._suited_runs_none(o, ln, r, top_card)
+                    s *= after(o, slot, top_card, self._suited_runs_none(o, ln, r, top_card))
                     continue
                 key = ("run", ln)
                 arr = o.cache.get(key)
@@ -418,7 +477,7 @@ class TwosPlanner(Planner):
                 p = arr[0][r]
                 if higher_same_rank:
                     p *= 1.0 - 0.5 * arr[1][r]
-                s *= p
+                s *= after(o, slot, top_card, p)
         if with_bombs:
             s *= 1.0 - BOMB_WEIGHT * self._threat_of(opps)
         return s
@@ -615,6 +674,10 @@ class BigTwoPlanner(Planner):
     def sig_of(self, cards) -> int:
         return self.mask_of(cards)
 
+    def slot_of(self, cards) -> tuple[tuple, Any] | None:
+        got = self.game_cls.classify_idx(sorted(CODE_IDX[c] for c in cards), self.options)
+        return None if got is None else ((len(cards),), got[2])
+
     def classify_mask(self, m: int) -> Combo | None:
         hit = self.costs.get(m)
         if hit is not None:
@@ -637,10 +700,12 @@ class BigTwoPlanner(Planner):
         unseen = self.unseen
         total = self.total
         s = 1.0
+        slot = (n,)
+        after = self._after_pass
         if n == 1:
             m = (unseen >> (key + 1)).bit_count()
             for o in opps:
-                s *= none_of(total, o.n, m)
+                s *= after(o, slot, key, none_of(total, o.n, m))
             return s
         if n in (2, 3):
             top = c.mask.bit_length() - 1
@@ -656,7 +721,7 @@ class BigTwoPlanner(Planner):
                 p = arr[r]
                 if n == 2 and higher_same:
                     p *= 1.0 - 0.5 * o.q[2][r]
-                s *= p
+                s *= after(o, slot, key, p)
             return s
         cat, k = divmod(key, 64)
         for o in opps:
@@ -687,7 +752,7 @@ class BigTwoPlanner(Planner):
                 beat += (1.0 - self._suffix(o, 3)[r]) * f["pair"]
             elif cat == 4:
                 beat += 1.0 - self._suffix(o, 4)[k]
-            s *= max(0.0, 1.0 - beat)
+            s *= after(o, slot, key, max(0.0, 1.0 - beat))
         return s
 
     def _suffix(self, o: _Opp, n: int) -> list[float]:
@@ -992,29 +1057,51 @@ class ChinesePokerPlanner(Planner):
         info = c.info
         kind = info[0]
         s = 1.0
+        slot, key = self._slot_key(info)
+        after = self._after_pass
         for o in opps:
             if o.n < c.n:
                 continue
             if kind == "bomb":
                 s *= 1.0 - 0.5 * self._opp_quad(o)
                 continue
+            p = 1.0
             if kind == "single":
-                arr = self._windows(o, 1, 1)
-                s *= arr[info[2]]
+                p = self._windows(o, 1, 1)[info[2]]
             elif kind in ("pairs", "triples"):
                 w = 2 if kind == "pairs" else 3
-                s *= self._windows(o, w, info[1])[info[2]]
+                p = self._windows(o, w, info[1])[info[2]]
             elif kind == "full":
                 k = ("set", 3)
                 arr = o.cache.get(k)
                 if arr is None:
                     arr = o.cache[k] = _suffix_none(o.q[3])
-                s *= 1.0 - (1.0 - arr[info[1]]) * self._opp_pair(o)
+                p = 1.0 - (1.0 - arr[info[1]]) * self._opp_pair(o)
             elif kind == "straight":
-                s *= self._straights(o, info[1])[info[2]]
+                p = self._straights(o, info[1])[info[2]]
+            s *= after(o, slot, key, p)
         if with_bombs and kind != "bomb":
             s *= 1.0 - BOMB_WEIGHT * self._threat_of(opps)
         return s
+
+    @staticmethod
+    def _slot_key(info: tuple) -> tuple[tuple, Any]:
+        if info[0] in ("full", "bomb"):
+            return (info[0],), info[1]
+        return (info[0], info[1]), info[2]
+
+    def slot_of(self, cards) -> tuple[tuple, Any] | None:
+        if not all(c in _CP_SET for c in cards):
+            return None
+        got = ChinesePokerGame.classify_idx(sorted(CODE_IDX[c] for c in cards), self.options)
+        if got is None or got[3]:
+            return None  # not a play, or a bomb (nothing is inferred)
+        kind, slot, key = got[0], got[1], got[2]
+        if kind == "full-house":
+            return ("full",), key
+        if kind == "single":
+            return ("single", 1), key
+        return slot, key
 
     def _windows(self, o: _Opp, w: int, ln: int) -> list[float]:
         """P(no chain of ``ln`` ranks with ``w`` cards each topped above rank r)."""
