@@ -18,7 +18,8 @@ seat knows). Both offer ``suggest()``: the move and one line in a player's words
 ``normal`` (:class:`NormalClimbingAgent`) — hand planning with card counting:
 
 * the hand is split into the fewest combinations, keeping the strongest
-  (:class:`~.hand_plan.Planner`, which counts the cards already played);
+  (:class:`~.hand_plan.Planner`, which counts the cards already played and reads the
+  passes: a player who passed on a play is less likely to beat one of that kind);
 * when every combination but one is a *control* (nobody can beat it but with a bomb),
   play the controls and go out — on the lead or when following;
 * otherwise lead the combination that is hardest to get rid of: the weakest, the bigger

@@ -7,16 +7,19 @@ every seat's card count and the house rules. It answers three questions:
 * **How strong is a combination?** :meth:`Planner.strength` gives the chance that no
   opponent can beat it, from the cards still unseen (counted from the play history) and
   how many cards each opponent holds: each opponent is taken to hold a random share of
-  the unseen cards (the hypergeometric law). A combination nobody can beat except with a
-  bomb is a *control*.
+  the unseen cards (the hypergeometric law), bombs they might hold count half. An
+  opponent who passed on a play this deal is taken to beat a play of that kind as high
+  or higher only half as often (a pass may be a choice). A combination nobody can beat
+  except with a bomb is a *control*; so is one no opponent holds enough cards to follow.
 * **What is the best way to split a hand?** :meth:`Planner.plan` splits a set of cards
   into combinations at the lowest cost, where a combination costs
   ``1 + EPS - ALPHA * strength``: fewest combinations first, and among those the split
   that keeps the strongest ones (a control costs next to nothing, a low single a whole
   turn). Per variant:
 
-  - Twos: an exact search over card sets (memoised), deciding at each step how the lowest
-    card is used: single, pair, triple, four of a kind, a run (3+ ranks) or a multi-run
+  - Twos: an exact search over card sets (memoised; which suits of a rank go together
+    is fixed, lowest first), deciding at each step how the lowest card is used: single,
+    pair, triple, four of a kind, a run (3+ ranks) or a multi-run
     bomb starting at it;
   - Big Two (both editions): singles, pairs and triples split rank by rank (exactly), plus
     up to two five-card hands chosen from a short list of candidates (straights, flushes
