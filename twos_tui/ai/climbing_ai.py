@@ -170,6 +170,8 @@ class NormalClimbingAgent:
     #: worth of each penalty point a play saves, times how close the nearest opponent
     #: is to going out (penalty games)
     DUMP = 0.5
+    #: at most this many plays that break the plan are weighed when following
+    OFF_PLAN = 10
     #: lead preference for bigger combinations (per card)
     SIZE_BONUS = 0.04
 
@@ -347,6 +349,13 @@ class NormalClimbingAgent:
         base = P.cost(hand)
         in_plan = {c.mask: c for c in P.plan()}
         cands = [_Cand(a, c, P, hand, base, in_plan) for a, c in self._candidates(P, plays)]
+        off_plan = [t for t in cands if not t.planned]
+        if len(off_plan) > self.OFF_PLAN:
+            # a long hand with many ways to break it up (Twos with 20 cards): weigh only
+            # the cheapest and the strongest of them
+            off_plan.sort(key=lambda t: P.key(t.a.cards))
+            keep = off_plan[: self.OFF_PLAN - 2] + off_plan[-2:]
+            cands = [t for t in cands if t.planned] + keep
         if not cands:
             return (pass_act or plays[0]), "Pass."
         # 1. a sure winner that leaves at most one combination that is not a control
