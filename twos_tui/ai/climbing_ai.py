@@ -446,8 +446,9 @@ class NormalClimbingAgent:
             return pass_act, ""
         strong = [t for t in cands if t.c.ctrl or t.c.s >= self.HOLD or t.c.bomb]
         if strong:
-            c = max(strong, key=lambda t: t.c.s).c
-            return pass_act, f"Pass: your {show(c.cards)} is worth more later."
+            t = max(strong, key=lambda t: t.c.s)
+            what = show(t.a.cards) if t.c.n == 1 else f"{kind_word(t.c)} {show(t.a.cards)}"
+            return pass_act, f"Pass: your {what} is worth more later."
         t = max(cands, key=lambda t: t.gain)
         return pass_act, (
             f"Pass: beating {show(top['cards'])} would mean breaking up your hand "
@@ -521,7 +522,13 @@ class NormalClimbingAgent:
         sure = sum(1 for c in plan if c.ctrl)
         return a, (
             f"Take hand {a.value}: it splits into {len(plan)} plays"
-            + (f", {sure} of them sure winners." if sure else ".")
+            + (
+                f", {sure} of them sure winners."
+                if sure > 1
+                else ", one a sure winner."
+                if sure
+                else "."
+            )
         )
 
 
