@@ -63,7 +63,6 @@ SLOW = frozenset(
         "test_ui_stats.py::test_a_deal_played_in_the_app_is_in_stats_and_replays",
         "test_ui_stats.py::test_undo_against_the_ai_goes_back_to_your_turn",
         "test_ui_stats.py::test_undo_is_refused_where_another_human_would_see_it",
-        "test_ui_stats.py::test_undo_before_the_ai_moves_takes_back_only_your_move",
         "test_ui_stats.py::test_snapshot_replay",
         "test_ui_stats.py::test_replay_id_opens_the_replay",
         "test_ui_stats.py::test_key_hints_can_be_clicked",
