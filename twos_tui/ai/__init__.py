@@ -43,8 +43,10 @@ for _v in CLIMBING:
     for _lv in LEVELS:
         _REGISTRY[(_v, _lv)] = "twos_tui.ai.climbing_ai:ClimbingAgent"
 for _lv in LEVELS:
-    _REGISTRY[("2v1", _lv)] = "twos_tui.ai.trick_ai:TwoVOneAgent"
-    _REGISTRY[("twos-tricks", _lv)] = "twos_tui.ai.trick_ai:TwosTricksAgent"
+    _REGISTRY[("2v1", _lv)] = f"twos_tui.ai.two_v_one_ai:{_lv.capitalize()}TwoVOneAgent"
+    _REGISTRY[("twos-tricks", _lv)] = (
+        f"twos_tui.ai.twos_tricks_ai:{_lv.capitalize()}TwosTricksAgent"
+    )
 
 
 class Agent(Protocol):
