@@ -199,10 +199,12 @@ class LonePlan:
     :meth:`chances` gives, for a hand of ``left + 1`` cards, the chance for every number
     of hands still needed (index 0 .. ``left``)."""
 
-    def __init__(self, odds: DuoOdds) -> None:
+    def __init__(self, odds: DuoOdds, rule: bool = False) -> None:
         self.fight = odds.fight
         self.feed = odds.feed
         self.memo: dict[int, list[float]] = {}
+        #: model the duo by :func:`duo_fights` instead of the worst case
+        self.rule = rule
 
     def value(self, hand: int, need: int, left: int) -> float:
         if need < 0 or need > left:
@@ -236,6 +238,8 @@ class LonePlan:
         best = [0.0] * (left + 1)
         rng_need = range(left + 1)
         chances = self.chances
+        rule = self.rule
+        fights = FIGHTS[left]
         for i, x in enumerate(cards):
             for y in cards[i + 1 :]:
                 rest = hand & ~((1 << x) | (1 << y))
@@ -247,7 +251,13 @@ class LonePlan:
                     cu = chances(rest | (1 << x))
                     cd = chances(rest | (1 << y))
                     win = [0.0] + [a if a > b else b for a, b in zip(cu, cd, strict=True)]
-                    lose = [a if a < b else b for a, b in zip(cu, cd, strict=True)] + [0.0]
+                    if self.rule:
+                        cs, cw = (cu, cd) if STRENGTH[x] >= STRENGTH[y] else (cd, cu)
+                        lose = [cw[k] if FIGHTS[left - 1][k] else cs[k] for k in range(left)] + [
+                            0.0
+                        ]
+                    else:
+                        lose = [a if a < b else b for a, b in zip(cu, cd, strict=True)] + [0.0]
                 v = PV[x][y]
                 seen_key = -1
                 for u in (x, y):
@@ -262,7 +272,10 @@ class LonePlan:
                     for need in rng_need:
                         vw = win[need]
                         vl = lose[need]
-                        val = vl + (pf if vw >= vl else pd) * (vw - vl)
+                        if rule:
+                            val = vl + (pf if fights[need] else pd) * (vw - vl)
+                        else:
+                            val = vl + (pf if vw >= vl else pd) * (vw - vl)
                         if val > best[need]:
                             best[need] = val
         self.memo[hand] = best
@@ -285,7 +298,17 @@ class LonePlan:
             cu = self.chances(rest | (1 << u))
             cd = self.chances(rest | (1 << d))
             win = [0.0] + [a if a > b else b for a, b in zip(cu, cd, strict=True)]
-            lose = [a if a < b else b for a, b in zip(cu, cd, strict=True)] + [0.0]
+            if self.rule:
+                cs, cw = (cu, cd) if STRENGTH[u] >= STRENGTH[d] else (cd, cu)
+                lose = [cw[k] if FIGHTS[left - 1][k] else cs[k] for k in range(left)] + [0.0]
+            else:
+                lose = [a if a < b else b for a, b in zip(cu, cd, strict=True)] + [0.0]
+        if self.rule:
+            f = FIGHTS[left]
+            return [
+                vl + (pf if f[k] else pd) * (vw - vl)
+                for k, (vw, vl) in enumerate(zip(win, lose, strict=True))
+            ]
         return [vl + (pf if vw >= vl else pd) * (vw - vl) for vw, vl in zip(win, lose, strict=True)]
 
     def outcome(self, hand: int, u: int, d: int, need: int, left: int) -> float:
@@ -320,6 +343,12 @@ def duo_fights(need: int, left: int) -> bool:
     if need <= 0 or need > left:
         return need > left  # a lost cause either way: take the hands
     return need >= left - need
+
+
+#: ``FIGHTS[left][need]``: :func:`duo_fights` as a table
+FIGHTS: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(duo_fights(need, left) for need in range(left + 1)) for left in range(HANDS_PER_ROUND + 1)
+)
 
 
 def hand_words(codes) -> str:
@@ -486,9 +515,11 @@ class EasyTwoVOneAgent(_Base):
             weak = min(cards, key=lambda c: STRENGTH[INDEX[c]])
             if obs["seat"] == obs["lone"]:
                 c = strong if need > 0 else weak
-            else:
-                c = weak if need > 0 else strong
-            return Suggestion(Action("keep", value=c), f"{label(c)} goes back to the lone hand.")
+                why = "you still need hands" if need > 0 else "you have your hands: keep it weak"
+                return Suggestion(Action("keep", value=c), f"Keep {label(c)}: {why}.")
+            c = weak if need > 0 else strong
+            why = "keep the lone player weak" if need > 0 else "make it win one hand too many"
+            return Suggestion(Action("keep", value=c), f"Send back {label(c)}: {why}.")
         return Suggestion(legal[0], "The only sensible move.")
 
 
@@ -521,6 +552,8 @@ class NormalTwoVOneAgent(_Base):
         return Suggestion(act, why)
 
     # ----- bidding -----------------------------------------------------------------------
+    rule = False  #: model the duo by the fight/feed rule (else the worst case)
+
     def lone_odds(self, view: View, me: int, extra: int = 0) -> LonePlan:
         """The plan of ``me`` as the lone player, from the sampled other hands (before
         the bidding ends the duo still hold six: they lay away their weakest)."""
@@ -534,7 +567,7 @@ class NormalTwoVOneAgent(_Base):
                 hb &= ~(1 << duo_discard(hb))
             duo.append((ha, hb))
         keys = keys_for(view.hand | extra)
-        return LonePlan(DuoOdds(duo, keys))
+        return LonePlan(DuoOdds(duo, keys), self.rule)
 
     def bid_odds(self, view: View) -> tuple[float, float]:
         plan = self.lone_odds(view, view.me)
@@ -798,12 +831,87 @@ QUICK_BID3 = 20
 QUICK_BID4 = 22
 
 
-def rollout_move(s: RoundSim, seat: int, rng: random.Random) -> int:
+class LoneModel:
+    """How the lone player plays in a playout: with a :class:`LonePlan` over odds it
+    could know — the duo's cards (hands and discards) dealt again at random between the
+    two duo hands, since it cannot see who holds what. Plans are shared between the
+    playouts of one iteration (same duo cards, same plan). ``rule_seat`` plans with the
+    fight/feed rule (the searching seat itself), the others with the worst case."""
+
+    def __init__(self, rng: random.Random, rule_seat: int = -1, splits: int = 4) -> None:
+        self.rng = rng
+        self.rule_seat = rule_seat
+        self.splits = splits
+        self.plans: dict[tuple[int, int, int, int], LonePlan] = {}
+        self.downs: dict[tuple[int, int], int] = {}
+
+    def plan(self, s: RoundSim) -> LonePlan:
+        lone = s.lone
+        a, b = (lone + 1) % N, (lone + 2) % N
+        ha, hb = s.hands[a], s.hands[b]
+        union = ha | hb
+        for c in s.discards:
+            if c >= 0:
+                union |= 1 << c
+        na, nb = bin(ha).count("1"), bin(hb).count("1")
+        key = (union, na, nb, s.hands[lone])
+        plan = self.plans.get(key)
+        if plan is None:
+            cards = bits(union)
+            splits = []
+            for _ in range(self.splits):
+                self.rng.shuffle(cards)
+                splits.append((_mask(cards[:na]), _mask(cards[na : na + nb])))
+            lone_cards = s.hands[lone]
+            for c in (s.up, s.down):
+                if c >= 0:
+                    lone_cards |= 1 << c
+            plan = LonePlan(DuoOdds(splits, keys_for(lone_cards)), lone == self.rule_seat)
+            self.plans[key] = plan
+        return plan
+
+    def move(self, s: RoundSim, seat: int) -> int:
+        p = s.phase
+        need, left = s.bid - s.won[0], HANDS_PER_ROUND - s.hand_no + 1
+        hand = s.hands[seat]
+        if p == LEAD:
+            _, u, d = self.plan(s).best(hand, need, left)
+            self.downs[(s.hand_no, hand & ~(1 << u))] = d
+            return u
+        if p == HIDE:
+            d = self.downs.get((s.hand_no, hand), -1)
+            if d >= 0 and hand >> d & 1:
+                return d
+            return self.plan(s).best(hand, need, left, up=s.up)[2]
+        # KEEP, lone: the card that leaves the better plan
+        plan = self.plan(s)
+        a, b = s.up, s.down
+        left -= 1
+        va = plan.value(hand | (1 << a), need, left)
+        vb = plan.value(hand | (1 << b), need, left)
+        if va == vb:
+            return a if (STRENGTH[a] >= STRENGTH[b]) == (need > 0) else b
+        return a if va > vb else b
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def rollout_move(
+    s: RoundSim, seat: int, rng: random.Random, lone_model: LoneModel | None = None
+) -> int:
     """A quick, sensible move for ``seat`` in a simulated round. It may look at the other
-    hands of the sampled deal (they are a guess anyway) but never at a face-down card."""
+    hands of the sampled deal (they are a guess anyway) but never at a face-down card.
+    With ``lone_model`` the lone player plans its hands (:class:`LoneModel`)."""
     p = s.phase
     if p == FOLLOW:
         return _rollout_follow(s, seat)
+    if lone_model is not None and seat == s.lone and p in (LEAD, HIDE, KEEP):
+        return lone_model.move(s, seat)
     if p == LEAD:
         u, _ = _rollout_pair(s, -1)
         return u
@@ -922,58 +1030,72 @@ def _rollout_follow(s: RoundSim, seat: int) -> int:
     return max(pool, key=STRENGTH.__getitem__)
 
 
-def playout(s: RoundSim, rng: random.Random) -> None:
+def playout(s: RoundSim, rng: random.Random, lone_model: LoneModel | None = None) -> None:
     """Play ``s`` to the end of the round with :func:`rollout_move`."""
     moves = 0
     while s.phase != S.OVER:
         acting = s.to_act()
         seat = acting[0]
-        s.apply(seat, rollout_move(s, seat, rng))
+        s.apply(seat, rollout_move(s, seat, rng, lone_model))
         moves += 1
         if moves > 400:  # exchanges forever cannot happen (the rainbow forces a bid)
             raise RuntimeError("a simulated round did not end")
 
 
 # ===== hard ===================================================================================
+class _RuleNormal(NormalTwoVOneAgent):
+    """The normal planner with more samples and the duo modelled by the fight/feed
+    rule: the hard player's bids and lone play."""
+
+    rule = True
+    samples = 24
+
+
 class HardTwoVOneAgent(_Base):
-    """Determinised search over the round (see the module text)."""
+    """Search (see the module text). As the lone player and in the bidding it plans with
+    :class:`LonePlan` over more sampled deals, the duo modelled by the fight/feed rule;
+    every other decision (duo follows, discards, returns, the exchange) is a
+    determinised search with playouts to the end of the round."""
 
     name = "hard"
+    PLANNED = (BID, RAISE, LEAD, HIDE)
 
     def __init__(self, budget_s: float = 0.4, iterations: int | None = None, **kw: Any) -> None:
         self.budget_s = budget_s
         self.iterations = iterations
         self.helper = NormalTwoVOneAgent()
+        self.planner = _RuleNormal()
 
     def suggest(
         self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
     ):
         from . import Suggestion
 
+        phase = obs["phase"]
+        if phase in self.PLANNED or (phase == KEEP and obs["seat"] == obs["lone"]):
+            return self.planner.suggest(obs, legal, decision, rng)
         act = self.choose(obs, legal, decision, rng)
         base = self.helper.suggest(obs, legal, decision, random.Random(0))
         if base.action == act:
             return Suggestion(act, base.reason)
-        return Suggestion(act, "The search likes this move best over many possible deals.")
+        return Suggestion(act, "Over many possible deals this does best for you.")
 
     def choose(
         self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
+        phase = obs["phase"]
+        if phase in self.PLANNED or (phase == KEEP and obs["seat"] == obs["lone"]):
+            return self.planner.suggest(obs, legal, decision, rng).action
+        return self.search(obs, legal, rng)
+
+    def search(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         start = time.perf_counter()
         me = obs["seat"]
         phase = obs["phase"]
         sampler = S.Sampler(obs, keep_prior=_keep_prior(obs))
-        # candidate root moves; a lead is searched with its face-down card
-        if phase == LEAD:
-            hand = bits(mask_of(obs["hand"]))
-            options: list[tuple[int, ...]] = [
-                (u, d) for u in hand if u != RB for d in hand if d != u
-            ]
-            options = self._prune_leads(obs, options, rng)
-        else:
-            options = [(S.move_of(phase, a),) for a in legal]
+        options = [S.move_of(phase, a) for a in legal]
         k = len(options)
         total = [0.0] * k
         count = [0] * k
@@ -992,40 +1114,28 @@ class HardTwoVOneAgent(_Base):
             world = _weighted_sample(sampler, rng, weigh)
             if world is None:
                 break
+            seed = rng.getrandbits(32)
+            model = LoneModel(random.Random(seed), rule_seat=me)
             # seats whose secret choice this seat cannot see choose again, first
             guard = 0
             while me not in world.to_act() and world.phase != S.OVER and guard < 50:
                 seat = world.to_act()[0]
-                world.apply(seat, rollout_move(world, seat, rng))
+                world.apply(seat, rollout_move(world, seat, rng, model))
                 guard += 1
             if me not in world.to_act():
                 continue
-            seed = rng.getrandbits(32)
             for i in alive:
                 w = world.copy()
-                for m in options[i]:
-                    w.apply(me, m)
-                playout(w, random.Random(seed))
+                w.apply(me, options[i])
+                playout(w, random.Random(seed), model)
                 total[i] += w.changes[me] if w.changes else 0
                 count[i] += 1
             if len(alive) > 2 and it % 8 == 0:
                 alive = _cull(alive, total, count)
+        if not any(count):
+            return self.helper.choose(obs, legal, None, rng)  # type: ignore[arg-type]
         best = max(alive, key=lambda i: (total[i] / count[i] if count[i] else -1.0, -i))
-        move = options[best][0]
-        return S.action_of(phase, move)
-
-    def _prune_leads(self, obs, options, rng):
-        """Keep the dozen pairs the normal plan rates best (the rest rarely matter)."""
-        if len(options) <= 12:
-            return options
-        view = View(obs, random.Random(rng.getrandbits(32)), 8)
-        plan = self.helper.lone_odds(view, view.me)
-        need, left = view.need_left()
-        scored = sorted(
-            options,
-            key=lambda ud: -plan.outcome(view.hand, ud[0], ud[1], need, left),
-        )
-        return scored[:12]
+        return S.action_of(phase, options[best])
 
 
 def _cull(alive: list[int], total: list[float], count: list[int]) -> list[int]:

@@ -503,7 +503,8 @@ def rollout_card(s: TricksSim, rng: random.Random) -> int:
 
 
 def playout(s: TricksSim, rng: random.Random) -> None:
-    while not s.over:
+    """Play ``s`` to the end of the deal with :func:`rollout_card`."""
+    while not s.over and s.hands[s.current]:
         s.play(rollout_card(s, rng))
 
 
