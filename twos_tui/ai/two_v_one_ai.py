@@ -7,20 +7,26 @@ own generator only. Duo partners share nothing: each reads the table for itself.
   as the lone player win while it needs every remaining hand and throw otherwise, in the
   duo play high while the lone player needs hands and low once it has them.
 * ``normal`` (:class:`NormalTwoVOneAgent`) — reads the unseen cards from a dozen deals
-  consistent with what it knows (voids, the rainbow's holder, the cards it passed):
-  for every lead it knows how often a pair holds against a duo that fights and against
-  one that feeds, and plans the lone round to land *exactly* on the bid (a small
+  consistent with what it knows (:class:`~twos_tui.engine.sim_two_v_one.Sampler`: voids,
+  the rainbow's holder, the cards it passed, the lone player's secret keeps). From them
+  it knows, for every lead, how often a pair holds against a duo that fights and against
+  one that feeds — for this hand and, with the duo's cards thinning out, for the later
+  ones. :class:`LonePlan` plans the lone round to land *exactly* on the bid (a small
   dynamic programme over its own cards: which hands to win, which to throw, which card
-  to keep). Bids are judged by the same plan; in the duo it fights while the lone player
-  needs more hands than it must lose, feeds it once it needs fewer, and answers the
+  to keep, against a duo that always does what hurts most); bids are judged by the same
+  plan. In the duo it fights while the lone player needs at least as many of the
+  remaining hands as it must lose, feeds it once it needs fewer, and answers the
   partner's card on the table.
-* ``hard`` (:class:`HardTwoVOneAgent`) — determinised search: each iteration deals the
-  unseen cards again (:class:`~twos_tui.engine.sim_two_v_one.Sampler`, re-weighted by
-  what the bidding said about each hand and by how a lone player usually keeps), lets
-  seats whose secret choice it cannot see choose again, then plays every candidate move
-  to the end of the round on the lean simulation with fast policies, on the same deal
-  and random stream (common random numbers). Weak candidates are dropped as evidence
-  builds up; the best average coin count wins when the time budget ends.
+* ``hard`` (:class:`HardTwoVOneAgent`) — as the lone player and in the bidding it plans
+  like ``normal`` over twice the samples, with the duo modelled by the fight/feed rule
+  rather than the worst case. Every other decision (duo follows, discards, returns,
+  the exchange) is a determinised search: each iteration deals the unseen cards again
+  (re-weighted by what the bids said about each hand and by how a lone player usually
+  keeps), lets the seats whose secret choice it cannot see choose again, then plays
+  every candidate to the end of the round on the lean simulation — the lone player
+  planning with :class:`LoneModel`, the duo by quick rules — all candidates on the same
+  deal and random stream. Weak candidates are dropped as evidence builds up; the best
+  average coin count when the time budget ends is played.
 """
 
 from __future__ import annotations
@@ -180,6 +186,39 @@ class DuoOdds:
         self.feed = feed
 
 
+def depleted(duo_hands: list[tuple[int, int]], k: int, rng: random.Random) -> list[tuple[int, int]]:
+    """The duo hands ``k`` hands later: each has lost ``k`` cards (at random; at least
+    one card stays)."""
+    if k <= 0:
+        return duo_hands
+    out = []
+    for a, b in duo_hands:
+        pair = []
+        for h in (a, b):
+            cards = bits(h)
+            drop = min(k, len(cards) - 1)
+            for c in rng.sample(cards, drop) if drop > 0 else ():
+                h &= ~(1 << c)
+            pair.append(h)
+        out.append((pair[0], pair[1]))
+    return out
+
+
+def plan_for(
+    duo_hands: list[tuple[int, int]],
+    keys: list[int],
+    top_left: int,
+    rng: random.Random,
+    rule: bool = False,
+) -> LonePlan:
+    """A :class:`LonePlan` whose odds for each later hand come from the duo hands with
+    as many cards gone as hands played by then (a suit the duo hold now may be gone)."""
+    levels = [DuoOdds(duo_hands, keys)]
+    for k in range(1, max(1, top_left)):
+        levels.append(DuoOdds(depleted(duo_hands, k, rng), keys))
+    return LonePlan(levels, top_left, rule)
+
+
 def keys_for(hand: int) -> list[int]:
     """The odds tables a lone hand can need: the suits it can lead (and blindfolds)."""
     out = set()
@@ -199,9 +238,15 @@ class LonePlan:
     :meth:`chances` gives, for a hand of ``left + 1`` cards, the chance for every number
     of hands still needed (index 0 .. ``left``)."""
 
-    def __init__(self, odds: DuoOdds, rule: bool = False) -> None:
-        self.fight = odds.fight
-        self.feed = odds.feed
+    def __init__(
+        self, odds: DuoOdds | list[DuoOdds], top_left: int = 5, rule: bool = False
+    ) -> None:
+        levels = odds if isinstance(odds, list) else [odds]
+        self.fights = [o.fight for o in levels]
+        self.feeds = [o.feed for o in levels]
+        self.fight = self.fights[0]  #: the odds of the next hand
+        self.feed = self.feeds[0]
+        self.top_left = top_left
         self.memo: dict[int, list[float]] = {}
         #: model the duo by :func:`duo_fights` instead of the worst case
         self.rule = rule
@@ -219,7 +264,8 @@ class LonePlan:
             return got
         cards = bits(hand)
         left = len(cards) - 1
-        fight, feed = self.fight, self.feed
+        level = min(max(0, self.top_left - left), len(self.fights) - 1)
+        fight, feed = self.fights[level], self.feeds[level]
         if left == 1:
             a, b = cards
             v = PV[a][b]
@@ -285,8 +331,9 @@ class LonePlan:
         """Chance per need after leading ``u`` and hiding ``d`` from ``hand``."""
         v = PV[u][d]
         key = KEY[u]
-        pf = self.fight[key][v]
-        pd = self.feed[key][v]
+        level = min(max(0, self.top_left - left), len(self.fights) - 1)
+        pf = self.fights[level][key][v]
+        pd = self.feeds[level][key][v]
         if left <= 1:
             return [1.0 - pd, pf]
         rest = hand & ~((1 << u) | (1 << d))
@@ -554,7 +601,9 @@ class NormalTwoVOneAgent(_Base):
     # ----- bidding -----------------------------------------------------------------------
     rule = False  #: model the duo by the fight/feed rule (else the worst case)
 
-    def lone_odds(self, view: View, me: int, extra: int = 0) -> LonePlan:
+    def lone_odds(
+        self, view: View, me: int, extra: int = 0, top_left: int | None = None
+    ) -> LonePlan:
         """The plan of ``me`` as the lone player, from the sampled other hands (before
         the bidding ends the duo still hold six: they lay away their weakest)."""
         duo = []
@@ -567,7 +616,9 @@ class NormalTwoVOneAgent(_Base):
                 hb &= ~(1 << duo_discard(hb))
             duo.append((ha, hb))
         keys = keys_for(view.hand | extra)
-        return LonePlan(DuoOdds(duo, keys), self.rule)
+        if top_left is None:
+            top_left = bin(view.hand | extra).count("1") - 1
+        return plan_for(duo, keys, top_left, view.rng, self.rule)
 
     def bid_odds(self, view: View) -> tuple[float, float]:
         plan = self.lone_odds(view, view.me)
@@ -682,7 +733,9 @@ class NormalTwoVOneAgent(_Base):
         )
         p = score[best] / k
         code = CODES[best]
-        if fight:
+        if need > left:
+            why = "the lone player can no longer make its bid, so nothing is at stake"
+        elif fight:
             if pcard >= 0:
                 v = PV[best][pcard]
                 why = (
@@ -709,7 +762,7 @@ class NormalTwoVOneAgent(_Base):
         a, b = (INDEX[x.value] for x in legal)
         need, left = view.need_left(after=True)
         if view.me == view.lone:
-            plan = self.lone_odds(view, view.me, (1 << a) | (1 << b))
+            plan = self.lone_odds(view, view.me, (1 << a) | (1 << b), bin(view.hand).count("1"))
             va = plan.value(view.hand | (1 << a), need, left)
             vb = plan.value(view.hand | (1 << b), need, left)
             if abs(va - vb) < 1e-9:
@@ -763,15 +816,21 @@ class NormalTwoVOneAgent(_Base):
         lose = 1 - plan.feed[key][v]
         cu = label(CODES[u])
         cd = label(CODES[d]) if d >= 0 else "?"
+        if need > left:
+            return (
+                f"Lead {cu} and hide {cd}: {view.bid} hands are out of reach now, so spend "
+                "your cards as you like."
+            )
         if need <= 0:
             return (
                 f"Lead {cu} and hide {cd} ({v}): you have your {view.bid}, so throw this "
                 f"hand ({lose:.0%} it loses)."
             )
         if win >= lose:
+            hands = "hand" if need == 1 else "hands"
             return (
                 f"Lead {cu} and hide {cd} for {v}: it should win ({win:.0%}); you need "
-                f"{need} of the {left} hands left."
+                f"{need} more {hands} of {left}."
             )
         return (
             f"Lead {cu} and hide {cd} for only {v}: throw this hand now and win the "
@@ -780,17 +839,13 @@ class NormalTwoVOneAgent(_Base):
 
 
 def _strong_words(hand: int) -> str:
-    cards = bits(hand)
-    best = sorted(
-        ((PV[a][b], a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]), reverse=True
-    )
-    if not best:
-        return "your hand"
-    v, a, b = best[0]
+    """The cards a bid rests on, in words: the rainbow and the strongest cards."""
+    cards = sorted(bits(hand), key=lambda c: (-STRENGTH[c], c))
+    top = [c for c in cards if c != RB][:2]
+    names = " and ".join(label(CODES[c]) for c in top)
     if RB in cards:
-        top = max((c for c in cards if c != RB), key=VALUE.__getitem__)
-        return f"your rainbow and {label(CODES[top])}"
-    return f"your {label(CODES[a])} {label(CODES[b])} ({v})"
+        return f"your rainbow, {names}"
+    return f"your {names}" if names else "your hand"
 
 
 # ===== fast policies for the simulation (hard's playouts) =====================================
@@ -866,7 +921,13 @@ class LoneModel:
             for c in (s.up, s.down):
                 if c >= 0:
                     lone_cards |= 1 << c
-            plan = LonePlan(DuoOdds(splits, keys_for(lone_cards)), lone == self.rule_seat)
+            if s.phase == KEEP:
+                top_left = bin(s.hands[lone]).count("1")
+            else:
+                top_left = bin(lone_cards).count("1") - 1
+            plan = plan_for(
+                splits, keys_for(lone_cards), top_left, self.rng, lone == self.rule_seat
+            )
             self.plans[key] = plan
         return plan
 

@@ -58,10 +58,6 @@ def is_two(c: int) -> bool:
     return c % 13 == 12
 
 
-def _lowest(cards, key):
-    return min(cards, key=key)
-
-
 class Table:
     """What the deciding seat knows, as masks, and the odds of where unseen cards lie.
 
@@ -80,6 +76,11 @@ class Table:
         self.points = points
         self.exact = exact
         self.gone = gone  # cards out of everyone's hands (played, or on the table)
+
+    def top_rival(self) -> int:
+        """The other seat with the most points (match total and this deal)."""
+        pts = self.points
+        return max((s for s in range(P) if s != self.me), key=lambda s: (pts[s], -s))
 
     def later(self) -> list[int]:
         n = len(self.trick)
@@ -100,14 +101,6 @@ class Table:
                     total += self.count[s]
             q = self.count[seat] / total if total else 0.0
             none *= 1.0 - q
-        return 1.0 - none
-
-    def p_any_later(self, mask_for_seat) -> float:
-        none = 1.0
-        for s in self.later():
-            m = mask_for_seat(s)
-            if m:
-                none *= 1.0 - self.p_holds(s, m)
         return 1.0 - none
 
     def p_void(self, seat: int, suit: int) -> float:
@@ -143,7 +136,7 @@ def evaluate(t: Table, c: int, w: Weights) -> tuple[float, float, float]:
     """``(expected value, chance of winning, points if won)`` of playing ``c``."""
     trick = t.trick
     cards = trick + [c]
-    pos, pts, victim_pos, victims = resolve(cards)
+    pos, pts, _, victims = resolve(cards)
     n = len(trick)
     hand = t.hand & ~(1 << c)
     gone = t.gone
@@ -187,15 +180,14 @@ def evaluate(t: Table, c: int, w: Weights) -> tuple[float, float, float]:
     # when another seat takes the trick: my honour is its point, my 2 may be caught
     lose_cost = 0.0
     if HONOUR_OF[c]:
-        lose_cost += w.give_other
-    if is_two(c) and pos != n and n:
-        # a 2 that does not win is caught now (or by a later 3): its points go over
-        lose_cost += 2.0
-    if victims and pos != n:
-        # I am the victim of this catch
-        vpos = n
-        if victims >> vpos & 1:
-            lose_cost += pts
+        # an honour thrown away is a point for the winner: worst to the leader
+        winner = (t.leader + pos) % P
+        lose_cost += w.give_leader if winner == t.top_rival() else w.give_other
+    if is_two(c):
+        if pos == n:
+            lose_cost += 3.0  # winning now, it can only lose to its own 3: a catch
+        elif victims >> n & 1:
+            lose_cost += pts  # caught at once
     value = p_win * win_value - (1.0 - p_win) * lose_cost - keep
     return value, p_win, win_value
 
@@ -260,17 +252,8 @@ def table_from_obs(obs: dict[str, Any]) -> Table:
                 m &= ~SUIT_MASK[su]
         possible[s] = m
     count = list(obs["hand_counts"])
-    return Table(me, hand, trick, obs["leader"], possible, count, list(obs["points"]), False, gone)
-
-
-def table_from_sim(s: TricksSim) -> Table:
-    me = s.current
-    gone = s.played
-    for c in s.trick:
-        gone |= 1 << c
-    possible = [0 if i == me else s.hands[i] for i in range(P)]
-    count = [bin(h).count("1") for h in s.hands]
-    return Table(me, s.hands[me], s.trick, s.leader, possible, count, s.points, True, gone)
+    standing = [a + b for a, b in zip(obs["totals"], obs["points"], strict=True)]
+    return Table(me, hand, trick, obs["leader"], possible, count, standing, False, gone)
 
 
 # ===== agents =================================================================================
@@ -520,6 +503,34 @@ def reward(s: TricksSim, me: int) -> float:
     return share + 0.02 * (mine - best_other)
 
 
+def low_card_reads(obs: dict[str, Any]) -> list[int]:
+    """Per seat, the unseen cards it probably does not hold: a seat that followed suit
+    and lost the trick plays its lowest card of the suit as a rule, so lower cards of
+    that suit (not the 3s, which players keep to catch a 2) are unlikely in its hand."""
+    deal = obs["deal_number"]
+    out = [0] * obs["players"]
+    trick: list[tuple[int, int]] = []
+    for h in obs.get("history", ()):
+        if h.get("deal") != deal:
+            continue
+        k = h.get("kind")
+        if k == "play" and "card" in h:
+            trick.append((h["seat"], INDEX[h["card"]]))
+        elif k == "trick":
+            if trick:
+                led = trick[0][1] // 13
+                winner = h.get("winner")
+                for seat, c in trick[1:]:
+                    if seat != winner and c // 13 == led and not is_two(c):
+                        below = SUIT_MASK[led] & ((1 << c) - 1) & ~(1 << THREE_OF[led])
+                        out[seat] |= below
+            trick = []
+    return out
+
+
+LOW_READ_WEIGHT = 0.35
+
+
 class HardTwosTricksAgent(_Base):
     """Determinised search over the rest of the deal (see the module text)."""
 
@@ -546,6 +557,11 @@ class HardTwosTricksAgent(_Base):
         me = obs["seat"]
         cards = [INDEX[a.cards[0]] for a in legal]
         vm = T.voids(obs)
+        reads = low_card_reads(obs)
+
+        def weight(seat: int, card: int) -> float:
+            return LOW_READ_WEIGHT if reads[seat] >> card & 1 else 1.0
+
         k = len(cards)
         total = [0.0] * k
         count = [0] * k
@@ -561,7 +577,7 @@ class HardTwosTricksAgent(_Base):
                 break
             it += 1
             try:
-                world = T.determinize(obs, rng, void_masks=vm)
+                world = T.determinize(obs, rng, weight=weight, void_masks=vm)
             except ValueError:
                 break
             seed = rng.getrandbits(32)
