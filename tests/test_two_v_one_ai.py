@@ -208,3 +208,25 @@ def test_the_lone_plan_finds_the_only_way_to_land():
     assert plan.value(hand, 0, 5) == pytest.approx(0.0)
     chance, u, d = plan.best(hand, 1, 5)
     assert chance > 0.99 and CODES[u] != "RB"
+
+
+def test_a_face_down_follow_is_decided_without_the_partners_card():
+    # a blindfold lead: Gary lays his card face down first; whatever it is, Trang's
+    # observation is the same and so is every level's choice
+    hands = [["2S", "4M", "5S", "5C", "6H"], ["1M", "3H", "6U", "4U"], ["2M", "3S", "1S", "1U"]]
+    choices = {}
+    for gary in ("1M", "3H", "6U", "4U"):
+        g = position(hands, 0, 3, hand_no=2)
+        g.apply(0, Action("lead", ("2S",)))
+        g.apply(0, Action("hide", ("4M",)))
+        g.apply(1, Action("follow", (gary,)))
+        assert g.to_act() == (2,)
+        for level in LEVELS:
+            choices.setdefault(level, set()).add(decide(make(level), g, 2, 3))
+    assert all(len(c) == 1 for c in choices.values()), choices
+
+
+def test_hard_answers_within_a_tiny_budget():
+    for g, seat in list(_positions([3]))[:6]:
+        act = decide(HardTwoVOneAgent(budget_s=0.001), g, seat)
+        assert act in g.legal_actions(seat)

@@ -177,3 +177,9 @@ def test_an_honour_is_not_thrown_while_a_low_card_will_do():
     g = position(hands, 0, ["AS", "KS"])
     for level in LEVELS:
         assert decide(make(level), g, 2) == Action("play", ("3D",)), level
+
+
+def test_hard_answers_within_a_tiny_budget():
+    for g, seat in list(_positions([3], every=4))[:5]:
+        act = decide(HardTwosTricksAgent(budget_s=0.001), g, seat)
+        assert act in g.legal_actions(seat)

@@ -937,13 +937,16 @@ class LoneModel:
         hand = s.hands[seat]
         if p == LEAD:
             _, u, d = self.plan(s).best(hand, need, left)
+            if u < 0:  # a hand of one card (only in positions built by hand)
+                return s.legal(seat)[0]
             self.downs[(s.hand_no, hand & ~(1 << u))] = d
             return u
         if p == HIDE:
             d = self.downs.get((s.hand_no, hand), -1)
             if d >= 0 and hand >> d & 1:
                 return d
-            return self.plan(s).best(hand, need, left, up=s.up)[2]
+            d = self.plan(s).best(hand, need, left, up=s.up)[2]
+            return d if d >= 0 else s.legal(seat)[0]
         # KEEP, lone: the card that leaves the better plan
         plan = self.plan(s)
         a, b = s.up, s.down
@@ -1049,7 +1052,9 @@ def _rollout_pair(s: RoundSim, up: int) -> tuple[int, int]:
                     k = (sure_loss, sure_win, -spend)
             if best_key is None or k > best_key:
                 best_key, best = k, (u, d)
-    assert best is not None
+    if best is None:  # a hand of one card (only in positions built by hand)
+        c = bits(hand)[0] if hand else -1
+        return (c, c) if up < 0 else (up, c)
     return best
 
 
@@ -1110,6 +1115,8 @@ class _RuleNormal(NormalTwoVOneAgent):
 
     rule = True
     samples = 24
+    pass_value = 0.8
+    overcall_value = 0.9
 
 
 class HardTwoVOneAgent(_Base):
