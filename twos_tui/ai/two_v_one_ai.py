@@ -120,11 +120,6 @@ def duo_discard(hand: int) -> int:
     return best if best >= 0 else bits(hand)[0]
 
 
-def suit_follows(hand: int) -> list[list[int]]:
-    """Per suit, the cards of ``hand`` it may play to a lead of that suit."""
-    return [bits(follow_mask(hand, led)) for led in range(NSUITS)]
-
-
 class DuoOdds:
     """How a lone pair of value ``v`` fares, from sampled duo hands: ``fight[key][v]``
     is the share of samples where it holds against the duo's best answer (the lone
@@ -396,10 +391,6 @@ def duo_fights(need: int, left: int) -> bool:
 FIGHTS: tuple[tuple[bool, ...], ...] = tuple(
     tuple(duo_fights(need, left) for need in range(left + 1)) for left in range(HANDS_PER_ROUND + 1)
 )
-
-
-def hand_words(codes) -> str:
-    return labels(sorted(codes, key=lambda c: (-STRENGTH[INDEX[c]], c)))
 
 
 # ===== the seat's view ========================================================================
