@@ -45,8 +45,10 @@ for _v in CLIMBING:
     _REGISTRY[(_v, "easy")] = "twos_tui.ai.climbing_ai:EasyClimbingAgent"
     _REGISTRY[(_v, "normal")] = "twos_tui.ai.climbing_ai:NormalClimbingAgent"
 for _lv in LEVELS:
-    _REGISTRY[("2v1", _lv)] = "twos_tui.ai.trick_ai:TwoVOneAgent"
-    _REGISTRY[("twos-tricks", _lv)] = "twos_tui.ai.trick_ai:TwosTricksAgent"
+    _REGISTRY[("2v1", _lv)] = f"twos_tui.ai.two_v_one_ai:{_lv.capitalize()}TwoVOneAgent"
+    _REGISTRY[("twos-tricks", _lv)] = (
+        f"twos_tui.ai.twos_tricks_ai:{_lv.capitalize()}TwosTricksAgent"
+    )
 
 
 class Agent(Protocol):

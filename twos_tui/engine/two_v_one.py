@@ -415,6 +415,9 @@ class TwoVOneGame(Game):
             winner=winner,
             lone_value=lone_v,
             duo_value=duo_v,
+            hand=self.hand_no,
+            lone_cards=[up, down],
+            duo_cards=[[s, self.follows[s]] for s in self.duo()],
         )
         self.pile.extend([d1, d2])
         self.follows = [None] * self.players
@@ -1047,6 +1050,8 @@ class TwoVOneGame(Game):
                 else (self.follows[seat] if self.blind else None)
             ),
             "received": [c for c in self.received[seat] if c in self.hands[seat]],
+            # what this seat passed left in the last exchange of this round
+            "passed": list(self.received[(seat + 1) % n]),
             "last_hand": last,
             "keep_seat": self.keep_seat,
             "winners": list(self.winners),
