@@ -1,4 +1,4 @@
-"""2v1 opponents: ``easy``, ``normal`` and ``hard`` (RULINGS §5).
+"""2v1 opponents: ``easy``, ``normal`` and ``hard`` (docs/rules.md §5).
 
 Every agent decides from the seat's observation, its legal actions, its decision and its
 own generator only. Duo partners share nothing: each reads the table for itself.

@@ -1,4 +1,4 @@
-"""Twos (trick-taking) opponents: ``easy``, ``normal`` and ``hard`` (RULINGS §6).
+"""Twos (trick-taking) opponents: ``easy``, ``normal`` and ``hard`` (docs/rules.md §6).
 
 Every agent decides from the seat's observation, its legal actions, its decision and its
 own generator only.

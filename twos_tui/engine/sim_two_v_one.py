@@ -1,4 +1,4 @@
-"""A lean simulation path for 2v1, for search (RULINGS §5).
+"""A lean simulation path for 2v1, for search (docs/rules.md §5).
 
 One round of the protocol game (:mod:`.two_v_one`) as a few integers, with no log, text
 or JSON:

@@ -1,4 +1,4 @@
-"""A lean simulation path for Twos (trick-taking), for search (RULINGS §6).
+"""A lean simulation path for Twos (trick-taking), for search (docs/rules.md §6).
 
 The protocol game (:mod:`.twos_tricks`) keeps card codes, a public log and JSON; a search
 needs none of that. Here one deal is a few integers:
