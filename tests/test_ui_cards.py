@@ -49,6 +49,7 @@ def test_twenty_cards_fit_in_80_columns():
     assert fan_width(20, best_stride(20, 80)) <= 80
 
 
+@pytest.mark.slow
 async def test_twenty_card_hand_is_one_fan_of_framed_cards_at_80_columns():
     app = make_app("twos", players=2, seed=1, ai_pause=0)
     async with app.run_test(size=(80, 40)) as pilot:
@@ -61,6 +62,7 @@ async def test_twenty_card_hand_is_one_fan_of_framed_cards_at_80_columns():
             assert screen.game.card_face(code).rank in shown[1] + shown[2]
 
 
+@pytest.mark.slow
 async def test_small_windows_show_chips():
     app = make_app("twos", players=2, seed=1, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -73,6 +75,7 @@ async def test_small_windows_show_chips():
             assert screen.game.card_face(code).label in text
 
 
+@pytest.mark.slow
 async def test_selection_preview_says_what_it_beats_or_why_not():
     session = Session.start("big-two", None, 4, {}, 3)
     g = session.game
@@ -100,6 +103,7 @@ async def test_selection_preview_says_what_it_beats_or_why_not():
         assert g.check(0, Action("play", ordered)) in message
 
 
+@pytest.mark.slow
 async def test_the_newest_play_is_marked():
     app = make_app("big-two", seed=12, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -111,6 +115,7 @@ async def test_the_newest_play_is_marked():
         assert g.names[last["seat"]] in line
 
 
+@pytest.mark.slow
 async def test_a_bomb_lights_up_the_table():
     session = Session.start("twos", None, 3, {}, 1)
     g = session.game
@@ -141,6 +146,7 @@ async def test_a_bomb_lights_up_the_table():
         assert "BOMB" in flat(region_text(app, screen.query_one("#log")))
 
 
+@pytest.mark.slow
 async def test_home_and_end_jump_along_the_hand():
     app = make_app("twos", seed=2, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -78,6 +78,7 @@ def test_an_unwritable_place_is_reported_not_raised(tmp_path, monkeypatch):
     assert problem is not None and problem.startswith("Settings not saved")
 
 
+@pytest.mark.slow
 async def test_sort_choice_is_kept_per_game(data_home):
     from ui_helpers import wait_for_human
 

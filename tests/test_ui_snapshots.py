@@ -9,8 +9,12 @@ import random
 import pytest
 from ui_helpers import play_until, wait_for_human
 
+from twos_tui.play import saves
 from twos_tui.play.session import Session
 from twos_tui.ui.app import make_app
+
+#: two to six seconds each: the full suite compares them, the quick loop leaves them out
+pytestmark = pytest.mark.slow
 
 SIZES = [(80, 24), (120, 40)]
 IDS = ["80x24", "120x40"]
@@ -19,6 +23,10 @@ IDS = ["80x24", "120x40"]
 @pytest.fixture(autouse=True)
 def data_home(tmp_path, monkeypatch):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    # the save writer is shared by the process: a failed write in an earlier test (the
+    # full-disk tests) would show its notice here
+    saves.WRITER.flush()
+    saves.WRITER.error = None
 
 
 async def human_turn(pilot) -> None:

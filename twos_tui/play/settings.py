@@ -60,13 +60,18 @@ class PickerChoice:
         if not isinstance(d, dict):
             return cls()
         players = d.get("players")
+        listed = d.get("seats")
         seats = [
             {k: str(v) for k, v in s.items() if k in ("name", "kind", "level")}
-            for s in d.get("seats", [])
+            for s in (listed if isinstance(listed, list) else [])
             if isinstance(s, dict)
         ]
-        options = d.get("options") if isinstance(d.get("options"), dict) else {}
-        return cls(players if isinstance(players, int) else None, seats, dict(options))
+        options = d.get("options")
+        return cls(
+            players if isinstance(players, int) else None,
+            seats,
+            dict(options) if isinstance(options, dict) else {},
+        )
 
 
 @dataclass

@@ -443,8 +443,8 @@ class TrickBoard(Board):
         winner = None
         held = held_plays(obs)
         if held is not None:
-            cards, winner, _ = held
-            played = {s: (c, "") for s, c in cards.items()}
+            by_seat, winner, _ = held
+            played = {s: (c, "") for s, c in by_seat.items()}
             entry = view.history_entry("trick", "hand")
             if entry is not None:
                 caption = Text(str(entry.get("text", "")), style="bold")
@@ -516,7 +516,7 @@ class TrickBoard(Board):
             t = canvas.to_text()
             if dim:
                 t.stylize("dim")
-            return t.split("\n")
+            return list(t.split("\n"))
 
         n = seats.get("north")
         if n is not None:

@@ -48,11 +48,11 @@ HINT_BG = "#c9f2d0"
 BACK = Style(color="grey85", bgcolor="#2a4a7a", bold=True)
 EDGE = Style(color="#5a5a5a", bgcolor=FACE_BG)
 
-BORDERS = {
-    # top-left, top, top-right, side, bottom-left, bottom-right
-    "plain": "╭─╮│╰╯",
-    "cursor": "┏━┓┃┗┛",
-    "hint": "╔═╗║╚╝",
+#: top-left, top, top-right, side, bottom-left, bottom-right
+BORDERS: dict[str, tuple[str, ...]] = {
+    "plain": tuple("╭─╮│╰╯"),
+    "cursor": tuple("┏━┓┃┗┛"),
+    "hint": tuple("╔═╗║╚╝"),
 }
 
 
@@ -134,7 +134,8 @@ class Canvas:
         for span in text.spans:
             st = Style.parse(span.style) if isinstance(span.style, str) else span.style
             for i in range(span.start, min(span.end, len(plain))):
-                styles[i] = st if styles[i] is None else styles[i] + st
+                prev = styles[i]
+                styles[i] = st if prev is None else prev + st
         for i, ch in enumerate(plain):
             self.put(x + i, y, ch, styles[i])
 

@@ -331,7 +331,7 @@ class SeatPanel(Static):
         update_static(self, t)
 
 
-class MessageLine(Widget):
+class MessageLine(Static):
     """The line under the prompt (a reason, a preview, a hint). Its height follows its
     text, but a new text of as many lines only repaints this line: no layout pass of
     the screen, so selecting a card costs no more than drawing it."""
@@ -341,7 +341,7 @@ class MessageLine(Widget):
     """
 
     def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
+        super().__init__("", **kw)
         self.text = Text()
         self._rows = self.ROWS
 
@@ -428,7 +428,7 @@ class PlayLog(Widget):
         total = len(self.lines(max(1, self.content_region.width)))
         self.back = max(0, min(self.back, total - height))
 
-    def visible(self) -> list[Text]:
+    def shown_lines(self) -> list[Text]:
         """The lines on screen now (only the newest entries are looked at)."""
         width = self.content_region.width
         height = self.content_region.height
@@ -447,7 +447,7 @@ class PlayLog(Widget):
         return tail[max(0, end - height) : end]
 
     def render(self) -> Text:
-        return Text("\n").join(self.visible())
+        return Text("\n").join(self.shown_lines())
 
     def _scroll(self, step: int) -> None:
         before = self.back

@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 from ...ai import DEFAULT_LEVEL, LEVELS
 from ...engine import Game, new_game
 from ...play import settings as settings_file
+from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
 from ...play.session import AI, AI_NAMES, HUMAN, SeatConfig, Session
 from ..variants import available_variants, player_counts_text
 from .sizing import SizeGuard
@@ -151,16 +152,16 @@ class PickerScreen(SizeGuard, Screen[None]):
 
     async def rebuild_seats(self) -> None:
         box = self.query_one("#seats", Vertical)
-        old = [(i.value, s.value) for i, s in self.seat_inputs]
+        old: list[tuple[str, Any]] = [(i.value, s.value) for i, s in self.seat_inputs]
         if not old:
             choice = self.settings.choice_for(self.cls.variant_id)
             kinds = {f"{AI}:{lvl}" for lvl in LEVELS} | {HUMAN}
-            for seat in choice.seats if choice else []:
-                kind = seat.get("kind", HUMAN)
+            for kept in choice.seats if choice else []:
+                kind = kept.get("kind", HUMAN)
                 if kind == AI:
-                    kind = f"{AI}:{seat.get('level', DEFAULT_LEVEL)}"
-                if kind in kinds and seat.get("name"):
-                    old.append((seat["name"], kind))
+                    kind = f"{AI}:{kept.get('level', DEFAULT_LEVEL)}"
+                if kind in kinds and kept.get("name"):
+                    old.append((clean_name(kept["name"], f"Player {len(old) + 1}"), kind))
         await box.remove_children()
         rows, self.seat_inputs = [], []
         for seat in range(self.players):
@@ -169,7 +170,13 @@ class PickerScreen(SizeGuard, Screen[None]):
             else:
                 name = "Player 1" if seat == 0 else AI_NAMES[seat - 1]
                 kind = HUMAN if seat == 0 else f"{AI}:{DEFAULT_LEVEL}"
-            inp = Input(value=name, max_length=12, compact=True, classes="seat-name")
+            inp = Input(
+                value=name,
+                max_length=MAX_NAME_CELLS,
+                restrict=NAME_CHARS,  # no control characters, even pasted
+                compact=True,
+                classes="seat-name",
+            )
             sel = Select(
                 seat_kinds(), value=kind, allow_blank=False, compact=True, classes="seat-kind"
             )
@@ -259,7 +266,7 @@ class PickerScreen(SizeGuard, Screen[None]):
         seats = []
         for i, (inp, sel) in enumerate(self.seat_inputs):
             kind = str(sel.value)
-            name = inp.value.strip() or f"Player {i + 1}"
+            name = clean_name(inp.value, f"Player {i + 1}")
             if kind.startswith(AI):
                 seats.append(SeatConfig(name, AI, kind.partition(":")[2] or DEFAULT_LEVEL))
             else:

@@ -31,7 +31,7 @@ from textual.widgets import Button, Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
 from ...ai import suggest
-from ...engine import Action
+from ...engine import Action, Decision
 from ...play.session import Session
 from ..ai_runner import commit, decide
 from ..boards import Board, TableView, board_for
@@ -62,7 +62,7 @@ class TableScreen(SizeGuard, Screen):
         Binding("down", "row(1)", "Row down", show=False),
         Binding("home", "cursor_to(0)", "First card", show=False),
         Binding("end", "cursor_to(-1)", "Last card", show=False),
-        Binding("space", "toggle", "Select"),
+        Binding("space", "pick", "Select"),
         Binding("space", "demo_pause", "Pause/run"),
         Binding("n", "demo_step", "Step"),
         Binding("f", "demo_follow", "Next seat"),
@@ -72,6 +72,7 @@ class TableScreen(SizeGuard, Screen):
         Binding("t", "last_trick", "Last trick"),
         Binding("l", "show_log", "Log", show=False),
         Binding("s", "sort", "Sort"),
+        Binding("ctrl+z", "undo", "Undo", show=False),
         Binding("escape", "clear", "Clear/leave", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "leave", "Home"),
@@ -96,13 +97,13 @@ class TableScreen(SizeGuard, Screen):
         self._deal_end_shown: int | None = None
         self._recap_from = 0  #: history index: what the pass screen recaps
         self._choice_sig: tuple | None = None
-        self._decision = None
+        self._decision: Decision | None = None
         self._hand_order: list[str] = []
         self._faces: dict[str, Any] = {}
         self._message: tuple[str, str] | None = None
         self._flash_until = 0.0
         self._flash_timer: Any = None
-        self._seen_history = 0
+        self._seen_history = len(session.game.history)  #: bombs before this are old news
 
     def app_settings_sort(self, variant_id: str) -> str:
         settings = getattr(self.app, "settings", None)
@@ -247,7 +248,8 @@ class TableScreen(SizeGuard, Screen):
             t.append(f"\n{target}", style="dim")
         panel = self.query_one("#score", InfoPanel)
         panel.border_title = g.score_label
-        update_static(panel, t.rstrip() or t)
+        t.rstrip()
+        update_static(panel, t)
 
     def _render_log(self, obs: dict[str, Any]) -> None:
         entries = []
@@ -344,7 +346,9 @@ class TableScreen(SizeGuard, Screen):
         else:
             submit.display = False
         self.query_one("#hint", Button).display = d is not None
-        sig = tuple((c.label, c.key) for c in d.choices) if d else ()
+        sig: tuple[tuple[str, str | None], ...] = (
+            tuple((c.label, c.key) for c in d.choices) if d else ()
+        )
         if sig != self._choice_sig:
             self._choice_sig = sig
             box = self.query_one("#choices", Horizontal)
@@ -383,8 +387,11 @@ class TableScreen(SizeGuard, Screen):
             return f"Select {many} card{'s' if lo > 1 else ''} first."
         return self.game.check(self.viewer, a)
 
-    def show_message(self, text: str, kind: str = "") -> None:
-        """The line under the prompt: ``kind`` "error", "hint", "preview" or ""."""
+    def show_message(self, text: str, kind: str = "", error: bool = False) -> None:
+        """The line under the prompt: ``kind`` "error", "hint", "preview", "ok" or ""
+        (``error=True`` is ``kind="error"``)."""
+        if error:
+            kind = "error"
         if (text, kind) == self._message:
             return  # unchanged: no repaint, no layout
         self._message = (text, kind)
@@ -448,7 +455,7 @@ class TableScreen(SizeGuard, Screen):
             self.selected.add(code)
         self._selection_changed()
 
-    def action_toggle(self) -> None:
+    def action_pick(self) -> None:
         self.toggle_index(self.query_one(HandView).cursor)
 
     @on(HandView.Toggled)
@@ -472,6 +479,11 @@ class TableScreen(SizeGuard, Screen):
         self._render_hand(self.table_view().obs)
         if current in self._hand_order:
             hand.cursor = self._hand_order.index(current)
+
+    async def action_undo(self) -> None:
+        from ..undo import undo_at_table
+
+        await undo_at_table(self)
 
     def action_help(self) -> None:
         from .help import HelpScreen
@@ -600,7 +612,7 @@ class TableScreen(SizeGuard, Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("demo_pause", "demo_step", "demo_follow"):
             return self.demo
-        if action in ("toggle", "submit", "hint"):
+        if action in ("pick", "submit", "hint"):
             return not self.demo
         if action == "pass_turn":
             # always in the footer at a table with players: the bindings shown never
@@ -697,6 +709,9 @@ class TableScreen(SizeGuard, Screen):
     def _announce(self) -> None:
         """A bomb or a catch: a notice and a short highlight of the table."""
         g = self.game
+        if self._seen_history > len(g.history):  # an undo took moves back
+            self._seen_history = len(g.history)
+            self._recap_from = min(self._recap_from, len(g.history))
         new = g.history[self._seen_history :]
         self._seen_history = len(g.history)
         for entry in new:
