@@ -97,6 +97,7 @@ class HandView(Widget, can_focus=True):
         self.message_text = ""
         self.selectable = True
         self.framed = False  #: draw framed cards when they fit (the screen decides)
+        self._longest = 2  #: the longest card label in the hand
         #: lines shown instead of a hand (the hands offered in 2-player Chinese Poker)
         self.offer: Text | None = None
 
@@ -110,6 +111,7 @@ class HandView(Widget, can_focus=True):
     ) -> None:
         if cards != self.cards:
             self.hinted &= set(cards)
+        self._longest = max((len(f.label) for f in faces), default=2)
         resized = (
             len(cards) != len(self.cards)
             or bool(message) != bool(self.message_text)
@@ -156,7 +158,7 @@ class HandView(Widget, can_focus=True):
         """(chip width, cards a row) for the chip look: the widest chips that need the
         fewest rows."""
         width = self._width(width)
-        longest = max((len(f.label) for f in self.faces), default=2)
+        longest = self._longest
         best: tuple[int, int, int] | None = None
         for cell in (max(4, longest + 2), longest + 1, max(longest, 2)):
             per_row = max(1, (width + 1) // (cell + 1))
@@ -408,6 +410,15 @@ class PlayLog(Widget):
             return
         self.entries = list(entries)
         del self._wrapped[keep:]
+        self.back = 0
+        self.border_subtitle = None
+        self.refresh()
+
+    def add_entries(self, entries: list[Text]) -> None:
+        """New lines at the end of the log."""
+        if not entries:
+            return
+        self.entries.extend(entries)
         self.back = 0
         self.border_subtitle = None
         self.refresh()

@@ -251,19 +251,29 @@ class TableScreen(SizeGuard, Screen):
         t.rstrip()
         update_static(panel, t)
 
+    @staticmethod
+    def _log_line(entry: dict[str, Any]) -> Text:
+        kind = entry.get("kind")
+        style = ""
+        if entry.get("bomb"):
+            style = "bold red"
+        elif kind in ("deal-end", "match-end", "trick", "hand"):
+            style = "bold"
+        elif kind == "pass":
+            style = "dim"
+        return Text(str(entry.get("text", "")), style=style)
+
     def _render_log(self, obs: dict[str, Any]) -> None:
-        entries = []
-        for entry in obs.get("history", []):
-            kind = entry.get("kind")
-            style = ""
-            if entry.get("bomb"):
-                style = "bold red"
-            elif kind in ("deal-end", "match-end", "trick", "hand"):
-                style = "bold"
-            elif kind == "pass":
-                style = "dim"
-            entries.append(Text(str(entry.get("text", "")), style=style))
-        self.query_one(PlayLog).set_entries(entries)
+        history = obs.get("history", [])
+        log = self.query_one(PlayLog)
+        known = len(log.entries)
+        if known <= len(history) and (
+            not known or log.entries[-1].plain == str(history[known - 1].get("text", ""))
+        ):
+            # the usual case: the same log and some new lines (only those are made)
+            log.add_entries([self._log_line(e) for e in history[known:]])
+        else:  # a new deal's log, or an undo took lines back
+            log.set_entries([self._log_line(e) for e in history])
 
     def _render_hand(self, obs: dict[str, Any] | None) -> None:
         g = self.game
