@@ -444,8 +444,9 @@ class ChinesePokerGame(PokerClimbingGame):
 
     def _check_other(self, seat: int, action: Action) -> str | None:
         if self.phase == "choose" and not (self.match_over or self.deal_over):
-            if seat != self.chooser:
-                return f"It is {self.names[self.chooser]}'s turn to choose a hand."
+            reason = self.turn_reason(seat)
+            if reason is not None:
+                return reason
             if action.kind != "choose-hand":
                 return "First choose one of the hands on offer."
             if action.value not in self.offered:

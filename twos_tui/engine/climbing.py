@@ -195,14 +195,10 @@ class ClimbingGame(Game):
 
     def check(self, seat: int, action: Action) -> str | None:
         bad = self.malformed(seat, action)
+        if bad is None and (seat != self.current or self.deal_over or self.match_over):
+            bad = self.turn_reason(seat)  # (the seat to play needs no to_act() call)
         if bad is not None:
             return bad
-        if self.match_over:
-            return "The match is over."
-        if self.deal_over:
-            return "The deal is over."
-        if seat != self.current:
-            return f"It is {self.names[self.current]}'s turn, not {self.names[seat]}'s."
         if action.kind == "pass":
             if not self.can_pass(seat):
                 return "You lead this trick: play something (there is nothing to pass on)."

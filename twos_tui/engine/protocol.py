@@ -16,6 +16,8 @@ Talking to a game:
   ``game.check`` and ``game.apply`` accept any concrete selection exactly (in
   canonical card codes, ``"10H"``; other spellings get a reason naming the code).
 * ``game.check(seat, action)``: ``None`` if legal, else a reason a player can read.
+  Whose turn it is has one check and one wording in every game,
+  ``game.turn_reason(seat)``.
 * ``game.apply(seat, action)``: plays it, or raises :class:`IllegalAction` (a
   ``ValueError``) with that reason and leaves the state untouched.
 * ``game.observation(seat)``: a JSON-able dict of everything that seat may know and
@@ -203,6 +205,7 @@ class Game(ABC):
     player_counts: ClassVar[tuple[int, ...]]
     default_players: ClassVar[int]
     low_score_wins: ClassVar[bool] = False  #: penalty games: lowest total wins
+    deal_word: ClassVar[str] = "deal"  #: what the game calls one deal ("round" in 2v1)
     score_label: ClassVar[str] = "Score"  #: "Deals won", "Penalty", "Coins", ...
     #: every action kind of the variant: kind -> (carries cards?, what its value is:
     #: ``None`` (no value), ``"int"``, ``"word"`` (a short string) or ``"card"`` (a code))
@@ -266,7 +269,32 @@ class Game(ABC):
 
     @abstractmethod
     def check(self, seat: int, action: Action) -> str | None:
-        """``None`` if ``action`` is legal for ``seat`` now, else the reason it is not."""
+        """``None`` if ``action`` is legal for ``seat`` now, else the reason it is not.
+        Every variant asks :meth:`malformed`, then :meth:`turn_reason`, first."""
+
+    def turn_reason(self, seat: int) -> str | None:
+        """``None`` if ``seat`` is asked to act now, else why not, in the one wording
+        every game uses: the match is over, the deal is over, the seat has made its
+        secret choice and waits for the others (:meth:`has_chosen`), or it is another
+        seat's turn (naming the seats asked)."""
+        if self.match_over:
+            return "The match is over."
+        if self.deal_over:
+            return f"The {self.deal_word} is over."
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return f"There is no seat {seat!r} at this table (seats 0 to {self.players - 1})."
+        acting = self.to_act()
+        if seat in acting:
+            return None
+        who = " and ".join(self.names[s] for s in acting)
+        if self.has_chosen(seat):
+            return f"You have already made your choice: waiting for {who}."
+        return f"It is not your turn: waiting for {who}."
+
+    def has_chosen(self, seat: int) -> bool:
+        """Whether ``seat`` has made a choice that several seats make at once, in
+        secret, and now waits for the others (2v1's exchange, for one)."""
+        return False
 
     @abstractmethod
     def _apply(self, seat: int, action: Action) -> None:

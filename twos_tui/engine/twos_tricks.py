@@ -204,14 +204,10 @@ class TwosTricksGame(Game):
 
     def check(self, seat: int, action: Action) -> str | None:
         bad = self.malformed(seat, action)
+        if bad is None and (seat != self.current or self.deal_over or self.match_over):
+            bad = self.turn_reason(seat)  # (the seat to play needs no to_act() call)
         if bad is not None:
             return bad
-        if self.match_over:
-            return "The match is over."
-        if self.deal_over:
-            return "The deal is over."
-        if seat != self.current:
-            return f"It is not your turn: waiting for {self.names[self.current]}."
         if action.kind != "play":
             return f"Play one card ('{action.kind}' is not a move in this game)."
         if len(action.cards) != 1:

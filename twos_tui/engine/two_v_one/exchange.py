@@ -40,10 +40,8 @@ class ExchangePhase(Phase):
     def to_act(self, g: TwoVOneGame) -> tuple[int, ...]:
         return tuple(s for s in range(g.players) if g.pending[s] is None)
 
-    def waiting(self, g: TwoVOneGame, seat: int) -> str | None:
-        if g.pending[seat] is not None:
-            return "You have already chosen your two cards; waiting for the others."
-        return None
+    def has_chosen(self, g: TwoVOneGame, seat: int) -> bool:
+        return g.pending[seat] is not None
 
     def check(self, g: TwoVOneGame, seat: int, action: Action) -> str | None:
         got = selection(g, seat, action.cards, 2, "pass")
@@ -122,10 +120,8 @@ class DiscardPhase(Phase):
     def to_act(self, g: TwoVOneGame) -> tuple[int, ...]:
         return tuple(s for s in g.duo() if g.duo_discards[s] is None)
 
-    def waiting(self, g: TwoVOneGame, seat: int) -> str | None:
-        if seat in g.duo() and g.duo_discards[seat]:
-            return "You have already discarded; waiting for your partner."
-        return None
+    def has_chosen(self, g: TwoVOneGame, seat: int) -> bool:
+        return seat in g.duo() and g.duo_discards[seat] is not None
 
     def check(self, g: TwoVOneGame, seat: int, action: Action) -> str | None:
         got = selection(g, seat, action.cards, 1, "discard")

@@ -40,6 +40,7 @@ class TwoVOneGame(Game):
     default_players: ClassVar[int] = 3
     low_score_wins: ClassVar[bool] = False
     score_label: ClassVar[str] = "Coins"
+    deal_word: ClassVar[str] = "round"
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {
         "bid": (False, "int"),
         "raise": (False, "int"),
@@ -187,24 +188,13 @@ class TwoVOneGame(Game):
             return ()
         return self.RULES[self.phase].to_act(self)
 
-    def _turn_reason(self, seat: int) -> str | None:
-        if self.match_over:
-            return "The match is over."
-        if self.deal_over:
-            return "The round is over."
-        if not 0 <= seat < self.players:
-            return f"There is no seat {seat}."
-        acting = self.to_act()
-        if seat in acting:
-            return None
-        waiting = self.RULES[self.phase].waiting(self, seat)
-        if waiting is not None:
-            return waiting
-        who = " and ".join(self.names[s] for s in acting)
-        return f"It is not your turn: waiting for {who}."
+    def has_chosen(self, seat: int) -> bool:
+        return not (self.deal_over or self.match_over) and self.RULES[self.phase].has_chosen(
+            self, seat
+        )
 
     def check(self, seat: int, action: Action) -> str | None:
-        reason = self.malformed(seat, action) or self._turn_reason(seat)
+        reason = self.malformed(seat, action) or self.turn_reason(seat)
         if reason:
             return reason
         rules = self.RULES[self.phase]

@@ -175,10 +175,8 @@ class FollowPhase(Phase):
         waiting = tuple(s for s in g.duo() if g.follows[s] is None)
         return waiting if g.blind else waiting[:1]
 
-    def waiting(self, g: TwoVOneGame, seat: int) -> str | None:
-        if g.blind and g.follows[seat] is not None:
-            return "You have already chosen your card; waiting for your partner."
-        return None
+    def has_chosen(self, g: TwoVOneGame, seat: int) -> bool:
+        return g.blind and g.follows[seat] is not None
 
     def check(self, g: TwoVOneGame, seat: int, action: Action) -> str | None:
         got = selection(g, seat, action.cards, 1, "play")

@@ -43,10 +43,10 @@ class Phase(ABC):
     def to_act(self, g: TwoVOneGame) -> tuple[int, ...]:
         """The seats asked to act in this phase (the round is not over)."""
 
-    def waiting(self, g: TwoVOneGame, seat: int) -> str | None:
-        """Why ``seat``, not asked to act, is waiting after a secret choice of its own,
-        or ``None`` (it made none)."""
-        return None
+    def has_chosen(self, g: TwoVOneGame, seat: int) -> bool:
+        """Whether ``seat`` has made its secret choice of this phase and waits for the
+        other seats to make theirs."""
+        return False
 
     @abstractmethod
     def check(self, g: TwoVOneGame, seat: int, action: Action) -> str | None:
