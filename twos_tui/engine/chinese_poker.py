@@ -46,10 +46,11 @@ Rules as implemented:
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from .cards import display_cards
 from .climbing import Combination, describe_kind
+from .observation import ChinesePokerObservation
 from .poker_hands import (
     _BIT_OF,
     _IDX_BIT,
@@ -542,8 +543,9 @@ class ChinesePokerGame(PokerClimbingGame):
                 hidden.update(cards)
         return hidden
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        obs = super().observation(seat)
+    def observation(self, seat: int) -> ChinesePokerObservation:
+        # the climbing view, extended in place with the keys of this game
+        obs = cast(ChinesePokerObservation, super().observation(seat))
         obs["phase"] = self.phase
         if self.phase == "choose":
             obs["hand_choice"] = {"chooser": self.chooser, "letters": sorted(self.offered)}

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from .cards import CardError, display, display_cards, parse_card
+from .observation import ClimbingObservation, TableEntry, TrickMove
 from .protocol import PASS, Action, Choice, DealResult, Decision, Game
 
 
@@ -99,7 +100,7 @@ class ClimbingGame(Game):
         self.top: Combination | None = None  # the play to beat (None: free lead)
         self.top_seat: int | None = None  # who made it
         self.passed: list[bool] = [False] * self.players
-        self.trick: list[dict[str, Any]] = []  # plays and passes of the current trick
+        self.trick: list[TrickMove] = []  # plays and passes of the current trick
         self.required_card: str | None = None  # must be in the first play of the deal
         self.opening = True  # nobody has played yet this deal
         self.out_of_play: list[str] = []  # undealt cards (hidden from everyone)
@@ -400,7 +401,12 @@ class ClimbingGame(Game):
             tags.append("on top")
         return tags
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> ClimbingObservation:
+        table: list[TableEntry] = [
+            {"seat": p["seat"], "cards": p["cards"], "kind": p["kind"]}
+            for p in self.trick
+            if not p.get("pass")
+        ]
         return {
             "variant": self.variant_id,
             "family": self.family,
@@ -413,8 +419,8 @@ class ClimbingGame(Game):
             "dealer": self.dealer,
             "deal_number": self.deal_number,
             "totals": list(self.totals),
-            "table": [dict(p) for p in self.trick if not p.get("pass")],
-            "trick": [dict(p) for p in self.trick],
+            "table": table,
+            "trick": [p.copy() for p in self.trick],
             "top": (
                 {"seat": self.top_seat, "cards": list(self.top.cards), "kind": self.top.kind}
                 if self.top
@@ -422,7 +428,7 @@ class ClimbingGame(Game):
             ),
             "required_card": self.required_card,
             "seat_tags": [self.seat_tags(i) for i in range(self.players)],
-            "history": [dict(h) for h in self.history],
+            "history": [h.copy() for h in self.history],
             "status": self.status_line(),
             "deal_over": self.deal_over,
             "match_over": self.match_over,
@@ -468,7 +474,7 @@ class ClimbingGame(Game):
             g.top_seat = data["top"][0]
             g.top = cls.classify_cards(tuple(data["top"][1]), g.options)
         g.passed = list(data["passed"])
-        g.trick = [dict(p) for p in data["trick"]]
+        g.trick = [cast(TrickMove, dict(p)) for p in data["trick"]]  # validated
         g.required_card = data["required_card"]
         g.opening = data["opening"]
         g.out_of_play = list(data["out_of_play"])

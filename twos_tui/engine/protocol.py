@@ -38,9 +38,10 @@ import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, Unpack, cast
 
 from .cards import CardFace, standard_face
+from .observation import LogEntry, LogExtras, Observation
 
 
 class IllegalAction(ValueError):
@@ -231,7 +232,7 @@ class Game(ABC):
         self.names = list(names) if names else [f"Player {i + 1}" for i in range(players)]
         if len(self.names) != players:
             raise ValueError("one name per seat")
-        self.history: list[dict[str, Any]] = []  #: public log, each {"seat", "text", ...}
+        self.history: list[LogEntry] = []  #: the public log
         self.actions: list[tuple[int, dict[str, Any]]] = []  #: every applied action
         self.totals = [0] * players
         self.results: list[DealResult] = []
@@ -374,8 +375,10 @@ class Game(ABC):
         return f"{c!r:.40} is not a card: cards are codes like 3S or 10H."
 
     @abstractmethod
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know, JSON-able. Common keys, used by the UI:
+    def observation(self, seat: int) -> Observation:
+        """Everything ``seat`` may know, JSON-able (typed in :mod:`.observation`; each
+        variant returns its own subclass of :class:`~.observation.Observation`).
+        Common keys, used by the UI:
 
         ``variant``, ``seat``, ``players``, ``names``, ``hand`` (codes),
         ``hand_counts`` (per seat), ``to_act``, ``dealer``, ``deal_number``,
@@ -436,9 +439,8 @@ class Game(ABC):
         specs = self.option_specs(self.players)
         return [f"{s.label}: {s.label_of(self.options[s.id])}" for s in specs]
 
-    def log(self, text: str, seat: int | None = None, **extra: Any) -> None:
-        entry: dict[str, Any] = {"seat": seat, "text": text, "deal": self.deal_number}
-        entry.update(extra)
+    def log(self, text: str, seat: int | None = None, **extra: Unpack[LogExtras]) -> None:
+        entry: LogEntry = {"seat": seat, "text": text, "deal": self.deal_number, **extra}
         self.history.append(entry)
 
     # ----- loading saved data ------------------------------------------------------------
@@ -496,7 +498,8 @@ class Game(ABC):
 
     def _load_base(self, d: dict[str, Any]) -> None:
         self.rng = rng_from_json(d["rng"])
-        self.history = [dict(h) for h in d["history"]]
+        # entries of a log this engine wrote (validate_base checks each text and seat)
+        self.history = [cast(LogEntry, dict(h)) for h in d["history"]]
         self.actions = [(s, dict(a)) for s, a in d["actions"]]
         self.totals = list(d["totals"])
         self.results = [DealResult.from_json(r) for r in d["results"]]
@@ -510,18 +513,18 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def from_json(cls, data: dict[str, Any]) -> Game:
+    def from_json(cls, data: dict[str, Any]) -> Self:
         """Rebuild a game from :meth:`to_json` output (use ``_load_base``)."""
 
     @classmethod
-    def _blank(cls, data: dict[str, Any]) -> Game:
+    def _blank(cls, data: dict[str, Any]) -> Self:
         """A game object with the base fields of ``data`` and no deal run yet."""
         g = cls.__new__(cls)
         Game.__init__(g, data["players"], data["options"], data["seed"], data["names"])
         g._load_base(data)
         return g
 
-    def replay(self) -> Game:
+    def replay(self) -> Self:
         """A fresh game from the same seed and options with every action re-applied."""
         g = type(self)(self.players, dict(self.options), self.seed, list(self.names))
         for seat, a in self.actions:

@@ -61,6 +61,7 @@ from .cards import (
     parse_card,
 )
 from .climbing import ClimbingGame, Combination, describe_kind
+from .observation import TwosObservation
 from .protocol import PASS, Action, DealResult, OptionSpec
 
 # ---------------------------------------------------------------------------------------
@@ -893,8 +894,9 @@ class TwosGame(ClimbingGame):
         )
 
     # ----- observations -----------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
-        obs = super().observation(seat)
-        obs["bomb_order"] = self.bomb_order_text()
-        obs["score_label"] = self.score_label
-        return obs
+    def observation(self, seat: int) -> TwosObservation:
+        return {
+            **super().observation(seat),
+            "bomb_order": self.bomb_order_text(),
+            "score_label": self.score_label,
+        }

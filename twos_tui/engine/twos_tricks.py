@@ -20,7 +20,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from .cards import (
     HIDDEN,
@@ -35,6 +35,7 @@ from .cards import (
     standard_face,
     suit_of,
 )
+from .observation import LastTrickView, TwosTricksObservation
 from .protocol import Action, DealResult, Decision, Game, OptionSpec
 
 HONOURS = frozenset((11, 12, 13, 14))
@@ -136,14 +137,14 @@ class TwosTricksGame(Game):
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.current = 0
         self.leader = 0
-        self.trick: list[list[Any]] = []  # [seat, card] in play order
+        self.trick: list[tuple[int, str]] = []  # (seat, card) in play order
         self.taken: list[list[str]] = [[] for _ in range(n)]
         self.tricks_taken = [0] * n
         self.points = [0] * n  # this deal
         self.honours = [0] * n
         self.catch_points = [0] * n
         self.trick_number = 1
-        self.last_trick: dict[str, Any] | None = None
+        self.last_trick: LastTrickView | None = None
 
     # ----- deals ---------------------------------------------------------------------------
     def start_deal(self, first: bool = False) -> None:
@@ -232,7 +233,7 @@ class TwosTricksGame(Game):
     def _apply(self, seat: int, action: Action) -> None:
         card = parse_card(action.cards[0])
         self.hands[seat].remove(card)
-        self.trick.append([seat, card])
+        self.trick.append((seat, card))
         verb = "leads" if len(self.trick) == 1 else "plays"
         self.log(f"{self.names[seat]} {verb} {display(card)}.", seat, kind="play", card=card)
         if len(self.trick) < self.players:
@@ -241,7 +242,7 @@ class TwosTricksGame(Game):
         self._finish_trick()
 
     def _finish_trick(self) -> None:
-        plays = [(s, c) for s, c in self.trick]
+        plays = list(self.trick)
         idx, catches = resolve_trick(plays)
         winner, win_card = plays[idx]
         cards = [c for _, c in plays]
@@ -371,11 +372,11 @@ class TwosTricksGame(Game):
             tags.append("leads")
         return tags
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> TwosTricksObservation:
         n = self.players
         led = self.led_suit
         history = [
-            dict(h)
+            h.copy()
             for h in self.history
             if h.get("deal") == self.deal_number or h.get("kind") in ("deal-end", "match-end")
         ]
@@ -455,7 +456,7 @@ class TwosTricksGame(Game):
         g.dealer = data["dealer"]
         g.current = data["current"]
         g.leader = data["leader"]
-        g.trick = [list(p) for p in data["trick"]]
+        g.trick = [(s, c) for s, c in data["trick"]]
         g.taken = [list(t) for t in data["taken"]]
         g.tricks_taken = list(data["tricks_taken"])
         g.points = list(data["points"])
@@ -466,11 +467,14 @@ class TwosTricksGame(Game):
         g.last_trick = (
             None
             if lt is None
-            else {
-                **lt,
-                "plays": [list(p) for p in lt["plays"]],
-                "catches": [list(x) for x in lt["catches"]],
-            }
+            else cast(
+                LastTrickView,
+                {  # validated
+                    **lt,
+                    "plays": [list(p) for p in lt["plays"]],
+                    "catches": [list(x) for x in lt["catches"]],
+                },
+            )
         )
         return g
 

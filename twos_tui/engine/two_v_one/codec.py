@@ -3,12 +3,12 @@ before it is read (docs/rules.md §5)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .deck import DECK, HANDS_PER_ROUND
 
 if TYPE_CHECKING:
-    from .game import TwoVOneGame
+    from .game import LastHand, TwoVOneGame
 
 
 def state_json(g: TwoVOneGame) -> dict[str, Any]:
@@ -74,8 +74,10 @@ def load_state(g: TwoVOneGame, data: dict[str, Any]) -> None:
     lh = data["last_hand"]
     g.last_hand = (
         None
-        if lh is None
-        else {**lh, "lone": list(lh["lone"]), "duo": [(s, c) for s, c in lh["duo"]]}
+        if lh is None  # (validated: the keys of a LastHand)
+        else cast(
+            "LastHand", {**lh, "lone": list(lh["lone"]), "duo": [(s, c) for s, c in lh["duo"]]}
+        )
     )
     g.seen = [set(s) for s in data["seen"]]
     g.eligible = list(data["eligible"])

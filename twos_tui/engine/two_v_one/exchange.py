@@ -10,9 +10,10 @@ round; both choose at once.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..cards import HIDDEN
+from ..observation import TableEntry
 from ..protocol import Action, Decision
 from .deck import RAINBOW, hand_order, parse
 from .phase import Phase, lone_name, selection
@@ -92,8 +93,8 @@ class ExchangePhase(Phase):
     def status(self, g: TwoVOneGame, acting: str) -> str:
         return f"Exchange: waiting for {acting} to choose two cards."
 
-    def table(self, g: TwoVOneGame, seat: int) -> list[dict[str, Any]]:
-        table: list[dict[str, Any]] = []
+    def table(self, g: TwoVOneGame, seat: int) -> list[TableEntry]:
+        table: list[TableEntry] = []
         for s in range(g.players):
             p = g.pending[s]
             if p is not None:

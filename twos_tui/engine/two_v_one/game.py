@@ -4,9 +4,10 @@ current phase (docs/rules.md §5; the phases are in :mod:`.bidding`, :mod:`.exch
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from ..cards import HIDDEN, CardFace, standard_face
+from ..observation import TwoVOneObservation
 from ..protocol import Action, Decision, Game, OptionSpec
 from . import codec, view
 from .bidding import BidPhase, RaisePhase
@@ -27,6 +28,22 @@ from .exchange import DiscardPhase, ExchangePhase
 from .hand_play import FollowPhase, HidePhase, KeepPhase, LeadPhase
 from .phase import Phase
 from .scoring import OverPhase
+
+
+class LastHand(TypedDict):
+    """The last hand decided this round (the observation shows it as
+    :class:`~twos_tui.engine.observation.LastHandView`)."""
+
+    hand: int
+    lone: list[str]  #: the lone player's face-up and face-down cards
+    duo: list[tuple[int, str]]  #: (seat, card) of each duo member
+    lone_value: int
+    duo_value: int
+    lone_reason: str
+    duo_reason: str
+    winner: str  #: "lone" or "duo"
+    returned: str | None  #: the card that went back to the lone hand
+    returned_public: bool  #: False when the lone player chose it in secret
 
 
 class TwoVOneGame(Game):
@@ -120,7 +137,7 @@ class TwoVOneGame(Game):
         self.keep_seat: int | None = None
         self.hands_won = [0, 0]  # lone, duo
         self.pile: list[str] = []  # cards collected after each hand
-        self.last_hand: dict[str, Any] | None = None
+        self.last_hand: LastHand | None = None
         self.seen: list[set[str]] = [set() for _ in range(n)]
 
     # ----- rounds ------------------------------------------------------------------------
@@ -249,7 +266,7 @@ class TwoVOneGame(Game):
     def status_line(self) -> str:
         return view.status_line(self)
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> TwoVOneObservation:
         return view.observation(self, seat)
 
     # ----- tests and tutorials ---------------------------------------------------------------

@@ -14,9 +14,10 @@ returns at once), and after the fifth hand nothing returns.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..cards import HIDDEN
+from ..observation import TableEntry
 from ..protocol import Action, Choice, Decision
 from .deck import (
     BLINDFOLD,
@@ -39,11 +40,11 @@ if TYPE_CHECKING:
     from .game import TwoVOneGame
 
 
-def hand_table(g: TwoVOneGame, seat: int) -> list[dict[str, Any]]:
+def hand_table(g: TwoVOneGame, seat: int) -> list[TableEntry]:
     """The hand in progress as ``seat`` sees it: the lone player's two cards (the
     face-down one shown to the lone player, and to all once the hand is decided) and the
     duo's cards (face down to the partner during a blindfold)."""
-    table: list[dict[str, Any]] = []
+    table: list[TableEntry] = []
     if g.lone is None or not g.lead_up:
         return table
     cards = [g.lead_up]
@@ -160,7 +161,7 @@ class HidePhase(LeadPhase):
             seat, "hide", "Now choose the card to lay face down beside it.", (1, 1), "hide"
         )
 
-    def table(self, g: TwoVOneGame, seat: int) -> list[dict[str, Any]]:
+    def table(self, g: TwoVOneGame, seat: int) -> list[TableEntry]:
         return hand_table(g, seat)
 
 
@@ -294,7 +295,7 @@ class FollowPhase(Phase):
     def status(self, g: TwoVOneGame, acting: str) -> str:
         return f"Hand {g.hand_no}: {acting} to play. {score_text(g)}."
 
-    def table(self, g: TwoVOneGame, seat: int) -> list[dict[str, Any]]:
+    def table(self, g: TwoVOneGame, seat: int) -> list[TableEntry]:
         return hand_table(g, seat)
 
 
@@ -364,5 +365,5 @@ class KeepPhase(Phase):
     def status(self, g: TwoVOneGame, acting: str) -> str:
         return f"Hand {g.hand_no}: {acting} to choose the card that returns. {score_text(g)}."
 
-    def table(self, g: TwoVOneGame, seat: int) -> list[dict[str, Any]]:
+    def table(self, g: TwoVOneGame, seat: int) -> list[TableEntry]:
         return hand_table(g, seat)

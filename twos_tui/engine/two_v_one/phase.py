@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from ..observation import TableEntry
 from ..protocol import Action, Decision
 from .deck import label, parse
 
@@ -68,7 +69,7 @@ class Phase(ABC):
     def status(self, g: TwoVOneGame, acting: str) -> str:
         """One line about the state of play; ``acting`` names the seats to act."""
 
-    def table(self, g: TwoVOneGame, seat: int) -> list[dict[str, Any]]:
+    def table(self, g: TwoVOneGame, seat: int) -> list[TableEntry]:
         """The cards on the table as ``seat`` sees them."""
         return []
 

@@ -3,8 +3,9 @@ status line (docs/rules.md §5)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..observation import LastHandView, TwoVOneObservation
 from .deck import HANDS_PER_ROUND, card_suit
 
 if TYPE_CHECKING:
@@ -44,17 +45,16 @@ def seat_tags(g: TwoVOneGame, seat: int) -> list[str]:
     return tags
 
 
-def observation(g: TwoVOneGame, seat: int) -> dict[str, Any]:
+def observation(g: TwoVOneGame, seat: int) -> TwoVOneObservation:
     n = g.players
-    last: dict[str, Any] | None = None
-    if g.last_hand is not None:
-        last = dict(g.last_hand)
-        last["duo"] = [list(x) for x in g.last_hand["duo"]]
-        last["lone"] = list(g.last_hand["lone"])
-        if not g.last_hand["returned_public"] and seat != g.lone:
+    last: LastHandView | None = None
+    lh = g.last_hand
+    if lh is not None:
+        last = {**lh, "duo": [list(x) for x in lh["duo"]], "lone": list(lh["lone"])}
+        if not lh["returned_public"] and seat != g.lone:
             last["returned"] = None
     history = [
-        dict(h)
+        h.copy()
         for h in g.history
         if h.get("deal") == g.deal_number or h.get("kind") in ("deal-end", "match-end")
     ]
