@@ -15,13 +15,17 @@ A variant subclasses :class:`ClimbingGame` and supplies:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Self, cast
 
 from .cards import CardError, display, display_cards, parse_card
 from .observation import ClimbingObservation, TableEntry, TrickMove
 from .protocol import PASS, Action, Choice, DealResult, Decision, Game
+
+#: a combination's pattern: ``("set", 2)``, ``("run", 5)``, ``("bomb", 4, 1)``, ...
+Slot = tuple[str | int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +40,8 @@ class Combination:
 
     kind: str
     cards: tuple[str, ...]
-    slot: tuple
-    key: tuple
+    slot: Slot
+    key: tuple[int, ...]
     power: int = 0
     strict: str | None = None
 
@@ -69,7 +73,7 @@ def describe_kind(kind: str) -> str:
 _SHOWN: dict[str, str] = {}
 
 
-def _show(cards) -> str:
+def _show(cards: Iterable[str]) -> str:
     """``display_cards`` with a memo of each card's face (the play log is hot)."""
     out = []
     for c in cards:
@@ -86,13 +90,20 @@ class ClimbingGame(Game):
         "play": (True, None),
         "pass": (False, None),
     }
-    _checked: tuple | None = None  # (seat, cards, codes, combo) of the last check
+    #: (seat, cards, codes, combo) of the last check
+    _checked: tuple[int, tuple[str, ...], tuple[str, ...], Combination] | None = None
     #: penalty per deal unless the subclass scores otherwise
-    low_score_wins: ClassVar[bool] = True
+    low_score_wins: bool = True
     #: ``deal_cards`` already leaves every hand sorted by ``card_sort_key``
     hands_sorted_by_deal: ClassVar[bool] = False
 
-    def __init__(self, players=None, options=None, seed=0, names=None) -> None:
+    def __init__(
+        self,
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        names: list[str] | None = None,
+    ) -> None:
         super().__init__(players, options, seed, names)
         self.hands: list[list[str]] = [[] for _ in range(self.players)]
         self.dealer = 0
@@ -172,7 +183,7 @@ class ClimbingGame(Game):
             acts.append(PASS)
         return acts
 
-    def parse_selection(self, seat: int, cards) -> tuple[str, ...]:
+    def parse_selection(self, seat: int, cards: Iterable[object]) -> tuple[str, ...]:
         """Codes of a selection, or raise ValueError with the reason."""
         if not cards:
             raise ValueError("Select at least one card to play, or pass.")
@@ -225,7 +236,7 @@ class ClimbingGame(Game):
         self._checked = (seat, action.cards, codes, combo)
         return None
 
-    def lookup_play(self, seat: int, cards) -> Combination | None:
+    def lookup_play(self, seat: int, cards: object) -> Combination | None:
         """Fast path for :meth:`check`: the combination ``cards`` make if they are
         exactly a known play from ``seat``'s hand (e.g. one listed by
         ``legal_actions``), else ``None`` (then the cards are parsed and classified)."""
@@ -269,6 +280,7 @@ class ClimbingGame(Game):
             self._advance(seat)
             return
         memo, self._checked = self._checked, None
+        combo: Combination | None
         if memo is not None and memo[0] == seat and memo[1] is action.cards:
             codes, combo = memo[2], memo[3]
         else:
@@ -374,6 +386,7 @@ class ClimbingGame(Game):
             if self.required_card:
                 prompt = f"Lead: your play must include {display(self.required_card)}."
         else:
+            assert self.top_seat is not None
             prompt = (
                 f"Beat {self.names[self.top_seat]}'s {describe_kind(self.top.kind)} "
                 f"{display_cards(self.top.cards)}, or pass."
@@ -463,7 +476,7 @@ class ClimbingGame(Game):
         """Restore what :meth:`extra_json` saved."""
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ClimbingGame:
+    def from_json(cls, data: dict[str, Any]) -> Self:
         g = cls._blank(data)
         g.hands = [list(h) for h in data["hands"]]
         g.dealer = data["dealer"]

@@ -11,7 +11,15 @@ Two five-round, Chinese Poker) with :class:`TwosObservation` and
 A pair written as ``[seat, card]`` is a JSON array, a ``list[int | str]`` here.
 """
 
+from collections.abc import Sequence
 from typing import Any, NotRequired, TypedDict
+
+
+def seat_card(pair: Sequence[int | str]) -> tuple[int, str]:
+    """A ``[seat, card]`` pair of an observation as a typed ``(seat, card)``."""
+    seat, card = pair
+    assert type(seat) is int and type(card) is str, pair
+    return seat, card
 
 
 class TableEntry(TypedDict):

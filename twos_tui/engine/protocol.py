@@ -181,12 +181,12 @@ class DealResult:
         )
 
 
-def rng_state_to_json(rng: random.Random) -> list:
+def rng_state_to_json(rng: random.Random) -> list[object]:
     version, internal, gauss = rng.getstate()
     return [version, list(internal), gauss]
 
 
-def rng_from_json(state: list) -> random.Random:
+def rng_from_json(state: object) -> random.Random:
     """A generator in the state :func:`rng_state_to_json` wrote; a malformed state
     raises :class:`GameDataError`."""
     from .validate import rng_state
@@ -205,9 +205,10 @@ class Game(ABC):
     family: ClassVar[str]  #: "climbing" or "trick"
     player_counts: ClassVar[tuple[int, ...]]
     default_players: ClassVar[int]
-    low_score_wins: ClassVar[bool] = False  #: penalty games: lowest total wins
+    # (these two are class values a variant may set per game, as Twos does by option)
+    low_score_wins: bool = False  #: penalty games: lowest total wins
     deal_word: ClassVar[str] = "deal"  #: what the game calls one deal ("round" in 2v1)
-    score_label: ClassVar[str] = "Score"  #: "Deals won", "Penalty", "Coins", ...
+    score_label: str = "Score"  #: "Deals won", "Penalty", "Coins", ...
     #: every action kind of the variant: kind -> (carries cards?, what its value is:
     #: ``None`` (no value), ``"int"``, ``"word"`` (a short string) or ``"card"`` (a code))
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {}
@@ -418,7 +419,7 @@ class Game(ABC):
         return sorted(codes, key=lambda c: self.card_sort_key(c, by))
 
     @abstractmethod
-    def card_sort_key(self, code: str, by: str = "rank") -> tuple:
+    def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         """Sort key of one card in this variant's order."""
 
     @property

@@ -20,13 +20,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, cast
+from collections.abc import Iterable
+from typing import Any, ClassVar, Self, cast
 
 from .cards import (
     HIDDEN,
     SUIT_GLYPH,
     SUIT_NAME,
     CardError,
+    CardFace,
     display,
     display_cards,
     full_deck,
@@ -51,7 +53,7 @@ def trick_rank(code: str) -> int:
     return 15 if r == 2 else r
 
 
-def holds_suit(hand, suit: str) -> bool:
+def holds_suit(hand: Iterable[str], suit: str) -> bool:
     """Whether ``hand`` holds a card of ``suit`` (its 2 included)."""
     return any(c[-1] == suit for c in hand)
 
@@ -82,7 +84,7 @@ def resolve_trick(plays: list[tuple[int, str]]) -> tuple[int, list[tuple[int, in
     return best, []
 
 
-def honour_points(cards) -> int:
+def honour_points(cards: Iterable[str]) -> int:
     return sum(1 for c in cards if rank_of(c) in HONOURS)
 
 
@@ -95,8 +97,8 @@ class TwosTricksGame(Game):
     family: ClassVar[str] = "trick"
     player_counts: ClassVar[tuple[int, ...]] = (4,)
     default_players: ClassVar[int] = 4
-    low_score_wins: ClassVar[bool] = False
-    score_label: ClassVar[str] = "Points"
+    low_score_wins: bool = False
+    score_label: str = "Points"
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {"play": (True, None)}
 
     @classmethod
@@ -125,7 +127,13 @@ class TwosTricksGame(Game):
             ),
         )
 
-    def __init__(self, players=None, options=None, seed=0, names=None) -> None:
+    def __init__(
+        self,
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        names: list[str] | None = None,
+    ) -> None:
         super().__init__(players, options, seed, names)
         n = self.players
         self.dealer = n - 1  # so that seat 0 leads the first deal
@@ -185,7 +193,7 @@ class TwosTricksGame(Game):
         self.taken[0] = [c for c in full_deck() if c not in set(used)]
         self.leader = self.current = (self.dealer + 1) % self.players if leader is None else leader
 
-    def _sorted(self, cards) -> list[str]:
+    def _sorted(self, cards: Iterable[str]) -> list[str]:
         return sorted(cards, key=lambda c: self.card_sort_key(c, "suit"))
 
     @property
@@ -345,10 +353,10 @@ class TwosTricksGame(Game):
         return {c for i, h in enumerate(self.hands) if i != seat for c in h}
 
     # ----- display -------------------------------------------------------------------------------
-    def card_face(self, code: str):
+    def card_face(self, code: str) -> CardFace:
         return standard_face(code if code == HIDDEN else parse_card(code))
 
-    def card_sort_key(self, code: str, by: str = "rank") -> tuple:
+    def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         si = SUIT_ORDER.index(code[-1])
         r = trick_rank(code)
         return (si, r) if by == "suit" else (r, si)
@@ -449,7 +457,7 @@ class TwosTricksGame(Game):
         return d
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TwosTricksGame:
+    def from_json(cls, data: dict[str, Any]) -> Self:
         g = cls._blank(data)
         g._reset_deal_state()
         g.hands = [list(h) for h in data["hands"]]

@@ -4,7 +4,7 @@ current phase (docs/rules.md §5; the phases are in :mod:`.bidding`, :mod:`.exch
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar, Self, TypedDict
 
 from ..cards import HIDDEN, CardFace, standard_face
 from ..observation import TwoVOneObservation
@@ -55,8 +55,8 @@ class TwoVOneGame(Game):
     family: ClassVar[str] = "trick"
     player_counts: ClassVar[tuple[int, ...]] = (3,)
     default_players: ClassVar[int] = 3
-    low_score_wins: ClassVar[bool] = False
-    score_label: ClassVar[str] = "Coins"
+    low_score_wins: bool = False
+    score_label: str = "Coins"
     deal_word: ClassVar[str] = "round"
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {
         "bid": (False, "int"),
@@ -321,7 +321,7 @@ class TwoVOneGame(Game):
         return d
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TwoVOneGame:
+    def from_json(cls, data: dict[str, Any]) -> Self:
         g = cls._blank(data)
         g._reset_round_state()
         codec.load_state(g, data)
