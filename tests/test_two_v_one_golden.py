@@ -13,6 +13,8 @@ import hashlib
 import json
 import random
 
+import pytest
+
 from twos_tui.engine import load_game, new_game
 from twos_tui.engine.protocol import Action
 
@@ -83,6 +85,7 @@ def digests(seeds=SEEDS) -> dict[str, str]:
     return {"state": state.hexdigest(), "view": view.hexdigest(), "reasons": reasons.hexdigest()}
 
 
+@pytest.mark.slow  # about three seconds: the full suite runs it
 def test_seeded_matches_are_byte_identical_to_the_recorded_ones():
     assert digests() == GOLDEN
 
