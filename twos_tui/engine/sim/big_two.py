@@ -22,6 +22,8 @@ _KEYS = itemgetter(2)
 
 S1, S2, S3, S5 = 1, 2, 3, 5
 _NIB = 0x1111111111111
+_M1 = 0x5555555555555
+_M2 = 0x3333333333333
 _POP = tuple(bin(m).count("1") for m in range(16))
 _LIMIT = 60_000
 
@@ -158,39 +160,44 @@ class BigTwoRules(Rules):
                 if lst is None:
                     lst = sub[k] = self._straights(w, mask)
                 out += lst
-        for s in range(4):
-            sm = mask & (_NIB << s)
+        for sm in (mask & _NIB, mask & _NIB << 1, mask & _NIB << 2, mask & _NIB << 3):
             if sm.bit_count() >= 5:
                 k = (1, sm)
                 lst = sub.get(k)
                 if lst is None:
                     lst = sub[k] = self._flushes(sm)
                 out += lst
-        pop = _POP
-        pairs = []
-        for r in range(13):
-            sm = (mask >> (r << 2)) & 15
-            if pop[sm] >= 2:
-                pairs.append((r, sm))
-        if len(pairs) >= 2:
-            for r, sm in pairs:
-                if pop[sm] < 3:
-                    continue
+        c = (mask & _M1) + ((mask >> 1) & _M1)
+        c = (c & _M2) + ((c >> 2) & _M2)  # cards a rank, a nibble a rank
+        ge3 = ((c >> 2) | ((c >> 1) & c)) & _NIB
+        if ge3:
+            ge2 = ((c >> 1) | (c >> 2)) & _NIB
+            t3 = ge3
+            while t3:
+                b = t3 & -t3
+                t3 ^= b
+                tsh = b.bit_length() - 1
+                r = tsh >> 2
+                sm = (mask >> tsh) & 15
                 trips = TRIPLES[r][sm]
-                for r2, sm2 in pairs:
-                    if r2 != r:
-                        k = (2, r, sm, r2, sm2)
-                        lst = sub.get(k)
-                        if lst is None:
-                            key = 3 * 64 + r
-                            lst = sub[k] = tuple(
-                                (t[0] | p[0], S5, key, 0, None)
-                                for p in PAIRS[r2][sm2]
-                                for t in trips
-                            )
-                        out += lst
+                p2 = ge2 & ~b
+                while p2:
+                    pb = p2 & -p2
+                    p2 ^= pb
+                    psh = pb.bit_length() - 1
+                    sm2 = (mask >> psh) & 15
+                    k = (2, r, sm, psh, sm2)
+                    lst = sub.get(k)
+                    if lst is None:
+                        key = 3 * 64 + r
+                        lst = sub[k] = tuple(
+                            (t[0] | p[0], S5, key, 0, None)
+                            for p in PAIRS[psh >> 2][sm2]
+                            for t in trips
+                        )
+                    out += lst
                 if sm == 15:
-                    qm = 15 << (r << 2)
+                    qm = 15 << tsh
                     rest = mask & ~qm
                     key = 4 * 64 + r
                     while rest:
@@ -205,29 +212,27 @@ class BigTwoRules(Rules):
         return self._gen_leads_into(HandMoves(mask))
 
     def _gen_leads_into(self, hm: HandMoves) -> list:
-        """Every move, and the slot lists of ``hm`` on the way."""
+        """Every move (and the sorted five-card list of ``hm`` on the way)."""
         mask = hm.mask
         singles: list = []
-        pairs: list = []
-        triples: list = []
+        sets: list = []
         pop = _POP
-        for r in range(13):
-            sm = (mask >> (r << 2)) & 15
+        m = mask
+        r = 0
+        while m:
+            sm = m & 15
             if sm:
                 singles += SINGLE_SETS[r][sm]
                 if pop[sm] >= 2:
-                    pairs += PAIRS[r][sm]
+                    sets += PAIRS[r][sm]
                     if pop[sm] >= 3:
-                        triples += TRIPLES[r][sm]
+                        sets += TRIPLES[r][sm]
+            m >>= 4
+            r += 1
         five = self._five(mask)
-        slots = hm._slots
-        key = _KEYS
-        slots[S1] = (list(map(key, singles)), singles)
-        slots[S2] = (list(map(key, pairs)), pairs)
-        slots[S3] = (list(map(key, triples)), triples)
         f5 = sorted(five, key=_ORDER)
-        slots[S5] = (list(map(key, f5)), f5)
-        return singles + pairs + triples + five
+        hm._slots[S5] = (list(map(_KEYS, f5)), f5)
+        return singles + sets + five
 
     def _gen_slot(self, mask: int, slot: int) -> list:
         if slot == S1:
@@ -295,7 +300,7 @@ class BigTwoRules(Rules):
             memo = s.memo[seat] = [h, leads, five]
             return memo
         leads = self.leads(h)
-        memo = s.memo[seat] = [h, leads, None]
+        memo = s.memo[seat] = [h, leads, self._hands[h]._slots.get(S5)]
         return memo
 
     def legal(self, s: SimState) -> list:
@@ -305,7 +310,17 @@ class BigTwoRules(Rules):
         h = s.hands[cur]
         top = s.top
         if top is not None:
-            if top[1] != S5:
+            slot = top[1]
+            if slot == S1:  # the cards above the top card
+                m = h & -(2 << top[2])
+                out = []
+                while m:
+                    low = m & -m
+                    out.append(SINGLES[low.bit_length() - 1])
+                    m ^= low
+                out.append(None)
+                return out
+            if slot != S5:
                 out = self.follows(h, top)
                 out.append(None)
                 return out
