@@ -68,7 +68,13 @@ def state_from_game(game: Any) -> SimState:
     )
 
 
+from .determinize import OUT, Sampler, determinize, played_this_deal  # noqa: E402
+
 __all__ = [
+    "OUT",
+    "Sampler",
+    "determinize",
+    "played_this_deal",
     "KEY",
     "MASK",
     "POWER",
