@@ -42,6 +42,7 @@ _REGISTRY: dict[tuple[str, str], str] = {}
 for _v in CLIMBING:
     for _lv in LEVELS:
         _REGISTRY[(_v, _lv)] = "twos_tui.ai.climbing_ai:ClimbingAgent"
+    _REGISTRY[(_v, "hard")] = "twos_tui.ai.climbing_search:HardClimbingAgent"
 for _lv in LEVELS:
     _REGISTRY[("2v1", _lv)] = "twos_tui.ai.trick_ai:TwoVOneAgent"
     _REGISTRY[("twos-tricks", _lv)] = "twos_tui.ai.trick_ai:TwosTricksAgent"
