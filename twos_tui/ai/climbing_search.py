@@ -66,9 +66,11 @@ _M2 = 0x3333333333333
 MAX_CANDIDATES = 12
 #: bonus a rollout gives per share of the hand shed (the win itself is worth 1)
 SHED_BONUS = 0.05
-#: worlds before a candidate may be dropped, and the width of the margin
-MIN_WORLDS = 6
-MARGIN = 1.3
+#: worlds before a candidate may be dropped, and the margins (in standard errors of
+#: the paired difference) to drop a candidate and to prefer one to the incumbent
+MIN_WORLDS = 8
+DROP_Z = 2.0
+PICK_Z = 1.0
 #: the hand choice plays each pairing of hands many times: a share of random moves
 HAND_CHOICE_EPS = 0.1
 
@@ -320,18 +322,21 @@ class HardClimbingAgent:
         return legal[self._search(sampler, seat, [moves[i] for i in cand], cand, rng, start)]
 
     def _candidates(self, sampler: Sampler, moves: list, rng: random.Random) -> list[int]:
-        """Indices of the moves worth searching (all of them when few)."""
-        if len(moves) <= MAX_CANDIDATES:
-            return list(range(len(moves)))
+        """Indices of the moves worth searching, the rollout policy's own choice first
+        (the incumbent the others must beat)."""
         s = sampler.sample(rng)
+        pick = policy(s, moves)  # reads only public counts and the seat's own hand
         chosen: list[int] = []
 
         def add(i: int | None) -> None:
             if i is not None and i not in chosen:
                 chosen.append(i)
 
-        pick = policy(s, moves)
-        add(next((i for i, m in enumerate(moves) if m is pick), None))
+        add(next(i for i, m in enumerate(moves) if m is pick))
+        if len(moves) <= MAX_CANDIDATES:
+            for i in range(len(moves)):
+                add(i)
+            return chosen
         add(next((i for i, m in enumerate(moves) if m is None), None))
         plays = [(i, m) for i, m in enumerate(moves) if m is not None]
         # the lowest play of each pattern, then the longest plays, then the highest
@@ -361,27 +366,37 @@ class HardClimbingAgent:
         rng: random.Random,
         start: float,
     ) -> int:
+        """Paired rollouts of ``moves`` (``moves[0]`` is the incumbent); the index in
+        ``index`` of the move played."""
         k = len(moves)
-        total = [0.0] * k
+        diff = [0.0] * k  # sums of (reward - the incumbent's reward) on shared worlds
+        diff2 = [0.0] * k
         count = [0] * k
+        total = [0.0] * k
         active = list(range(k))
         size = max(1, sampler.rules.hand_size)
         deadline = start + self.budget_s
         cap = self.iterations
         clock = time.perf_counter
         rollouts = worlds = 0
+        reward = [0.0] * k
         while True:
             world = sampler.sample(rng)
             for i in active:
                 s = world.copy()
                 s.play(moves[i])
                 win = rollout(s)
-                r = (1.0 if win == seat else 0.0) + SHED_BONUS * (
+                reward[i] = (1.0 if win == seat else 0.0) + SHED_BONUS * (
                     1.0 - s.hands[seat].bit_count() / size
                 )
-                total[i] += r
-                count[i] += 1
                 rollouts += 1
+            r0 = reward[0]
+            for i in active:
+                d = reward[i] - r0
+                diff[i] += d
+                diff2[i] += d * d
+                count[i] += 1
+                total[i] += reward[i]
             worlds += 1
             if cap is not None:
                 if rollouts >= cap:
@@ -389,17 +404,34 @@ class HardClimbingAgent:
             elif clock() >= deadline:
                 break
             if worlds >= MIN_WORLDS and len(active) > 1:
-                means = {i: total[i] / count[i] for i in active}
-                best = max(means.values())
-                width = MARGIN * math.sqrt(1.0 / worlds)
-                active = [i for i in active if means[i] >= best - width]
-        best_i = max(range(k), key=lambda i: (total[i] / count[i] if count[i] else -1.0, -i))
+                # drop a move clearly worse than the incumbent or than the leader
+                lead = max(active, key=lambda i: diff[i] / count[i])
+                keep = [0]
+                for i in active[1:]:
+                    n = count[i]
+                    m = diff[i] / n
+                    se = math.sqrt(max(diff2[i] / n - m * m, 1e-4) / n)
+                    ml = diff[lead] / count[lead]
+                    if m + DROP_Z * se >= 0.0 and m + DROP_Z * se >= ml - DROP_Z * se:
+                        keep.append(i)
+                active = keep
+        best_i = 0
+        best_m = 0.0
+        for i in range(1, k):
+            n = count[i]
+            if not n:
+                continue
+            m = diff[i] / n
+            se = math.sqrt(max(diff2[i] / n - m * m, 1e-4) / n)
+            if m > PICK_Z * se and m > best_m:
+                best_i, best_m = i, m
         self.last = {
             "worlds": worlds,
             "rollouts": rollouts,
             "candidates": k,
             "seconds": clock() - start,
             "means": [round(total[i] / count[i], 3) if count[i] else None for i in range(k)],
+            "picked": best_i,
         }
         return index[best_i]
 
