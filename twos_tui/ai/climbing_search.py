@@ -62,6 +62,8 @@ from ..engine.sim import Sampler, SimState, played_this_deal, rules_for
 ACE, TWO = 11, 12
 _M1 = 0x5555555555555
 _M2 = 0x3333333333333
+#: the search's clock (seconds)
+clock = time.perf_counter
 #: keep at most this many candidates for the search
 MAX_CANDIDATES = 12
 #: bonus a rollout gives per share of the hand shed (the win itself is worth 1)
@@ -295,6 +297,7 @@ class HardClimbingAgent:
     def choose(
         self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
+        self.last = {"worlds": 0, "rollouts": 0}
         if len(legal) == 1:
             return legal[0]
         if decision.kind == "choose-hand":
@@ -305,7 +308,7 @@ class HardClimbingAgent:
 
     # ----- playing -------------------------------------------------------------------
     def _choose_play(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        start = time.perf_counter()
+        start = clock()
         rules = rules_for(obs["variant"], obs["players"], obs["options"])
         seat = obs["seat"]
         hand = rules.mask_of(obs["hand"])
@@ -377,7 +380,6 @@ class HardClimbingAgent:
         size = max(1, sampler.rules.hand_size)
         deadline = start + self.budget_s
         cap = self.iterations
-        clock = time.perf_counter
         rollouts = worlds = 0
         reward = [0.0] * k
         while True:
@@ -437,7 +439,7 @@ class HardClimbingAgent:
 
     # ----- Chinese Poker's hand choice -------------------------------------------------
     def _choose_hand(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        start = time.perf_counter()
+        start = clock()
         offered: dict[str, list[str]] = obs.get("offered_hands") or {}
         letters = [str(a.value) for a in legal]
         if not offered or any(L not in offered for L in letters):
@@ -472,7 +474,7 @@ class HardClimbingAgent:
             if cap is not None:
                 if done >= cap:
                     break
-            elif time.perf_counter() >= deadline:
+            elif clock() >= deadline:
                 break
 
         def value(L: str) -> float:
