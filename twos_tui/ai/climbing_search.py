@@ -25,12 +25,16 @@ generator only:
    on the same hidden cards (common random numbers). A rollout scores 1 when the seat
    wins the deal, plus a small bonus for the cards it shed (a tie-break that also
    plays for the penalty games' score).
-5. **Elimination.** After a few worlds a candidate whose mean is clearly below the best
-   one's (a Hoeffding-style margin) stops being rolled out, so the budget goes to the
-   close calls.
+5. **Elimination.** The policy's own move is the incumbent. After a few worlds, a
+   candidate whose paired difference to the incumbent (or to the leader) is clearly
+   negative — by two standard errors of that difference — stops being rolled out, so
+   the budget goes to the close calls; when only the incumbent is left, the search
+   stops early.
 6. **Stop.** When the time budget (default 0.4 s) or the iteration cap (rollouts, for
-   reproducible runs) is spent, the candidate with the best mean is played — the best
-   move so far.
+   reproducible runs) is spent, the move played is the candidate whose mean paired
+   gain over the incumbent is largest and above one standard error; otherwise the
+   incumbent. Moves that merely look better on a few noisy worlds do not replace the
+   policy's sound default.
 
 Rollout policy (every seat, on integer masks, no lists built beyond the legal moves):
 go out when possible; lead the biggest combination that holds the lowest card (a
@@ -417,6 +421,8 @@ class HardClimbingAgent:
                     if m + DROP_Z * se >= 0.0 and m + DROP_Z * se >= ml - DROP_Z * se:
                         keep.append(i)
                 active = keep
+                if len(active) == 1:
+                    break  # every other move is clearly worse than the incumbent
         best_i = 0
         best_m = 0.0
         for i in range(1, k):
