@@ -101,31 +101,41 @@ def policy(s: SimState, moves: list) -> Any:
         low = h & -h
         best = None
         best_n = 0
+        best_k = 0
         bomb = None
         alt = None  # danger: the best lead that is not a single
+        alt_n = 0
+        alt_k = 0
         hi_single = None
+        danger = mn == 1
         for m in moves:
             if m is None:
                 continue
             mm = m[0]
             if mm == h:
                 return m
-            k = mm.bit_count()
             if m[3]:
                 if bomb is None or m[2] < bomb[2]:
                     bomb = m
                 continue
-            if k == 1:
-                if hi_single is None or m[2] > hi_single[2]:
-                    hi_single = m
-            elif mn == 1 and (alt is None or k > alt[0][0].bit_count() or m[2] < alt[1]):
-                alt = (m, m[2])
-            if mm & low and (k > best_n or (k == best_n and m[2] < best[2])):  # type: ignore[index]
-                best = m
-                best_n = k
-        if mn == 1:
+            if mm & low:
+                k = mm.bit_count()
+                if k > best_n or (k == best_n and m[2] < best_k):
+                    best = m
+                    best_n = k
+                    best_k = m[2]
+            if danger:
+                k = mm.bit_count()
+                if k == 1:
+                    if hi_single is None or m[2] > hi_single[2]:
+                        hi_single = m
+                elif alt is None or k > alt_n or m[2] < alt_k:
+                    alt = m
+                    alt_n = k
+                    alt_k = m[2]
+        if danger:
             if alt is not None:
-                return alt[0]
+                return alt
             if hi_single is not None:
                 return hi_single
         if best is not None:
@@ -136,47 +146,51 @@ def policy(s: SimState, moves: list) -> Any:
     best = None
     bomb = None
     hi = None
+    tm = top[0]
+    tk = tm.bit_count()
     # following a single (a pair, a triple): prefer a card (cards) of a rank held
     # exactly that often, so as not to break a pair, triple or four
-    tk = top[0].bit_count()
     same = 0
-    if tk <= 3:
-        tm = top[0]
-        if tk == 1 or (tm.bit_length() - 1) >> 2 == (tm & -tm).bit_length() - 1 >> 2:
-            x = (h & _M1) + ((h >> 1) & _M1)
-            cnt = (x & _M2) + ((x >> 2) & _M2)  # cards a rank, a nibble a rank
-            same = tk
-    bk = (0, 0)
+    if tk <= 3 and (tk == 1 or (tm.bit_length() - 1) >> 2 == ((tm & -tm).bit_length() - 1) >> 2):
+        x = (h & _M1) + ((h >> 1) & _M1)
+        cnt = (x & _M2) + ((x >> 2) & _M2)  # cards a rank, a nibble a rank
+        same = tk
+    bk = 0
+    hk = -1
     for m in moves:
         if m is None:
             continue
-        if m[0] == h:
+        mm = m[0]
+        if mm == h:
             return m
         if m[3]:
             if bomb is None or (m[3], m[2]) < (bomb[3], bomb[2]):
                 bomb = m
             continue
+        k = m[2]
         if same:
-            c = m[0].bit_length() - 1
-            key = (0 if (cnt >> ((c >> 2) << 2)) & 15 == same else 1, m[2])
+            key = k if (cnt >> (((mm.bit_length() - 1) >> 2) << 2)) & 15 == same else k + 100000
             if best is None or key < bk:
                 best = m
                 bk = key
-        elif best is None or m[2] < best[2]:
+        elif best is None or k < bk:
             best = m
-        if hi is None or m[2] > hi[2]:
+            bk = k
+        if k > hk:
             hi = m
-    n = h.bit_count()
+            hk = k
     if best is None:
-        if bomb is not None and (mn <= 3 or n <= 5 or top[3]):
+        if bomb is not None and (mn <= 3 or top[3] or h.bit_count() <= 5):
             return bomb
         return None
-    if mn == 1 and best[0].bit_count() == 1:
+    if mn == 1 and tk == 1:
         return hi
-    if mn > 4 and n > 6:
-        r = (best[0].bit_length() - 1) >> 2
-        if r == TWO or (r == ACE and n > 9):
-            return None
+    if mn > 4:
+        n = h.bit_count()
+        if n > 6:
+            r = (best[0].bit_length() - 1) >> 2
+            if r == TWO or (r == ACE and n > 9):
+                return None
     return best
 
 
