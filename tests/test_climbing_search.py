@@ -167,3 +167,17 @@ def test_unknown_decisions_get_a_legal_answer():
         HardClimbingAgent(iterations=5).choose(g.observation(seat), legal, odd, random.Random(1))
         in legal
     )
+
+
+def test_arena_with_hard_is_reproducible_and_runs_in_workers():
+    """With an iteration cap the arena's figures repeat exactly, in this process or in
+    spawned worker processes (``--jobs``)."""
+    from twos_tui.arena import run_arena
+
+    kw = {"hard": {"iterations": 10}}
+    seats = ["hard", "greedy", "random"]
+    a = run_arena("twos", seats, 6, seed=4, agent_kw=kw)
+    b = run_arena("twos", seats, 6, seed=4, agent_kw=kw, jobs=2)
+    for x, y in zip(a["agents"], b["agents"], strict=True):
+        x.pop("decision_ms"), y.pop("decision_ms")
+        assert x == y

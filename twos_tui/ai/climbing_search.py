@@ -77,6 +77,8 @@ SHED_BONUS = 0.05
 MIN_WORLDS = 8
 DROP_Z = 2.0
 PICK_Z = 1.0
+#: deal the unseen cards with the weights read from the play (else uniformly)
+BELIEFS = True
 #: the hand choice plays each pairing of hands many times: a share of random moves
 HAND_CHOICE_EPS = 0.1
 
@@ -336,7 +338,7 @@ class HardClimbingAgent:
             if mv is not None and mv[0] == hand:
                 return a  # out of cards: the deal is won
             moves.append(mv)
-        sampler = Sampler(obs, belief_weights(obs, rules))
+        sampler = Sampler(obs, belief_weights(obs, rules) if BELIEFS else None)
         cand = self._candidates(sampler, moves, rng)
         if len(cand) == 1:
             return legal[cand[0]]
