@@ -68,6 +68,8 @@ _M1 = 0x5555555555555
 _M2 = 0x3333333333333
 #: the search's clock (seconds)
 clock = time.perf_counter
+#: the rollout policy looks for a winning last two plays with this many cards or fewer
+ENDGAME_CARDS = 10
 #: keep at most this many candidates for the search
 MAX_CANDIDATES = 12
 #: bonus a rollout gives per share of the hand shed (the win itself is worth 1)
@@ -89,6 +91,32 @@ HAND_CHOICE_EPS = 0.1
 
 def policy(s: SimState, moves: list) -> Any:
     """The move the cheap rollout policy makes for the seat to act (``None``: pass)."""
+    h = s.hands[s.cur]
+    if h.bit_count() <= ENDGAME_CARDS:
+        # two combinations left, one nobody else can beat: play that one first (in a
+        # simulated world the seats know where the cards are: good players count)
+        r = s.rules
+        move_of = r.move_of
+        cur = s.cur
+        for m in moves:
+            if m is None:
+                continue
+            rest = h & ~m[0]
+            if not rest:
+                return m
+            if move_of(rest) is not None and _unbeatable(s, m, cur):
+                return m
+    return _policy(s, moves)
+
+
+def _unbeatable(s: SimState, m: Any, cur: int) -> bool:
+    """Can no other seat beat the move ``m`` (in this world)?"""
+    follows = s.rules.follows
+    return not any(j != cur and x and follows(x, m) for j, x in enumerate(s.hands))
+
+
+def _policy(s: SimState, moves: list) -> Any:
+    """:func:`policy` before its end-of-deal rule."""
     cur = s.cur
     hands = s.hands
     h = hands[cur]
@@ -140,6 +168,21 @@ def policy(s: SimState, moves: list) -> Any:
                 return alt
             if hi_single is not None:
                 return hi_single
+        if best is not None and (best[0].bit_length() - 1) >> 2 >= ACE and best_n > 1:
+            # the biggest lead with the lowest card would spend an ace or a two: a
+            # smaller one with the lowest card that keeps them, if there is one
+            keep = None
+            for m in moves:
+                if m is not None and not m[3] and m[0] & low:
+                    mm = m[0]
+                    if (mm.bit_length() - 1) >> 2 < ACE and (
+                        keep is None
+                        or mm.bit_count() > keep[0].bit_count()
+                        or (mm.bit_count() == keep[0].bit_count() and m[2] < keep[2])
+                    ):
+                        keep = m
+            if keep is not None:
+                return keep
         if best is not None:
             return best
         if bomb is not None:
@@ -187,7 +230,7 @@ def policy(s: SimState, moves: list) -> Any:
         return None
     if mn == 1 and tk == 1:
         return hi
-    if mn > 4:
+    if mn > 4 and len(hands) > 2:  # (with two players a pass hands over the lead)
         n = h.bit_count()
         if n > 6:
             r = (best[0].bit_length() - 1) >> 2
