@@ -7,7 +7,7 @@ import random
 import pytest
 
 from twos_tui.engine import new_game
-from twos_tui.engine.sim import rules_for, state_from_game
+from twos_tui.engine.sim import beats, rules_for, state_from_game
 
 CASES = [
     ("twos", 3, {}),
@@ -170,3 +170,37 @@ def test_sim_lists_rich_hands_like_the_protocol(variant, players, options):
             g.top_seat = None if top is None else 1
             s = state_from_game(g)
             assert card_sets(r, s.legal()) == action_sets(g.legal_actions(0)), top
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), CASES)
+def test_move_of_classifies_like_the_engine(variant, players, options):
+    """Random card sets (and many that nearly make a play): the sim's move exists
+    exactly when the engine's classification does, and compares the same way."""
+    from twos_tui.engine import variant_class
+
+    cls = variant_class(variant)
+    r = rules_for(variant, players, options)
+    opts = dict(cls.resolve_options(players, options), _players=players)
+    deck = [c for c in r.codes if r.index[c] < 52 and r.deck_mask >> r.index[c] & 1]
+    rng = random.Random(f"moveof{variant}{options}")
+    combos = []
+    for _ in range(1500):
+        if rng.random() < 0.5:
+            cards = rng.sample(deck, rng.choice([1, 2, 3, 4, 5, 6, 8]))
+        else:  # ranks in a row, as many cards at each
+            by_rank: dict = {}
+            for c in deck:
+                by_rank.setdefault(r.index[c] >> 2, []).append(c)
+            start = rng.randrange(13)
+            width = rng.randrange(1, 5)
+            cards = []
+            for q in range(start, min(13, start + rng.randrange(1, 9))):
+                have = by_rank.get(q, [])
+                cards += rng.sample(have, min(width, len(have)))
+        mv = r.move_of_codes(cards)
+        combo = cls.classify_cards(tuple(cards), opts)
+        assert (mv is None) == (combo is None), cards
+        if mv is not None:
+            combos.append((mv, combo))
+    for (a, ca), (b, cb) in zip(combos, combos[1:], strict=False):
+        assert beats(a, b) == ca.beats(cb) and beats(b, a) == cb.beats(ca)

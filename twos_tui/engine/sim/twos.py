@@ -82,6 +82,15 @@ class TwosRules(Rules):
         mv = self._moves.get(mask)
         if mv is not None:
             return mv
+        # quick refusal: a play is one rank, or 3+ consecutive ranks with as many
+        # cards at each
+        cnt = rank_counts(mask)
+        x = (cnt | cnt >> 1 | cnt >> 2) & _NIB
+        if x & (x - 1):
+            sh = (x & -x).bit_length() - 1
+            k = x.bit_count()
+            if k < 3 or x >> sh != _RUN_NIBS[k] or cnt != (cnt >> sh & 15) * x:
+                return None
         c = _classify_mask(mask, self.opt)
         if c is None:
             return None
@@ -243,6 +252,8 @@ _NIB = 0x1111111111111
 _E = 0xEEEEEEEEEEEEE
 _C = 0xCCCCCCCCCCCCC
 _8 = 0x8888888888888
+#: _RUN_NIBS[k]: nibble bits of k consecutive ranks from rank 0
+_RUN_NIBS = tuple(sum(1 << (4 * i) for i in range(k)) for k in range(14))
 #: _SUITS[suit mask]: the suits in it, low to high
 _SUITS = tuple(tuple(t for t in range(4) if m >> t & 1) for m in range(16))
 _M1 = 0x5555555555555
