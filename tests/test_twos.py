@@ -384,9 +384,12 @@ def test_wrap_and_bomb_reasons():
 
 def test_any_concrete_selection_is_accepted():
     g = position([["4S", "4H", "5S", "5C", "5H", "6D", "6H", "9S"], ["2S"], ["2C"]])
-    # non-canonical suits, shuffled order, other spellings
-    for sel in [("6H", "4H", "5C"), ("4h", "5♥", "6D"), ("5S", "4S", "6H")]:
+    # non-canonical suits, shuffled order
+    for sel in [("6H", "4H", "5C"), ("4H", "5H", "6D"), ("5S", "4S", "6H")]:
         assert g.check(0, Action("play", sel)) is None, sel
+    # the protocol speaks canonical codes: other spellings get a reason naming the code
+    assert "write 4H" in g.check(0, Action("play", ("4h", "5H", "6D")))
+    assert "not a card" in g.check(0, Action("play", ("4H", "5♥", "6D")))
     g.apply(0, Action("play", ("6H", "4H", "5C")))
     assert g.hands[0] == ["4S", "5S", "5H", "6D", "9S"]
     assert g.top.cards == ("4H", "5C", "6H")

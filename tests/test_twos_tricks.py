@@ -103,7 +103,8 @@ def test_following_suit_and_wild_twos():
     refused(g, 2, Action("play", ("7H",)), "not your turn")
     refused(g, 1, Action("pass"), "play one card")
     assert sorted(a.cards[0] for a in g.legal_actions(1)) == ["2C", "3H", "AH"]
-    g.apply(1, Action("play", ("2c",)))  # case-insensitive codes
+    refused(g, 1, Action("play", ("2c",)), "write 2C")  # the protocol speaks codes
+    g.apply(1, Action("play", ("2C",)))
     assert g.observation(0)["trick_by_seat"] == ["5H", "2C", None, None]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -23,7 +24,13 @@ def bench(
     variant: str, players: int | None = None, games: int = 1000, seed: int = 1
 ) -> dict[str, Any]:
     cls = variant_class(variant)
-    players = players or cls.default_players
+    if players is None:
+        players = cls.default_players
+    if players not in cls.player_counts:
+        counts = ", ".join(map(str, cls.player_counts))
+        raise ValueError(f"{cls.name} is for {counts} players, not {players}")
+    if type(games) is not int or games < 1:
+        raise ValueError(f"--games must be at least 1 (got {games})")
     rng = random.Random(seed)
     enum_ns: list[int] = []
     moves = 0
@@ -59,7 +66,7 @@ def run_bench_cli(args) -> int:
     try:
         r = bench(args.variant, args.players, args.games, args.seed)
     except ValueError as e:
-        print(f"twos-tui bench: {e}")
+        print(f"twos-tui bench: error: {e}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(r))

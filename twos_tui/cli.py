@@ -1,4 +1,5 @@
-"""Command line: ``twos-tui`` (the app), ``play``, ``bench``, ``odds``."""
+"""Command line: ``twos-tui`` (the app), ``play``, ``bench``, ``odds``, ``arena``,
+``stats``, ``replay``, ``export``."""
 
 from __future__ import annotations
 
@@ -6,6 +7,43 @@ import argparse
 import sys
 
 from . import __version__
+
+
+def int_range(lo: int | None = None, hi: int | None = None):
+    """An argparse type: a whole number from ``lo`` to ``hi`` (a clear message and exit
+    status 2 otherwise, as argparse does for every bad argument)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        if lo is not None and value < lo or hi is not None and value > hi:
+            if hi is None:
+                raise argparse.ArgumentTypeError(f"must be at least {lo} (got {value})")
+            if lo is None:
+                raise argparse.ArgumentTypeError(f"must be at most {hi} (got {value})")
+            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi} (got {value})")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+SEED_DIGITS = 1000  #: a seed is any whole number of at most this many digits
+
+
+def SEED(text: str) -> int:  # noqa: N802 (an argparse type, named for its messages)
+    digits = text.strip().lstrip("+-")
+    if len(digits) > SEED_DIGITS:
+        raise argparse.ArgumentTypeError(f"a seed has at most {SEED_DIGITS} digits")
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+
+
+SEED.__name__ = "seed"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,14 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="open a table of one variant directly")
     play.add_argument("variant", help="twos, big-two, big-two-5r, chinese-poker, 2v1, twos-tricks")
-    play.add_argument("--players", type=int, default=None)
-    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--players", type=int_range(1, 8), default=None)
+    play.add_argument("--seed", type=SEED, default=None)
 
     bench = sub.add_parser("bench", help="play random games and print engine speed")
     bench.add_argument("--variant", required=True)
-    bench.add_argument("--players", type=int, default=None)
-    bench.add_argument("--games", type=int, default=1000)
-    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--players", type=int_range(1, 8), default=None)
+    bench.add_argument("--games", type=int_range(1, 1_000_000), default=1000)
+    bench.add_argument("--seed", type=SEED, default=1)
     bench.add_argument("--json", action="store_true")
 
     from .arena import add_arena_parser
@@ -34,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_arena_parser(sub)
 
     odds = sub.add_parser("odds", help="exact chances of every run shape in a dealt hand")
+    # (odds checks its own sizes, naming the limits: see odds_cli.check_sizes)
     odds.add_argument("--hand-size", type=int, required=True)
     odds.add_argument(
         "--deck",
@@ -48,7 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="also deal N random hands as a Monte Carlo cross-check",
     )
-    odds.add_argument("--seed", type=int, default=1)
+    odds.add_argument("--seed", type=SEED, default=1)
+
+    from .history_cli import add_history_parsers
+
+    add_history_parsers(sub)
     return p
 
 
@@ -66,6 +109,15 @@ def main(argv: list[str] | None = None) -> int:
         from .odds_cli import run_odds_cli
 
         return run_odds_cli(args)
+    if args.command in ("stats", "replay", "export"):
+        from . import history_cli
+
+        run = {
+            "stats": history_cli.run_stats_cli,
+            "replay": history_cli.run_replay_cli,
+            "export": history_cli.run_export_cli,
+        }[args.command]
+        return run(args)
     from .ui.app import run_app
 
     if args.command == "play":

@@ -25,6 +25,38 @@ from .engine.odds import (
 )
 
 _RANKS = 13
+#: the exact table stays quick (about a second at most): hands up to this size for the
+#: endless deck and for more than MAX_DECKS_ANY_HAND decks; any hand that fits otherwise
+MAX_HAND_LARGE_DECK = 60
+MAX_DECKS_ANY_HAND = 8
+MAX_DECKS = 1000
+#: simulated hands x hand size: a few seconds of dealing at most
+MAX_SIMULATED_CARDS = 1_000_000
+
+
+def check_sizes(hand_size: int, deck: str, simulate_n: int) -> None:
+    """Refuse sizes that would keep the answer waiting (ValueError with the limits)."""
+    spec = parse_deck(deck)
+    if spec.counts is not None and spec.name.startswith("decks:"):
+        k = int(spec.name.split(":")[1])
+        if k > MAX_DECKS:
+            raise ValueError(f"--deck decks:K takes at most {MAX_DECKS} decks (got {k})")
+    else:
+        k = 1
+    if hand_size < 1:
+        raise ValueError(f"--hand-size must be at least 1 (got {hand_size})")
+    if (spec.counts is None or k > MAX_DECKS_ANY_HAND) and hand_size > MAX_HAND_LARGE_DECK:
+        raise ValueError(
+            f"--hand-size is at most {MAX_HAND_LARGE_DECK} for {describe_deck(deck)} "
+            f"(got {hand_size}); up to {MAX_DECKS_ANY_HAND} decks, any hand that fits"
+        )
+    if simulate_n < 0:
+        raise ValueError("--simulate needs a number of hands >= 0")
+    most = max(1, MAX_SIMULATED_CARDS // hand_size)
+    if simulate_n > most:
+        raise ValueError(
+            f"--simulate deals at most {most:,} hands of {hand_size} cards (got {simulate_n:,})"
+        )
 
 
 def simulate(hand_size: int, deck: str, hands: int, seed: int) -> dict[tuple[int, int], int]:
@@ -126,8 +158,7 @@ def run_odds_cli(args, out: TextIO | None = None, err: TextIO | None = None) -> 
     simulate_n = getattr(args, "simulate", 0) or 0
     seed = getattr(args, "seed", 1)
     try:
-        if simulate_n < 0:
-            raise ValueError("--simulate needs a number of hands >= 0")
+        check_sizes(args.hand_size, args.deck, simulate_n)
         rows = odds_table(args.hand_size, args.deck)
     except ValueError as exc:
         print(f"twos-tui odds: error: {exc}", file=err)

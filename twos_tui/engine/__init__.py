@@ -12,7 +12,16 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .protocol import Action, Choice, DealResult, Decision, Game, IllegalAction, OptionSpec
+from .protocol import (
+    Action,
+    Choice,
+    DealResult,
+    Decision,
+    Game,
+    GameDataError,
+    IllegalAction,
+    OptionSpec,
+)
 
 #: variant id -> "module:Class" (imported on first use)
 _VARIANTS: dict[str, str] = {
@@ -50,9 +59,33 @@ def new_game(
     return variant_class(variant_id)(players, options, seed, names)
 
 
-def load_game(data: dict[str, Any]) -> Game:
-    """Rebuild any game from its ``to_json()`` data."""
-    return variant_class(data["variant"]).from_json(data)
+def load_game(data: Any) -> Game:
+    """Rebuild any game from its ``to_json()`` data.
+
+    The data is checked as a whole first (its shape, the card census, seats, whose turn,
+    totals and the variant's own state), then the rebuilt game must answer the protocol
+    (every seat asked to act has a legal move). Anything malformed raises
+    :class:`GameDataError` (a ``ValueError``) whose text says what is wrong; no other
+    exception escapes for bad data.
+    """
+    if type(data) is not dict:
+        raise GameDataError(f"a saved game is a JSON object, not {type(data).__name__}")
+    variant = data.get("variant")
+    if type(variant) is not str or variant not in _VARIANTS:
+        shown = repr(variant) if len(repr(variant)) < 40 else repr(variant)[:37] + "..."
+        raise GameDataError(f"unknown game {shown}; known: " + ", ".join(VARIANT_IDS))
+    cls = variant_class(variant)
+    cls.validate_json(data)
+    try:
+        g = cls.from_json(data)
+    except GameDataError:
+        raise
+    except Exception as e:  # validated data should always load: say what did not
+        raise GameDataError(
+            f"the saved {cls.name} game cannot be rebuilt ({type(e).__name__}: {e})"[:300]
+        ) from e
+    g.check_loaded()
+    return g
 
 
 def classify(variant_id: str, cards, **options: Any):
@@ -85,6 +118,7 @@ __all__ = [
     "Decision",
     "DealResult",
     "Game",
+    "GameDataError",
     "IllegalAction",
     "OptionSpec",
     "VARIANT_IDS",

@@ -126,6 +126,11 @@ class ChinesePokerGame(PokerClimbingGame):
     quad_family: ClassVar[Any] = "four"
     FAMILIES: ClassVar[tuple] = ("single", "pairs", "triples", "full-house", "straight", "four")
     multi_slot_families: ClassVar[frozenset] = frozenset({"pairs", "triples", "straight"})
+    ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {
+        "play": (True, None),
+        "pass": (False, None),
+        "choose-hand": (False, "word"),
+    }
 
     def __init__(self, players=None, options=None, seed=0, names=None) -> None:
         self.phase = "play"
@@ -637,3 +642,27 @@ class ChinesePokerGame(PokerClimbingGame):
             f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
             f"suits do not count, so it needs a higher rank."
         )
+
+    @classmethod
+    def validate_json(cls, data: Any) -> None:
+        from . import validate as v
+
+        v.validate_base(cls, data)
+        players = data["players"]
+        phase = v.one_of(v.field(data, "phase"), "phase", ("play", "choose"))
+        deck = frozenset(CP_DECK)
+        offered = v.obj(v.field(data, "offered"), "offered")
+        extra: list[str] = []
+        for letter, cs in offered.items():
+            v.one_of(letter, "offered", LETTERS)
+            extra += v.cards(cs, f"offered.{letter}", deck, 16)
+        chooser = v.opt_seat(v.field(data, "chooser"), "chooser", players)
+        v.integer(v.field(data, "open_passes"), "open_passes", 0, players)
+        v.opt_seat(v.field(data, "next_dealer"), "next_dealer", players)
+        choosing = phase == "choose" and not data["deal_over"]
+        if choosing:
+            if players != 2 or chooser is None or not offered:
+                raise v.fail("phase", "a hand choice needs two players, a chooser and hands")
+        elif offered or (phase == "choose" and players != 2):
+            raise v.fail("offered", "hands are on offer outside the hand choice")
+        v.validate_climbing(cls, data, extra, choosing)

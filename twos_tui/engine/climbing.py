@@ -81,6 +81,10 @@ def _show(cards) -> str:
 
 class ClimbingGame(Game):
     family: ClassVar[str] = "climbing"
+    ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {
+        "play": (True, None),
+        "pass": (False, None),
+    }
     _checked: tuple | None = None  # (seat, cards, codes, combo) of the last check
     #: penalty per deal unless the subclass scores otherwise
     low_score_wins: ClassVar[bool] = True
@@ -190,6 +194,9 @@ class ClimbingGame(Game):
         return self.classify_cards(cards, self.options)
 
     def check(self, seat: int, action: Action) -> str | None:
+        bad = self.malformed(seat, action)
+        if bad is not None:
+            return bad
         if self.match_over:
             return "The match is over."
         if self.deal_over:
@@ -472,3 +479,10 @@ class ClimbingGame(Game):
         g.discards = list(data["discards"])
         g.load_extra_json(data)
         return g
+
+    @classmethod
+    def validate_json(cls, data: Any) -> None:
+        from .validate import validate_climbing
+
+        super().validate_json(data)
+        validate_climbing(cls, data, [], False)

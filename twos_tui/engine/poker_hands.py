@@ -585,6 +585,10 @@ class PokerClimbingGame(ClimbingGame):
 
     # ----- checking and playing --------------------------------------------------------
     def check(self, seat: int, action: Action) -> str | None:
+        bad = self.malformed(seat, action)
+        if bad is not None:
+            self._ck = None
+            return bad
         # fast path: a pass on a play, or a play whose cards are a known entry
         if (
             seat == self.current

@@ -13,7 +13,8 @@ Talking to a game:
   action kind they make, and extra buttons (pass, bids, ...).
 * ``game.legal_actions(seat)``: the legal actions. Climbing games list plays with a
   *canonical suit choice* where suits cannot change the outcome (see each variant);
-  ``game.check`` and ``game.apply`` accept any concrete selection exactly.
+  ``game.check`` and ``game.apply`` accept any concrete selection exactly (in
+  canonical card codes, ``"10H"``; other spellings get a reason naming the code).
 * ``game.check(seat, action)``: ``None`` if legal, else a reason a player can read.
 * ``game.apply(seat, action)``: plays it, or raises :class:`IllegalAction` (a
   ``ValueError``) with that reason and leaves the state untouched.
@@ -30,6 +31,8 @@ picker without knowing the variant.
 
 from __future__ import annotations
 
+import json
+import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -40,6 +43,12 @@ from .cards import CardFace, standard_face
 
 class IllegalAction(ValueError):
     """An action the rules do not allow; ``str(err)`` is the player-readable reason."""
+
+
+class GameDataError(ValueError):
+    """Saved game data that cannot be a game of this engine: malformed JSON data,
+    impossible values or an inconsistent state. :func:`~twos_tui.engine.load_game` raises
+    this (and only this) for any bad data; ``str(err)`` says what is wrong."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,9 +184,11 @@ def rng_state_to_json(rng: random.Random) -> list:
 
 
 def rng_from_json(state: list) -> random.Random:
-    rng = random.Random()
-    rng.setstate((state[0], tuple(state[1]), state[2]))
-    return rng
+    """A generator in the state :func:`rng_state_to_json` wrote; a malformed state
+    raises :class:`GameDataError`."""
+    from .validate import rng_state
+
+    return rng_state(state, "the random generator")
 
 
 class Game(ABC):
@@ -193,6 +204,10 @@ class Game(ABC):
     default_players: ClassVar[int]
     low_score_wins: ClassVar[bool] = False  #: penalty games: lowest total wins
     score_label: ClassVar[str] = "Score"  #: "Deals won", "Penalty", "Coins", ...
+    #: every action kind of the variant: kind -> (carries cards?, what its value is:
+    #: ``None`` (no value), ``"int"``, ``"word"`` (a short string) or ``"card"`` (a code))
+    ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {}
+    _deck_codes: ClassVar[frozenset[str] | None] = None  # the codes of deck_cards()
 
     # ----- construction -------------------------------------------------------------
     def __init__(
@@ -264,6 +279,72 @@ class Game(ABC):
         self._apply(seat, action)
         self.actions.append((seat, action.to_json()))
 
+    def malformed(self, seat: Any, action: Any) -> str | None:
+        """Why ``(seat, action)`` is not even a well-formed move of this variant (not an
+        :class:`Action`, no such seat, an unknown kind, cards that are no card codes of
+        this deck or not a tuple, a pass carrying cards, a value of the wrong type), or
+        ``None``. Every variant's :meth:`check` asks this first, so ``check`` answers
+        with a reason and ``apply`` raises :class:`IllegalAction` for any input, and
+        nothing accepted can break :meth:`to_json`."""
+        if not isinstance(action, Action):
+            return f"{type(action).__name__} is not an action: make an Action(kind, cards, value)."
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return f"There is no seat {seat!r} at this table (seats 0 to {self.players - 1})."
+        kind = action.kind
+        if type(kind) is not str or not 0 < len(kind) <= 40:
+            kinds = ", ".join(sorted(self.ACTION_SHAPES))
+            return f"{kind!r:.40} is not a move in {self.name} (moves: {kinds})."
+        shape = self.ACTION_SHAPES.get(kind)
+        if shape is None:
+            return None  # a word that names no move: the variant says what to do instead
+        takes_cards, value_type = shape
+        cards = action.cards
+        if type(cards) is not tuple:
+            return "The cards of an action must be a tuple of card codes."
+        if cards:
+            if not takes_cards:
+                return f"A {kind} carries no cards."
+            codes = self._deck_codes
+            if codes is None:
+                codes = type(self)._deck_codes = frozenset(self.deck_cards())
+            for c in cards:
+                if type(c) is not str or c not in codes:
+                    return self._card_code_reason(c)
+        value: Any = action.value
+        if value is None:
+            return None
+        t = type(value)
+        if t is str:
+            if len(value) > 40:
+                return "The value of an action is a short word or a number."
+        elif t is int:
+            if not -(10**9) <= value <= 10**9:
+                return "The value of an action is a short word or a number."
+        elif t is float:
+            if not math.isfinite(value):
+                return "The value of an action is a short word or a number."
+        elif t is not bool:
+            return (
+                f"A value of type {t.__name__} cannot go with an action (a word or a number can)."
+            )
+        if value_type is None:
+            return f"A {kind} carries no value."
+        if value_type == "card" and t is str:
+            codes = self._deck_codes
+            if codes is None:
+                codes = type(self)._deck_codes = frozenset(self.deck_cards())
+            if value not in codes:
+                return self._card_code_reason(value)
+        return None
+
+    def _card_code_reason(self, c: Any) -> str:
+        if type(c) is str:
+            for fix in (c.strip().upper(), c.strip().upper().replace("T", "10")):
+                if fix != c and fix in (self._deck_codes or ()):
+                    return f"{c[:12]!r} is not a card code: write {fix}."
+            return f"{c[:12]!r} is not a card of {self.name}."
+        return f"{c!r:.40} is not a card: cards are codes like 3S or 10H."
+
     @abstractmethod
     def observation(self, seat: int) -> dict[str, Any]:
         """Everything ``seat`` may know, JSON-able. Common keys, used by the UI:
@@ -331,6 +412,41 @@ class Game(ABC):
         entry: dict[str, Any] = {"seat": seat, "text": text, "deal": self.deal_number}
         entry.update(extra)
         self.history.append(entry)
+
+    # ----- loading saved data ------------------------------------------------------------
+    @classmethod
+    def validate_json(cls, data: Any) -> None:
+        """Raise :class:`GameDataError` unless ``data`` has the shape of this variant's
+        ``to_json()`` and describes a consistent state (card census, seats, whose turn,
+        totals, ...). Subclasses extend it with their own state."""
+        from .validate import validate_base
+
+        validate_base(cls, data)
+
+    def check_loaded(self) -> None:
+        """After a load: every seat asked to act has a legal move, every seat's view and
+        the whole state can be made, the state is JSON (the engine's own consistency
+        check); raise :class:`GameDataError` otherwise."""
+        try:
+            acting = self.to_act()
+            if not self.deal_over and not self.match_over and not acting:
+                raise GameDataError("the deal is not over but nobody is asked to act")
+            for s in acting:
+                if type(s) is not int or not 0 <= s < self.players:
+                    raise GameDataError(f"seat {s!r} is asked to act but does not exist")
+                if not self.legal_actions(s):
+                    raise GameDataError(f"{self.names[s]} is asked to act but has no legal move")
+                if self.decision(s) is None:
+                    raise GameDataError(f"{self.names[s]} is asked to act but has no decision")
+            for s in range(self.players):
+                self.observation(s)
+            json.dumps(self.to_json(), allow_nan=False)
+        except GameDataError:
+            raise
+        except Exception as e:  # whatever the state breaks is a damaged state
+            raise GameDataError(
+                f"the saved {self.name} game is inconsistent ({type(e).__name__}: {e})"[:300]
+            ) from e
 
     # ----- JSON -----------------------------------------------------------------------
     def _base_json(self) -> dict[str, Any]:

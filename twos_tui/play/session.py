@@ -2,11 +2,15 @@
 
 Nothing here knows a rule: it asks the engine (``to_act``, ``decision``,
 ``legal_actions``, ``check``, ``apply``, ``observation``) and the AI
-(``agent_for(...).choose``). It also autosaves after every action.
+(``agent_for(...).choose``). It also autosaves after every action, and holds the lock of
+its save while it is open (see :mod:`twos_tui.play.locks`): a second app resuming the
+same game is told, and offered a copy. Finished deals go to the history and
+:meth:`Session.undo` takes actions back (both in :mod:`.tracker`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import secrets
@@ -15,9 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..ai import DEFAULT_LEVEL, LEVEL_ALIASES, RandomAgent, agent_for, ai_rng
-from ..engine import Action, Game, load_game, new_game, variant_class
-from ..engine.protocol import rng_from_json, rng_state_to_json
-from . import saves
+from ..engine import Action, Game, new_game, variant_class
+from ..engine.protocol import rng_state_to_json
+from . import locks, saves
+from .names import clean_name
+from .tracker import Tracker
+from .tracker import UndoRefused as UndoRefused  # raised by Session.undo
 
 HUMAN = "human"
 AI = "ai"
@@ -35,6 +42,9 @@ class SeatConfig:
     @property
     def is_ai(self) -> bool:
         return self.kind == AI
+
+    def __post_init__(self) -> None:
+        self.name = clean_name(self.name)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "level": self.level}
@@ -61,6 +71,21 @@ def random_seed() -> int:
     return secrets.randbelow(1_000_000)
 
 
+def _seed_tag(seed: int) -> str:
+    """The seed as it appears in a save's name: itself when short, else a digest (a
+    300-digit seed must not make every file name too long)."""
+    text = str(seed)
+    if len(text) <= 12:
+        return text.replace("-", "m")
+    return "h" + hashlib.sha256(text.encode()).hexdigest()[:11]
+
+
+def new_save_id(variant_id: str, seed: int) -> str:
+    return (
+        time.strftime("%Y%m%d-%H%M%S") + f"-{variant_id}-{_seed_tag(seed)}-{secrets.token_hex(2)}"
+    )
+
+
 class Session:
     """A game, its seats, the AI generators and the save file."""
 
@@ -71,19 +96,31 @@ class Session:
         save_id: str | None = None,
         ai_rngs: dict[int, random.Random] | None = None,
         autosave: bool = True,
+        created: float | None = None,
+        clock: dict[str, float] | None = None,
     ) -> None:
         if len(seats) != game.players:
             raise ValueError("one seat configuration per player")
         self.game = game
         self.seats = seats
         self.autosave = autosave
-        self.save_id = save_id or (
-            time.strftime("%Y%m%d-%H%M%S")
-            + f"-{game.variant_id}-{game.seed}-{secrets.token_hex(2)}"
-        )
+        self.save_id = saves.check_save_id(save_id or new_save_id(game.variant_id, game.seed))
         self.ai_rngs = ai_rngs or {i: ai_rng(game.seed, i) for i, s in enumerate(seats) if s.is_ai}
+        self.created = time.time() if created is None else created
         self._agents: dict[int, Any] = {}
-        self.save_error: str | None = None  #: the last autosave failure, for the UI
+        #: a new autosave failure, for the UI to show once (``None`` while nothing new)
+        self.save_error: str | None = None
+        self._failing: str | None = None  # the failure being reported, if any
+        self.locked = False  #: this session holds its save's lock
+        self.closed = False
+        self.record_history = autosave  #: finished deals go to the history
+        self.tracker = Tracker(game, clock)  #: time, undo points, recording
+        if autosave:
+            try:
+                locks.acquire(self.save_id)  # raises SaveLocked if another app has it
+                self.locked = True
+            except OSError:
+                pass  # the folder cannot be written: the first autosave will say so
 
     # ----- construction -------------------------------------------------------------
     @classmethod
@@ -97,10 +134,12 @@ class Session:
         autosave: bool = True,
     ) -> Session:
         vcls = variant_class(variant)
-        players = players or (len(seats) if seats else vcls.default_players)
+        if players is None:
+            players = len(seats) if seats else vcls.default_players
         seats = seats or default_seats(players)
         seed = random_seed() if seed is None else seed
-        game = new_game(variant, players, options or {}, seed, [s.name for s in seats])
+        names = [clean_name(s.name, f"Player {i + 1}") for i, s in enumerate(seats)]
+        game = new_game(variant, players, options or {}, seed, names)
         session = cls(game, seats, autosave=autosave)
         session.save()
         return session
@@ -153,22 +192,45 @@ class Session:
 
     # ----- acting -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> None:
-        """Apply through the engine (raises IllegalAction, state unchanged) and save."""
+        """Apply through the engine (raises IllegalAction, state unchanged), record the
+        deal if it ended, and save."""
+        index = len(self.game.actions)
         self.game.apply(seat, action)
+        self.tracker.applied(self, seat, index)
         self.save()
 
     def next_deal(self) -> None:
         self.game.next_deal()
+        self.tracker.new_deal(self.game)
         self.save()
+
+    # ----- undo ---------------------------------------------------------------------
+    def can_undo(self) -> str | None:
+        """``None`` if :meth:`undo` would take something back, else why not."""
+        return self.tracker.can_undo(self)
+
+    def undo(self) -> int:
+        """Take back this seat's last action and everything the AI did after it: the
+        game goes back to the human's previous turn, replayed by the engine from the
+        seed, and the AI generators go back to their state then (the AI answers the same
+        move the same way). Raises :class:`UndoRefused` with the reason when another
+        human is at the table, the deal is over, or there is nothing to take back. The
+        undo goes to the history and the save. Returns the number of actions taken back."""
+        taken = self.tracker.undo(self)
+        self.save()
+        return taken
 
     # ----- saving -------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {
             "format": saves.SAVE_FORMAT,
+            "app": saves.APP_TAG,
+            "created": self.created,
             "updated": time.time(),
             "variant_name": self.game.name,
             "seats": [s.to_json() for s in self.seats],
             "ai_rngs": {str(k): rng_state_to_json(r) for k, r in self.ai_rngs.items()},
+            "clock": self.tracker.clock_json(),
             "game": self.game.to_json(),
         }
 
@@ -176,27 +238,72 @@ class Session:
     def from_json(
         cls, data: dict[str, Any], save_id: str | None = None, autosave: bool = True
     ) -> Session:
-        game = load_game(data["game"])
-        seats = [SeatConfig.from_json(s) for s in data["seats"]]
-        rngs = {int(k): rng_from_json(v) for k, v in data.get("ai_rngs", {}).items()}
-        return cls(game, seats, save_id, rngs, autosave=autosave)
+        """A session from a save's data (any format this version reads), validated as a
+        whole: :class:`saves.SaveError` with the reason if it is damaged or newer,
+        :class:`locks.SaveLocked` if another app has ``save_id`` open."""
+        loaded = saves.load_save_data(data)
+        seats = [SeatConfig(s["name"], s["kind"], s["level"]) for s in loaded.seats]
+        return cls(
+            loaded.game,
+            seats,
+            save_id,
+            loaded.ai_rngs,
+            autosave=autosave,
+            created=loaded.created,
+            clock=loaded.data.get("clock"),
+        )
 
     @classmethod
-    def resume(cls, info: saves.SaveInfo) -> Session:
-        return cls.from_json(saves.read_save(info.path), info.save_id)
+    def resume(cls, info: saves.SaveInfo, copy: bool = False) -> Session:
+        """Open a listed save (read and validated again: it may have changed since it
+        was listed). ``copy``: as a new save of its own (when another app has it open)."""
+        data = saves.read_save(info.path)
+        session = cls.from_json(data, None if copy else info.save_id)
+        session.tracker.record(session)  # saved at a deal's end: in the history (once)
+        return session
 
     def save(self) -> None:
         """Autosave: the JSON text is made now, the file is written on the save thread
         (``saves.WRITER``; the previous save is on disk before this one starts)."""
-        if not self.autosave:
+        if not self.autosave or self.closed:
             return
         writer = saves.WRITER
         writer.flush()
-        self.save_error = writer.error  # the previous write's outcome
-        writer.submit(self.save_id, json.dumps(self.to_json()), prune=self.game.match_over)
+        self._note(writer.error)  # the previous write's outcome
+        try:
+            text = json.dumps(self.to_json(), allow_nan=False)
+        except (TypeError, ValueError) as e:  # never expected: say so, play on
+            self._note(f"Could not save the game: {e}")
+            return
+        writer.submit(self.save_id, text, prune=self.game.match_over)
+
+    def _note(self, error: str | None) -> None:
+        """``save_error`` holds a failure for the UI once per run of failures (the first
+        save after it), not after every move while the disk stays full."""
+        if error is None:
+            self._failing = None
+            self.save_error = None
+        elif error != self._failing:
+            self._failing = error
+            self.save_error = error
+        else:
+            self.save_error = None
 
     def flush(self) -> None:
-        """Wait until the last save is on disk (and note whether it failed)."""
+        """Wait until the last save is on disk (the next ``save`` notes the outcome)."""
         saves.WRITER.flush()
-        if self.autosave:
-            self.save_error = saves.WRITER.error
+
+    @property
+    def save_failing(self) -> str | None:
+        """The last autosave's failure, if the last one failed (a state, not a notice)."""
+        return self._failing
+
+    def close(self) -> None:
+        """The table is left: the last save goes to disk and the lock is given up."""
+        if self.closed:
+            return
+        saves.WRITER.flush()
+        self.closed = True
+        if self.locked:
+            locks.release(self.save_id)
+            self.locked = False

@@ -3,15 +3,21 @@ table directly. :func:`make_app` builds a deterministic app for tests and screen
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 import sys
+import traceback
 from collections.abc import Iterable
 
 from textual.app import App, SystemCommand
+from textual.command import CommandPalette
 from textual.screen import Screen
 
 from ..engine import Game, variant_class
-from ..play import saves
-from ..play.saves import SaveInfo
+from ..play import history, saves
+from ..play.locks import SaveLocked
+from ..play.paths import data_dir
+from ..play.saves import SaveError, SaveInfo
 from ..play.session import Session, default_seats
 from .screens.home import HomeScreen
 
@@ -31,6 +37,7 @@ class TwosApp(App[int]):
         ai_pause: float = AI_PAUSE,
         autosave: bool = True,
         session: Session | None = None,
+        replay: int | None = None,
     ) -> None:
         super().__init__()
         self.start_variant = variant
@@ -39,6 +46,8 @@ class TwosApp(App[int]):
         self.ai_pause = ai_pause
         self.autosave = autosave
         self.start_with = session
+        self.start_replay = replay
+        self.session: Session | None = None  #: the game in play (its save is locked)
 
     @property
     def current_theme(self):
@@ -53,9 +62,23 @@ class TwosApp(App[int]):
 
     def on_unmount(self) -> None:
         saves.WRITER.flush()  # the last autosave is on disk before the app is gone
+        history.RECORDER.flush(timeout=10)  # and the last finished deal in the history
+        history.RECORDER.on_error = None
+        self.close_session()
+
+    def _history_failed(self, message: str) -> None:
+        """Called on the recorder's thread when a deal could not be recorded."""
+        with contextlib.suppress(RuntimeError):  # the app is closing
+            self.call_from_thread(self.notify, message, severity="error", timeout=8)
 
     def on_mount(self) -> None:
+        history.RECORDER.on_error = self._history_failed
+        history.RECORDER.start()
+        if self.autosave:
+            saves.remove_stray_temp_files()  # left by a writer that was killed
         self.push_screen(HomeScreen())
+        if self.start_replay is not None:
+            self.open_replay(self.start_replay)
         if self.start_with is not None:
             self.start_session(self.start_with)
         elif self.start_variant is not None:
@@ -70,19 +93,83 @@ class TwosApp(App[int]):
                 )
             )
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity="information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Notifications show their text as it is, never as markup: it often holds a
+        player's name, and ``[bold]x`` is a name like any other."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    # ----- screens ----------------------------------------------------------------------
+    def push_screen(self, screen, callback=None, wait_for_dismiss=False, **kw):  # type: ignore[override]
+        """Push ``screen``; an open command palette is closed first. (A screen pushed
+        over the palette, such as the hot-seat pass screen after an AI move, left the
+        palette in the stack, and the next ctrl+p tried to mount a second palette with
+        the same id and ended the app.)"""
+        if not isinstance(screen, CommandPalette):
+            while isinstance(self.screen, CommandPalette) and len(self.screen_stack) > 1:
+                self.pop_screen()
+        return super().push_screen(screen, callback, wait_for_dismiss, **kw)
+
+    def action_command_palette(self) -> None:
+        if any(isinstance(s, CommandPalette) for s in self.screen_stack):
+            return  # one palette at a time (it is open, or will be again when on top)
+        super().action_command_palette()
+
     # ----- navigation -------------------------------------------------------------------
     def go_home(self) -> None:
         while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
+        self.close_session()
+
+    def close_session(self) -> None:
+        """The game in play is left: its last save goes to disk, its lock is released."""
+        if self.session is not None:
+            self.session.close()
+            self.session = None
 
     def start_session(self, session: Session) -> None:
         from .screens.table import TableScreen
 
         self.go_home()
+        self.session = session
         self.push_screen(TableScreen(session))
 
-    def resume(self, info: SaveInfo) -> None:
-        self.start_session(Session.resume(info))
+    def resume(self, info: SaveInfo, copy: bool = False) -> None:
+        """Open a listed save. If another running twos-tui has it open, say so and
+        offer a copy; if it changed since it was listed and is now damaged, say why."""
+        from .screens.dialogs import SaveLockedDialog
+
+        try:
+            session = Session.resume(info, copy=copy)
+        except SaveLocked as e:
+
+            def answer(choice: str | None) -> None:
+                if choice == "copy":
+                    self.resume(info, copy=True)
+
+            self.push_screen(SaveLockedDialog(str(e)), answer)
+            return
+        except SaveError as e:
+            self.notify(
+                f"{info.path.name} cannot be opened: {e}",
+                title="Damaged save",
+                severity="error",
+                markup=False,
+            )
+            if hasattr(self.screen, "reload"):
+                self.screen.reload()
+            return
+        if copy:
+            session.save()
+            self.notify("A copy of the game opens here; the other window keeps the original.")
+        self.start_session(session)
 
     def open_picker(self, variant: str | None = None) -> None:
         from .screens.picker import PickerScreen
@@ -102,6 +189,26 @@ class TwosApp(App[int]):
             self.push_screen(RulesListScreen())
         else:
             self.push_screen(HelpScreen(game))
+
+    def open_stats(self, variant: str | None = None) -> None:
+        from .screens.stats import StatsScreen
+
+        self.push_screen(StatsScreen(variant))
+
+    def open_replay(self, deal_id: int) -> None:
+        from ..play.replay import load_replay
+        from .screens.replay import ReplayScreen
+
+        try:
+            conn = history.open_history()
+            try:
+                replay = load_replay(conn, deal_id)
+            finally:
+                conn.close()
+        except (history.HistoryError, sqlite3.Error, OSError) as e:
+            self.notify(str(e), title="Cannot replay", severity="error")
+            return
+        self.push_screen(ReplayScreen(replay))
 
     def open_odds(self, game: Game | None = None) -> None:
         from .odds_screen import OddsScreen
@@ -131,9 +238,19 @@ class TwosApp(App[int]):
             "Chances of every bomb shape in a dealt hand",
             lambda: self.open_odds(getattr(screen, "game", None)),
         )
+        yield SystemCommand(
+            "Statistics",
+            "Your results per game; replay or export recorded deals",
+            lambda: self.open_stats(getattr(getattr(screen, "game", None), "variant_id", None)),
+        )
         yield SystemCommand("Home", "Back to the home screen (games are saved)", self.go_home)
         if isinstance(screen, TableScreen):
             yield SystemCommand("Sort hand", "Sort by rank or by suit", screen.action_sort)
+            yield SystemCommand(
+                "Undo (ctrl+z)",
+                "Take back your last move (not at a table shared with other players)",
+                screen.action_undo,
+            )
 
 
 def make_app(
@@ -143,17 +260,24 @@ def make_app(
     ai_pause: float = AI_PAUSE,
     autosave: bool = True,
     session: Session | None = None,
+    replay: int | None = None,
 ) -> TwosApp:
     """Build the app (tests pass a fixed seed and ``ai_pause=0``)."""
-    return TwosApp(variant, players, seed, ai_pause, autosave, session)
+    return TwosApp(variant, players, seed, ai_pause, autosave, session, replay)
 
 
-def run_app(variant: str | None = None, players: int | None = None, seed: int | None = None) -> int:
+def run_app(
+    variant: str | None = None,
+    players: int | None = None,
+    seed: int | None = None,
+    replay: int | None = None,
+) -> int:
     """Run the app in the terminal; the exit status for the command line."""
     if variant is not None:
         try:
             cls = variant_class(variant)
-            players = players or cls.default_players
+            if players is None:
+                players = cls.default_players
             if players not in cls.player_counts:
                 raise ValueError(
                     f"{cls.name} is for "
@@ -163,8 +287,40 @@ def run_app(variant: str | None = None, players: int | None = None, seed: int | 
         except ValueError as e:
             print(f"twos-tui: {e}", file=sys.stderr)
             return 2
+    app = make_app(variant, players, seed, replay=replay)
     try:
-        result = make_app(variant, players, seed).run()
+        result = app.run()
+    except BaseException:
+        # an error outside the app's own handling: the terminal is restored by now
+        saves.WRITER.flush()
+        _crashed(traceback.format_exc())
+        raise
     finally:
         saves.WRITER.flush()
+        history.RECORDER.flush(timeout=10)
+        if app.session is not None:
+            app.session.close()
+    if app.return_code not in (None, 0):
+        # an unexpected error: Textual restored the terminal and printed the traceback
+        _crashed("".join(traceback.format_exception(app._exception)) if app._exception else "")
+        return app.return_code or 1
     return result or 0
+
+
+def _crashed(details: str) -> None:
+    """Tell the player what happened and keep the details in the data folder."""
+    log = None
+    try:
+        d = data_dir()
+        d.mkdir(parents=True, exist_ok=True)
+        log = d / "crash.log"
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(details + "\n")
+    except OSError:
+        log = None
+    where = f" Details: {log}" if log else ""
+    print(
+        "twos-tui stopped after an unexpected error. The game in play was saved: "
+        f"Continue picks it up.{where}",
+        file=sys.stderr,
+    )

@@ -1,4 +1,8 @@
-"""Screens between turns and deals: pass-to-player (hot-seat) and deal/match end."""
+"""Screens between turns and deals: pass-to-player (hot-seat) and deal/match end; the
+questions about saves (delete? another window has it open; a damaged save).
+
+Player names and save reasons come from files: they are shown as plain ``Text`` (never
+markup), already cleaned of control characters by the play layer."""
 
 from __future__ import annotations
 
@@ -35,7 +39,7 @@ class PassScreen(Screen[None]):
             )
             with Center():
                 yield Button(
-                    f"I am {self.player_name}: show my hand", id="ready", variant="primary"
+                    Text(f"I am {self.player_name}: show my hand"), id="ready", variant="primary"
                 )
         yield Footer()
 
@@ -134,3 +138,114 @@ class ConfirmLeave(ModalScreen[bool]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "leave")
+
+
+class ConfirmDelete(ModalScreen[bool]):
+    """Delete a saved game? Nothing is deleted without a yes."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Delete"),
+        Binding("n,escape", "answer(False)", "Keep"),
+    ]
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            text = Text("Delete this saved game for good?\n\n", style="bold")
+            text.append(self.what, style="not bold")
+            text.append("\n\nIt cannot be brought back.", style="not bold")
+            yield Static(text, id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Delete (y)", id="delete", variant="error")
+                yield Button("Keep (n)", id="keep", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#keep", Button).focus()  # Enter keeps: deleting takes a y
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "delete")
+
+
+class SaveLockedDialog(ModalScreen[str]):
+    """The save is open in another running twos-tui: open a copy, or go back."""
+
+    BINDINGS = [
+        Binding("c", "choose('copy')", "Open a copy"),
+        Binding("escape,b", "choose('back')", "Back"),
+    ]
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Static(Text("This game is already open", style="bold"))
+            yield Static(
+                Text(
+                    f"{self.message}\n\nOpen a copy to play it from here as a new save "
+                    "(the other window keeps the original), or go back."
+                ),
+                id="locked-text",
+            )
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Open a copy (c)", id="copy", variant="primary")
+                yield Button("Back (esc)", id="back")
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+
+class DamagedSaveDialog(ModalScreen[str]):
+    """A save that cannot be opened: why, and what can be done with it."""
+
+    BINDINGS = [
+        Binding("m", "choose('move')", "Move aside"),
+        Binding("d", "choose('delete')", "Delete"),
+        Binding("escape", "choose('back')", "Back"),
+    ]
+
+    def __init__(self, name: str, problem: str, newer: bool = False) -> None:
+        super().__init__()
+        self.file_name = name
+        self.problem = problem
+        self.newer = newer
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            title = "Saved by a newer twos-tui" if self.newer else "This save cannot be opened"
+            yield Static(Text(title, style="bold"))
+            body = Text(f"{self.file_name}: {self.problem}.")
+            if self.newer:
+                body.append("\n\nIt is kept as it is; this version never writes over it.")
+            else:
+                body.append(
+                    "\n\nMove it aside to the damaged/ folder (its bytes are kept, "
+                    "nothing there is ever overwritten), or delete it."
+                )
+            yield Static(body, id="damaged-text")
+            with Horizontal(id="confirm-buttons"):
+                if not self.newer:
+                    yield Button("Move aside (m)", id="move", variant="warning")
+                    yield Button("Delete (d)", id="delete", variant="error")
+                yield Button("Back (esc)", id="back", variant="primary")
+
+    def action_choose(self, choice: str) -> None:
+        if self.newer and choice != "back":
+            return
+        self.dismiss(choice)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)

@@ -6,13 +6,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Vertical
+from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import __version__
-from ...play.saves import list_saves
+from ...play.locks import holder
+from ...play.saves import SaveInfo, delete_save, move_to_damaged, scan_saves
 
 LOGO = """\
  ┌─────┐ ┌─────┐
@@ -28,6 +29,7 @@ class HomeScreen(Screen[None]):
         Binding("c", "continue_game", "Continue"),
         Binding("r", "rules", "Rules"),
         Binding("o", "odds", "Odds"),
+        Binding("s", "stats", "Stats"),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -43,7 +45,9 @@ class HomeScreen(Screen[None]):
                 yield Button("New game (n)", id="new", variant="primary")
                 yield Button("Continue (c)", id="continue")
                 yield Button("Rules (r)", id="rules")
-                yield Button("Odds (o)", id="odds")
+                with Horizontal(id="home-pair"):
+                    yield Button("Odds (o)", id="odds")
+                    yield Button("Stats (s)", id="stats")
                 yield Button("Quit (q)", id="quit", variant="error")
         yield Footer()
 
@@ -55,13 +59,13 @@ class HomeScreen(Screen[None]):
         self.refresh_saves()
 
     def refresh_saves(self) -> None:
-        self.query_one("#continue", Button).display = bool(list_saves())
+        self.query_one("#continue", Button).display = bool(continue_entries())
 
     def action_new(self) -> None:
         self.app.open_picker()
 
     def action_continue_game(self) -> None:
-        if list_saves():
+        if continue_entries():
             self.app.push_screen(ContinueScreen())
 
     def action_rules(self) -> None:
@@ -69,6 +73,9 @@ class HomeScreen(Screen[None]):
 
     def action_odds(self) -> None:
         self.app.open_odds()
+
+    def action_stats(self) -> None:
+        self.app.open_stats()
 
     async def action_quit(self) -> None:
         self.app.exit(0)
@@ -80,6 +87,7 @@ class HomeScreen(Screen[None]):
             "continue": self.action_continue_game,
             "rules": self.action_rules,
             "odds": self.action_odds,
+            "stats": self.action_stats,
         }
         if event.button.id == "quit":
             self.app.exit(0)
@@ -87,14 +95,51 @@ class HomeScreen(Screen[None]):
             actions[event.button.id]()
 
 
-class ContinueScreen(Screen[None]):
-    """Unfinished saved games, the latest first; Enter resumes one."""
+def continue_entries() -> list[SaveInfo]:
+    """What Continue lists: the unfinished games (newest first), then the saves that
+    cannot be opened (damaged, or from a newer version)."""
+    infos = scan_saves()
+    return [s for s in infos if s.ok and not s.match_over] + [s for s in infos if not s.ok]
 
-    BINDINGS = [Binding("escape", "back", "Back"), Binding("d", "delete", "Delete save")]
+
+def save_label(info: SaveInfo, locked: bool = False) -> Text:
+    """Two lines a person recognises: the game and who plays, then deal, score, when.
+    Everything from the file is plain text (cleaned by the play layer), never markup."""
+    if info.ok:
+        t = Text()
+        t.append(info.variant_name, style="bold")
+        t.append(f"  {info.opponents()}")
+        t.append("\n")
+        t.append(f"  deal {info.deal_number} · {info.score()} · {info.when()}", style="dim")
+        if locked:
+            t.append("  · open in another window", style="italic")
+        return t
+    t = Text()
+    t.append(info.path.name, style="bold")
+    t.append("\n")
+    kind = "newer version" if info.status == "newer" else "damaged"
+    t.append(f"  {kind}: {info.problem}", style="dim")
+    return t
+
+
+class ContinueScreen(Screen[None]):
+    """Unfinished saved games, the latest first; Enter resumes one. Saves that cannot
+    be opened are listed apart with the reason; d deletes (after a yes), m moves a
+    damaged save into the damaged/ folder."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("d", "delete", "Delete save"),
+        Binding("m", "move_aside", "Move damaged aside"),
+    ]
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Continue a saved game", style="bold"), id="continue-title")
         yield OptionList(id="saves")
+        yield Static(
+            Text("Enter: open · d: delete · m: move a damaged save aside · Esc: back"),
+            id="continue-help",
+        )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -102,31 +147,96 @@ class ContinueScreen(Screen[None]):
 
     def reload(self) -> None:
         ol = self.query_one(OptionList)
+        keep = self.highlighted_info()
         ol.clear_options()
-        self.saves = list_saves()
-        for s in self.saves:
-            ol.add_option(Option(Text(s.describe()), id=s.save_id))
+        self.saves = continue_entries()
+        self.by_id: dict[str, SaveInfo] = {}
         if not self.saves:
-            self.dismiss(None)
+            if self.app.screen is self:
+                self.dismiss(None)
             return
-        ol.highlighted = 0
+        heading_done = False
+        for i, s in enumerate(self.saves):
+            oid = f"save-{i}"
+            if not s.ok and not heading_done:
+                heading_done = True
+                ol.add_option(None)
+                ol.add_option(
+                    Option(Text("Saves that cannot be opened", style="bold"), disabled=True)
+                )
+            self.by_id[oid] = s
+            ol.add_option(Option(save_label(s, s.ok and holder(s.save_id) is not None), id=oid))
+        target = 0
+        if keep is not None:
+            for i, opt in enumerate(ol.options):
+                info = self.by_id.get(opt.id or "")
+                if info is not None and info.path == keep.path:
+                    target = i
+                    break
+        ol.highlighted = target
         ol.focus()
+
+    def highlighted_info(self) -> SaveInfo | None:
+        ol = self.query_one(OptionList)
+        if ol.highlighted is None or not getattr(self, "by_id", None):
+            return None
+        try:
+            opt = ol.get_option_at_index(ol.highlighted)
+        except Exception:
+            return None
+        return self.by_id.get(opt.id or "")
 
     def action_back(self) -> None:
         self.dismiss(None)
 
     def action_delete(self) -> None:
-        from ...play.saves import delete_save
+        from .dialogs import ConfirmDelete
 
-        ol = self.query_one(OptionList)
-        if ol.highlighted is not None and self.saves:
-            delete_save(self.saves[ol.highlighted].save_id)
+        info = self.highlighted_info()
+        if info is None:
+            return
+        what = save_label(info).plain if info.ok else f"{info.path.name} ({info.problem})"
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                delete_save(info.save_id)
+                self.app.notify("Save deleted.", markup=False)
             self.reload()
+
+        self.app.push_screen(ConfirmDelete(what), answer)
+
+    def action_move_aside(self) -> None:
+        info = self.highlighted_info()
+        if info is None or info.status != "damaged":
+            return
+        try:
+            dest = move_to_damaged(info.path)
+        except OSError as e:
+            self.app.notify(f"Could not move it: {e.strerror or e}", severity="error", markup=False)
+        else:
+            self.app.notify(f"Moved to {dest.parent.name}/{dest.name}", markup=False)
+        self.reload()
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
-        info = self.saves[event.option_index]
-        self.app.resume(info)
+        from .dialogs import DamagedSaveDialog
+
+        info = self.by_id.get(event.option.id or "")
+        if info is None:
+            return
+        if info.ok:
+            self.app.resume(info)
+            return
+
+        def answer(choice: str | None) -> None:
+            if choice == "move":
+                self.action_move_aside()
+            elif choice == "delete":
+                self.action_delete()
+
+        self.app.push_screen(
+            DamagedSaveDialog(info.path.name, info.problem or "", info.status == "newer"), answer
+        )
 
 
 class RulesListScreen(Screen[None]):

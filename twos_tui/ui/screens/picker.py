@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from ...ai import DEFAULT_LEVEL, LEVELS
 from ...engine import Game, new_game
+from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
 from ...play.session import AI, AI_NAMES, HUMAN, SeatConfig, Session
 from ..variants import available_variants, player_counts_text
 
@@ -118,7 +119,13 @@ class PickerScreen(Screen[None]):
             else:
                 name = "Player 1" if seat == 0 else AI_NAMES[seat - 1]
                 kind = HUMAN if seat == 0 else f"{AI}:{DEFAULT_LEVEL}"
-            inp = Input(value=name, max_length=12, compact=True, classes="seat-name")
+            inp = Input(
+                value=name,
+                max_length=MAX_NAME_CELLS,
+                restrict=NAME_CHARS,  # no control characters, even pasted
+                compact=True,
+                classes="seat-name",
+            )
             sel = Select(
                 seat_kinds(), value=kind, allow_blank=False, compact=True, classes="seat-kind"
             )
@@ -182,7 +189,7 @@ class PickerScreen(Screen[None]):
         seats = []
         for i, (inp, sel) in enumerate(self.seat_inputs):
             kind = str(sel.value)
-            name = inp.value.strip() or f"Player {i + 1}"
+            name = clean_name(inp.value, f"Player {i + 1}")
             if kind.startswith(AI):
                 seats.append(SeatConfig(name, AI, kind.partition(":")[2] or DEFAULT_LEVEL))
             else:

@@ -46,6 +46,7 @@ class TableScreen(Screen):
         Binding("enter", "submit", "Play"),
         Binding("p", "pass_turn", "Pass"),
         Binding("s", "sort", "Sort"),
+        Binding("ctrl+z", "undo", "Undo", show=False),
         Binding("escape", "clear", "Clear/back", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "leave", "Home"),
@@ -107,6 +108,7 @@ class TableScreen(Screen):
         g = self.game
         self.title = g.name
         self.query_one("#log", RichLog).can_focus = False
+        self.query_one("#log", RichLog).anchor()  # stays at the end when its height changes
         self.query_one(HandView).focus()
         self.refresh_view()
         self.call_after_refresh(self.after_change)
@@ -466,6 +468,11 @@ class TableScreen(Screen):
             self._render_hand(self.game.observation(self.viewer))
         if current in self._hand_order:
             hand.cursor = self._hand_order.index(current)
+
+    async def action_undo(self) -> None:
+        from ..undo import undo_at_table
+
+        await undo_at_table(self)
 
     def action_help(self) -> None:
         from .help import HelpScreen

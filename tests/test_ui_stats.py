@@ -1,0 +1,364 @@
+"""Pilot tests: the Stats screen, the replay of a recorded deal, ``twos-tui replay ID``
+and undo (ctrl+z) at the table, refused where another human would see it."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from test_ui_play import drive, human_turn
+from textual.widgets import DataTable, Static
+
+from twos_tui.engine import Action, new_game
+from twos_tui.play import history, saves
+from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
+from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.dialogs import DealEndScreen, PassScreen
+from twos_tui.ui.screens.home import HomeScreen
+from twos_tui.ui.screens.replay import ReplayScreen
+from twos_tui.ui.screens.stats import StatsScreen
+from twos_tui.ui.screens.table import TableScreen
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    yield tmp_path
+    history.RECORDER.flush()
+
+
+def shown(screen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+def labels(game, codes) -> list[str]:
+    return [game.card_face(c).label for c in codes]
+
+
+async def test_stats_from_home_on_a_fresh_history(data_home):
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#stats").display
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        text = shown(screen, "#stats-figures")
+        assert "Matches: 0 played, 0 won" in text and "Deals:   0 played, 0 won" in text
+        assert "No deal of this game recorded yet" in shown(screen, "#stats-deals-title")
+        assert (data_home / "history.sqlite3").is_file()
+        # another game: its figures
+        await pilot.press("down")
+        await pilot.pause()
+        assert screen.variant == "big-two"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Statistics" in titles
+
+
+async def test_a_deal_played_in_the_app_is_in_stats_and_replays(data_home):
+    seats = [SeatConfig("Ann", HUMAN), SeatConfig("Bo", AI, "easy"), SeatConfig("Cy", AI)]
+    session = Session.start("2v1", seats, seed=3)
+    app = make_app(ai_pause=0, session=session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await drive(pilot, app, random.Random(4), lambda a: isinstance(a.screen, DealEndScreen))
+        g = session.game
+        result = g.last_result
+        history.RECORDER.flush()
+        await pilot.press("h")  # home from the deal-end dialog
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("s")
+        await pilot.pause()
+        stats = app.screen
+        assert isinstance(stats, StatsScreen) and stats.variant == "2v1"
+        won = int(0 in result.winners)
+        assert f"Deals    1 played · {won} won" in shown(stats, "#stats-figures")
+        assert "easy+normal" in shown(stats, "#stats-figures")
+        table = stats.query_one("#stats-deals", DataTable)
+        assert table.row_count == 1
+        await pilot.press("tab")
+        await pilot.pause()
+        assert table.has_focus
+        await pilot.press("enter")
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+
+        # the engine, on its own, at each step the replay shows
+        deal = g.actions[: len(g.actions)]
+        ref = new_game("2v1", g.players, dict(g.options), g.seed, list(g.names))
+
+        def check(step: int) -> None:
+            assert replay.step == step
+            assert shown(replay, "#replay-step").startswith(f"Step {step} of {len(deal)}")
+            hands = shown(replay, "#replay-hands")
+            for seat in range(ref.players):
+                line = " ".join(
+                    f"{x}" for x in labels(ref, ref.sort_cards(ref.observation(seat)["hand"]))
+                )
+                assert " ".join(hands.split()).count(" ".join(line.split())) >= 1
+            log = shown(replay, "#replay-log")
+            assert ref.history[-1]["text"] in log
+            for later in g.history[len(ref.history) :]:
+                assert later["text"] not in log or later["text"] in [h["text"] for h in ref.history]
+
+        check(0)
+        await pilot.press("right", "right", "right")
+        await pilot.pause()
+        for seat, a in deal[:3]:
+            ref.apply(seat, Action.from_json(a))
+        check(3)
+        await pilot.press("left")
+        await pilot.pause()
+        ref = new_game("2v1", g.players, dict(g.options), g.seed, list(g.names))
+        for seat, a in deal[:2]:
+            ref.apply(seat, Action.from_json(a))
+        check(2)
+        await pilot.press("end")
+        await pilot.pause()
+        assert replay.step == len(deal)
+        assert result.summary in str(replay.query_one("#replay-table").render())
+        await pilot.press("home")
+        await pilot.pause()
+        assert replay.step == 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        # exports from the list
+        await pilot.press("e")
+        await pilot.pause()
+        assert "Ann (human)" in (data_home / "exports" / "game-1.txt").read_text("utf-8")
+        await pilot.press("x")
+        await pilot.pause()
+        (csv_file,) = (data_home / "exports").glob("history-*.csv")
+        assert len(csv_file.read_text("utf-8").splitlines()) == 2
+
+
+async def test_replay_id_opens_the_replay(data_home):
+    s = Session.start("big-two", seed=6)
+    while not s.game.deal_over:
+        seat = s.game.to_act()[0]
+        s.apply(seat, s.ai_choose(seat))
+    history.RECORDER.flush()
+    app = make_app(ai_pause=0, replay=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.screen.replay.deal_id == 1
+        await pilot.press("space")  # plays on its own; space again pauses
+        await pilot.press("space")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+    app = make_app(ai_pause=0, replay=99)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)  # a notice, and home
+
+
+def message(screen) -> str:
+    return shown(screen, "#message")
+
+
+async def wait_for_my_turn(pilot, app) -> TableScreen:
+    for _ in range(400):
+        await pilot.pause()
+        s = app.screen
+        if isinstance(s, TableScreen) and s._decision is not None and not s._ai_running:
+            return s
+    raise AssertionError("the human never got a turn")
+
+
+async def test_undo_against_the_ai_goes_back_to_your_turn(data_home):
+    app = make_app("big-two", seed=8, ai_pause=0)
+    rng = random.Random(8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_my_turn(pilot, app)
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert "Nothing to undo" in message(screen)
+        before = json.dumps(screen.game.to_json())
+        n = len(screen.game.actions)
+        await human_turn(pilot, screen, rng)
+        screen = await wait_for_my_turn(pilot, app)
+        assert len(screen.game.actions) > n + 1  # the AI has answered
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert json.dumps(screen.game.to_json()) == before
+        assert "Took back your last move and" in message(screen)
+        assert screen._decision is not None and screen.viewer == 0
+        hand = sorted(screen._hand_order)
+        assert hand == sorted(screen.game.observation(0)["hand"])
+        screen.session.flush()
+        save = saves.read_save(saves.saves_dir() / f"{screen.session.save_id}.json")
+        assert len(save["game"]["actions"]) == n
+    history.RECORDER.flush()
+    conn = history.open_history()
+    assert [tuple(r) for r in conn.execute("SELECT seat FROM undos")] == [(0,)]
+
+
+async def test_undo_before_the_ai_moves_takes_back_only_your_move(data_home):
+    session = Session.start("twos", None, 3, {}, seed=9)
+    while 0 not in session.game.to_act():  # the AI plays up to the human's turn
+        seat = session.game.to_act()[0]
+        session.apply(seat, session.ai_choose(seat))
+    app = make_app(ai_pause=30.0, session=session)  # the AI waits 30 s before moving
+    rng = random.Random(9)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen._decision is not None
+        before = json.dumps(screen.game.to_json())
+        await human_turn(pilot, screen, rng)
+        await pilot.pause()
+        assert screen._ai_running  # the AI is waiting to answer
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert json.dumps(screen.game.to_json()) == before
+        assert message(screen).startswith("Took back your last move.")
+        assert screen._decision is not None and not screen._ai_running
+
+
+async def test_undo_is_refused_where_another_human_would_see_it():
+    seats = [SeatConfig("Ann", HUMAN), SeatConfig("Bob", HUMAN), SeatConfig("Cy", AI)]
+    session = Session.start("twos", seats, 3, {}, seed=10)
+    app = make_app(ai_pause=0, session=session)
+    rng = random.Random(10)
+    async with app.run_test(size=(80, 24)) as pilot:
+        acted: list[int] = []
+        for _ in range(400):
+            await pilot.pause()
+            s = app.screen
+            if isinstance(s, PassScreen):
+                await pilot.press("enter")
+            elif isinstance(s, TableScreen) and s._decision is not None:
+                if acted and s.viewer != acted[0]:
+                    break  # the other human now sees the table after Ann's or Bob's move
+                acted.append(s.viewer)
+                await human_turn(pilot, s, rng)
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and acted
+        before = json.dumps(session.game.to_json())
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert "No undo at a shared table" in message(screen)
+        assert json.dumps(session.game.to_json()) == before
+
+
+async def test_undo_in_the_command_palette():
+    app = make_app("twos", seed=2, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        cmds = {c.title: c for c in app.get_system_commands(app.screen)}
+        assert "Undo (ctrl+z)" in cmds and "Statistics" in cmds
+        cmds["Statistics"].callback()
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen) and app.screen.variant == "twos"
+
+
+def test_snapshot_replay(snap_compare):
+    """A Big Two deal played by the AI for every seat, replayed at its 9th step."""
+    seats = [SeatConfig(n, AI, lv) for n, lv in (("Ada", "easy"), ("Bram", "normal"))]
+    seats += [SeatConfig("Cleo", AI, "normal"), SeatConfig("Dev", AI, "easy")]
+    s = Session.start("big-two", seats, seed=12)
+    while not s.game.deal_over:
+        seat = s.game.to_act()[0]
+        s.apply(seat, s.ai_choose(seat))
+    history.RECORDER.flush()
+    assert snap_compare(make_app(ai_pause=0, replay=1), press=["right"] * 9, terminal_size=(80, 24))
+
+
+async def test_the_deals_list_reads_older_deals_at_its_end(data_home):
+    from test_history_stats import A, deal
+
+    conn = history.open_history()
+    for i in range(45):
+        history.write_record(conn, deal(f"M{i // 5}", A, i % 5 + 1, [i % 4], [0, 1, 2, 3]))
+    conn.close()
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        stats = app.screen
+        table = stats.query_one("#stats-deals", DataTable)
+        assert stats.variant == "big-two" and table.row_count == 15
+        for rows in (30, 45):
+            await pilot.press("tab" if rows == 30 else "down", "ctrl+end")  # older ones follow
+            await pilot.pause()
+            assert table.row_count == rows
+        await pilot.press("ctrl+end")
+        await pilot.pause()
+        assert table.cursor_row == 44 and table.row_count == 45
+        ids = [d["id"] for d in stats.deals]
+        assert ids == sorted(ids, reverse=True) and len(set(ids)) == 45
+
+
+async def test_key_hints_can_be_clicked(data_home):
+    s = Session.start("twos", seed=13)
+    while not s.game.deal_over:
+        seat = s.game.to_act()[0]
+        s.apply(seat, s.ai_choose(seat))
+    history.RECORDER.flush()
+    app = make_app(ai_pause=0, replay=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        replay = app.screen
+        hints = str(replay.query_one("KeyHints", Static).render())
+        assert " ".join(hints.split()) == (
+            "← Back → Next home Start end End space Play esc Close ^p palette"
+        )
+        x = hints.index("→")
+        await pilot.click("KeyHints", offset=(x + 1, 0))  # the widget has one column of padding
+        await pilot.pause()
+        assert replay.step == 1
+        await pilot.click("KeyHints", offset=(hints.index("esc") + 1, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+
+@pytest.mark.parametrize("variant", ["twos", "big-two-5r", "chinese-poker", "2v1", "twos-tricks"])
+async def test_every_game_replays_on_screen(data_home, variant):
+    """Big Two is replayed above; here every other game, from the first step to the
+    last and back, with every hand and the log on screen at each step."""
+    s = Session.start(variant, seed=14)
+    while not s.game.deal_over:
+        seat = s.game.to_act()[0]
+        s.apply(seat, s.ai_choose(seat))
+    history.RECORDER.flush()
+    app = make_app(ai_pause=0, replay=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        last = len(replay.replay.frames) - 1
+        for step in list(range(0, last + 1, max(1, last // 6))) + [last, 0]:
+            replay.go(step)
+            await pilot.pause()
+            f = replay.replay.frames[step]
+            hands = " ".join(shown(replay, "#replay-hands").split())
+            for seat, hand in enumerate(f.hands):
+                assert s.game.names[seat] in hands
+                if hand:
+                    face = replay.replay.game.card_face
+                    assert " ".join(face(c).label for c in hand) in hands
+            log = shown(replay, "#replay-log")
+            if f.log_len:
+                assert replay.replay.log[f.log_len - 1]["text"] in log
+        assert replay.step == 0
+
+
+async def test_stats_says_when_the_history_cannot_be_read(data_home):
+    (data_home / "history.sqlite3").mkdir()
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        assert "cannot be read" in shown(app.screen, "#stats-figures")
+        await pilot.press("down", "x")  # another game; export: a notice, no crash
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)

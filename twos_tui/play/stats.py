@@ -1,0 +1,381 @@
+"""Statistics from the history, per game (variant) and per human player.
+
+Whose figures: the human seats, by name (in a hot-seat game each human has their own).
+AI seats have no figures, and a watched game (every seat AI) is recorded but counts in
+nobody's figures; the number of watched deals is shown apart.
+
+Per player and game:
+
+* matches and deals played and won (a deal is won by the seats the engine names as its
+  winners, a match by :meth:`Game.match_winners`; a shared win counts as a win);
+* win rates by opponents: the AI levels at the table (``normal``, ``easy+hard`` for a
+  mixed table, ``humans`` when only people were at it);
+* the average *change per deal* of the game's score, per score kind (``Penalty``,
+  ``Deals won``, ``Coins``, ``Points``...), with whether lower is better;
+* the best and current streaks of deals won (and of matches won); the current streak
+  is the run of equal results at the end: ``+3`` three wins, ``-2`` two losses;
+* the recent results (oldest first) for the chart;
+* how many deals and matches had an undo (they count like the others, and are marked).
+"""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+RECENT = 30  #: deals in the chart
+
+#: the chart's glyphs: shape, not colour, tells a win from a loss
+WIN_GLYPH = "█"
+LOSS_GLYPH = "▁"
+SPARK = "▁▂▃▄▅▆▇█"
+
+
+@dataclass
+class Record:
+    played: int = 0
+    won: int = 0
+
+    @property
+    def rate(self) -> float | None:
+        return self.won / self.played if self.played else None
+
+    def add(self, won: bool) -> None:
+        self.played += 1
+        self.won += int(won)
+
+    def to_json(self) -> dict[str, Any]:
+        rate = self.rate
+        return {
+            "played": self.played,
+            "won": self.won,
+            "win_rate": None if rate is None else round(rate, 4),
+        }
+
+
+@dataclass
+class Average:
+    label: str
+    lower_is_better: bool
+    deals: int = 0
+    total: int = 0
+
+    @property
+    def mean(self) -> float | None:
+        return self.total / self.deals if self.deals else None
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.mean
+        return {
+            "label": self.label,
+            "lower_is_better": self.lower_is_better,
+            "deals": self.deals,
+            "mean_change_per_deal": None if m is None else round(m, 3),
+        }
+
+
+@dataclass
+class Streaks:
+    best: int = 0  #: longest run of wins
+    current: int = 0  #: +n: the last n won; -n: the last n lost
+
+    def to_json(self) -> dict[str, int]:
+        return {"best": self.best, "current": self.current}
+
+
+@dataclass
+class PlayerStats:
+    player: str
+    matches: Record = field(default_factory=Record)
+    deals: Record = field(default_factory=Record)
+    deals_by_opponents: dict[str, Record] = field(default_factory=dict)
+    matches_by_opponents: dict[str, Record] = field(default_factory=dict)
+    averages: dict[str, Average] = field(default_factory=dict)
+    deal_streaks: Streaks = field(default_factory=Streaks)
+    match_streaks: Streaks = field(default_factory=Streaks)
+    deals_with_undo: int = 0
+    matches_with_undo: int = 0
+    recent: list[dict[str, Any]] = field(default_factory=list)  #: oldest first
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "matches": self.matches.to_json(),
+            "deals": self.deals.to_json(),
+            "deals_by_opponents": {k: r.to_json() for k, r in self.deals_by_opponents.items()},
+            "matches_by_opponents": {k: r.to_json() for k, r in self.matches_by_opponents.items()},
+            "average_change_per_deal": [a.to_json() for a in self.averages.values()],
+            "deal_streaks": self.deal_streaks.to_json(),
+            "match_streaks": self.match_streaks.to_json(),
+            "deals_with_undo": self.deals_with_undo,
+            "matches_with_undo": self.matches_with_undo,
+            "recent": list(self.recent),
+        }
+
+
+@dataclass
+class VariantStats:
+    variant: str
+    name: str
+    deals_recorded: int = 0  #: every recorded deal, watched ones included
+    matches_recorded: int = 0
+    watched_deals: int = 0  #: all-AI deals: in nobody's figures
+    players: list[PlayerStats] = field(default_factory=list)  #: most deals first
+
+    def totals(self) -> dict[str, Any]:
+        """The players' figures added up (one player: that player's)."""
+        m, d = Record(), Record()
+        for p in self.players:
+            m.played += p.matches.played
+            m.won += p.matches.won
+            d.played += p.deals.played
+            d.won += p.deals.won
+        return {"matches": m.to_json(), "deals": d.to_json()}
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.pop("players")
+        out.update(self.totals())
+        out["players"] = [p.to_json() for p in self.players]
+        return out
+
+
+def variant_names() -> dict[str, str]:
+    """Every game's id and name, in the engine's order."""
+    from ..engine import VARIANT_IDS, variant_class
+
+    return {v: variant_class(v).name for v in VARIANT_IDS}
+
+
+def streaks_of(results: list[int]) -> Streaks:
+    """Best and current win streaks of a list of 0/1 results, oldest first."""
+    s = Streaks()
+    for won, run in itertools.groupby(results):
+        n = sum(1 for _ in run)
+        if won:
+            s.best = max(s.best, n)
+            s.current = n
+        else:
+            s.current = -n
+    return s
+
+
+def variant_counts(conn: sqlite3.Connection) -> dict[str, tuple[int, int, int]]:
+    """Per game: (deals recorded, matches recorded, watched deals)."""
+    return {
+        row[0]: (int(row[1] or 0), int(row[2] or 0), int(row[3] or 0))
+        for row in conn.execute(
+            "SELECT variant, sum(deals), count(*), sum(watched * deals) FROM matches "
+            "GROUP BY variant"
+        )
+    }
+
+
+def compute(conn: sqlite3.Connection, variant: str | None = None) -> list[VariantStats]:
+    """Figures per game (every known variant, or just ``variant``), zeros included.
+
+    The sums are made by SQLite (GROUP BY); only the streaks walk a player's results in
+    order, from a covering index."""
+    names = variant_names()
+    if variant is not None and variant not in names:
+        raise ValueError(f"unknown variant {variant!r}; choose one of: " + ", ".join(names))
+    wanted = [variant] if variant else list(names)
+    out = {v: VariantStats(v, names[v]) for v in wanted}
+    for v, (deals, matches, watched) in variant_counts(conn).items():
+        if v in out:
+            out[v].deals_recorded, out[v].matches_recorded, out[v].watched_deals = (
+                deals,
+                matches,
+                watched,
+            )
+    where, args = ("WHERE variant = ?", (variant,)) if variant else ("", ())
+    players: dict[tuple[str, str], PlayerStats] = {}
+
+    def player(v: str, name: str) -> PlayerStats:
+        ps = players.get((v, name))
+        if ps is None:
+            ps = players[(v, name)] = PlayerStats(name)
+        return ps
+
+    for row in conn.execute(
+        "SELECT variant, player, opponents, score_label, low_score_wins, count(*), sum(won), "
+        "sum(change), sum(match_over), sum(coalesce(match_won, 0)), sum(undone), "
+        "sum(coalesce(match_undone, 0)) "
+        f"FROM results {where} GROUP BY variant, player, opponents, score_label",
+        args,
+    ):
+        v, name, opp, label, low, n, won, change, m_n, m_won, undone, m_undone = row
+        if v not in out:
+            continue
+        ps = player(v, name)
+        ps.deals_by_opponents.setdefault(opp, Record()).played += n
+        ps.deals_by_opponents[opp].won += won
+        ps.deals.played += n
+        ps.deals.won += won
+        if m_n:
+            ps.matches_by_opponents.setdefault(opp, Record()).played += m_n
+            ps.matches_by_opponents[opp].won += m_won
+            ps.matches.played += m_n
+            ps.matches.won += m_won
+        avg = ps.averages.setdefault(label, Average(label, bool(low)))
+        avg.deals += n
+        avg.total += change
+        ps.deals_with_undo += undone
+        ps.matches_with_undo += m_undone
+    for ps in players.values():  # the score most played first
+        ps.averages = dict(sorted(ps.averages.items(), key=lambda kv: -kv[1].deals))
+    for (v, name), ps in players.items():
+        key = (v, name)
+        ps.deal_streaks = streaks_of(
+            [
+                r[0]
+                for r in conn.execute(
+                    "SELECT won FROM results WHERE variant = ? AND player = ? "
+                    "ORDER BY ended, deal_id",
+                    key,
+                )
+            ]
+        )
+        ps.match_streaks = streaks_of(
+            [
+                r[0]
+                for r in conn.execute(
+                    "SELECT match_won FROM results WHERE variant = ? AND player = ? "
+                    "AND match_over = 1 ORDER BY ended, deal_id",
+                    key,
+                )
+            ]
+        )
+        recent = conn.execute(
+            "SELECT deal_id, match_id, won, change, undone FROM results "
+            "WHERE variant = ? AND player = ? ORDER BY ended DESC, deal_id DESC LIMIT ?",
+            key + (RECENT,),
+        ).fetchall()
+        ps.recent = [
+            {
+                "deal_id": d,
+                "game_id": m,
+                "won": bool(w),
+                "change": c,
+                "undone": bool(u),
+            }
+            for d, m, w, c, u in reversed(recent)
+        ]
+        out[v].players.append(ps)
+    for vs in out.values():
+        vs.players.sort(key=lambda p: (-p.deals.played, p.player))
+    return list(out.values())
+
+
+def compute_empty() -> list[VariantStats]:
+    """Every game with no figures (when the history cannot be read)."""
+    return [VariantStats(v, n) for v, n in variant_names().items()]
+
+
+def stats_json(conn: sqlite3.Connection, variant: str | None = None) -> dict[str, Any]:
+    from .history import history_path, schema_version
+
+    return {
+        "history": str(history_path()),
+        "schema": schema_version(conn),
+        "note": "human seats only; watched (all-AI) games are counted apart",
+        "variants": [vs.to_json() for vs in compute(conn, variant)],
+    }
+
+
+# ----- text -------------------------------------------------------------------------------
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 deal"``, ``"3 deals"``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def percent(r: Record) -> str:
+    rate = r.rate
+    return "—" if rate is None else f"{100 * rate:.0f}%"
+
+
+def streak_text(n: int) -> str:
+    if n == 0:
+        return "none"
+    return f"{n} won" if n > 0 else f"{-n} lost"
+
+
+def result_strip(recent: list[dict[str, Any]]) -> str:
+    """One glyph per recent deal, oldest first: █ won, ▁ lost."""
+    return "".join(WIN_GLYPH if r["won"] else LOSS_GLYPH for r in recent)
+
+
+def change_sparkline(recent: list[dict[str, Any]]) -> str:
+    """One bar per recent deal, its height the deal's change of score (lowest to highest
+    of those shown)."""
+    if not recent:
+        return ""
+    vals = [r["change"] for r in recent]
+    lo, hi = min(vals), max(vals)
+    if hi == lo:
+        return SPARK[3] * len(vals)
+    top = len(SPARK) - 1
+    return "".join(SPARK[round((v - lo) * top / (hi - lo))] for v in vals)
+
+
+def _rate_text(r: Record) -> str:
+    return f"{r.won} of {r.played} ({percent(r)})"
+
+
+def player_lines(p: PlayerStats) -> list[str]:
+    """The player's figures as plain lines of at most ~55 columns (the CLI; the Stats
+    screen shows the same lines)."""
+    lines = [
+        f"Matches  {p.matches.played} played · {p.matches.won} won · {percent(p.matches)}",
+        f"Deals    {p.deals.played} played · {p.deals.won} won · {percent(p.deals)}",
+    ]
+    if p.deals_by_opponents:
+        lines.append("Won against (deals · matches):")
+        width = max(len(k) for k in p.deals_by_opponents)
+        for opp, r in sorted(p.deals_by_opponents.items()):
+            m = p.matches_by_opponents.get(opp, Record())
+            lines.append(f"  {opp:<{width}}  {_rate_text(r)} · {_rate_text(m)}")
+    for a in p.averages.values():
+        better = "lower is better" if a.lower_is_better else "higher is better"
+        mean = "—" if a.mean is None else f"{a.mean:+.2f}"
+        lines.append(f"Average {a.label.lower()} per deal: {mean} ({better})")
+    ds, ms = p.deal_streaks, p.match_streaks
+    lines.append(f"Streaks  deals: best {ds.best}, now {streak_text(ds.current)}")
+    lines.append(f"         matches: best {ms.best}, now {streak_text(ms.current)}")
+    if p.deals_with_undo or p.matches_with_undo:
+        lines.append(
+            f"Undo (↶) used in {plural(p.deals_with_undo, 'deal')}, "
+            f"{plural(p.matches_with_undo, 'match', 'matches')}"
+        )
+    if p.recent:
+        label = next(iter(p.averages.values())).label.lower() if p.averages else "score"
+        lines.append(
+            f"Last {plural(len(p.recent), 'deal')}, oldest first "
+            f"({WIN_GLYPH} won, {LOSS_GLYPH} lost):"
+        )
+        lines.append(f"  won/lost  {result_strip(p.recent)}")
+        lines.append(f"  change    {change_sparkline(p.recent)}  (taller: more {label})")
+    return lines
+
+
+def stats_text(conn: sqlite3.Connection, variant: str | None = None) -> str:
+    from .history import history_path
+
+    out = [f"History: {history_path()}", "Figures count human seats only."]
+    for vs in compute(conn, variant):
+        t = vs.totals()
+        out.append("")
+        head = (
+            f"{vs.name}: {plural(t['matches']['played'], 'match', 'matches')} played, "
+            f"{t['matches']['won']} won; {plural(t['deals']['played'], 'deal')} played, "
+            f"{t['deals']['won']} won"
+        )
+        if vs.watched_deals:
+            head += f" ({plural(vs.watched_deals, 'watched all-AI deal')} not counted)"
+        out.append(head)
+        for p in vs.players:
+            out.append(f"  {p.player}:")
+            out.extend("    " + line for line in player_lines(p))
+    return "\n".join(out) + "\n"
