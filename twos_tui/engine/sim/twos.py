@@ -32,6 +32,33 @@ _SLOT_ID.update({("run", n): 10 + n for n in range(3, 14)})
 _SLOT_ID.update({("bomb",) + s: 100 + 16 * s[0] + s[1] for s in BOMB_SHAPES})
 
 
+_NIB = 0x1111111111111
+_E = 0xEEEEEEEEEEEEE
+_C = 0xCCCCCCCCCCCCC
+_8 = 0x8888888888888
+#: _RUN_NIBS[k]: nibble bits of k consecutive ranks from rank 0
+_RUN_NIBS = tuple(sum(1 << (4 * i) for i in range(k)) for k in range(14))
+#: _SUITS[suit mask]: the suits in it, low to high
+_SUITS = tuple(tuple(t for t in range(4) if m >> t & 1) for m in range(16))
+_M1 = 0x5555555555555
+_M2 = 0x3333333333333
+
+
+def rank_counts(mask: int) -> int:
+    """Per-rank card counts (0-4), one nibble a rank."""
+    x = (mask & _M1) + ((mask >> 1) & _M1)
+    return (x & _M2) + ((x >> 2) & _M2)
+
+
+def _has_bomb(mask: int) -> bool:
+    """Does the hand hold a bomb: four of a kind, or 2+ cards at 3 consecutive ranks?"""
+    c = rank_counts(mask)
+    if c & (_NIB << 2):
+        return True
+    ge2 = ((c >> 1) | (c >> 2)) & _NIB
+    return bool(ge2 & (ge2 >> 4) & (ge2 >> 8))
+
+
 class TwosRules(Rules):
     codes = CODES
     index = CODE_INT
@@ -101,10 +128,11 @@ class TwosRules(Rules):
     def _ms(mask: int) -> list[int]:
         return [(mask >> sh) & 15 for sh in range(0, 52, 4)]
 
-    def _runs(self, mask: int, length: int = 0, above: int = -1) -> list:
+    def _runs(self, mask: int, length: int = 0, above: int = -1, an: int = _NIB) -> list:
         """Canonical free-suit runs (what the engine's ``_multi(ms, 1, ...)`` lists): the
         lowest suit at each rank below the top and any suit at the top; ``length``
-        restricts to one length, ``above`` to top cards above that card."""
+        restricts to one length, ``above`` to top cards above that card, ``an`` (nibble
+        bits, with no ``length``) to runs through one of those ranks."""
         x = (mask | mask >> 1 | mask >> 2 | mask >> 3) & _NIB  # ranks held (bit 4r)
         low = mask & ~(((mask << 1) & _E) | ((mask << 2) & _C) | ((mask << 3) & _8))
         out: list = []
@@ -137,14 +165,66 @@ class TwosRules(Rules):
             base = low & (0xFF << sh)
             she = sh + 8
             sid = 13
+            hit = an & (0x11 << sh)  # the run so far uses a rank of ``an``
             while she < 52 and x >> she & 1:
-                for t in suits[(mask >> she) & 15]:
-                    c = she + t
-                    app((base | (1 << c), sid, c, 0, None))
+                if hit or an >> she & 1:
+                    hit = 1
+                    for t in suits[(mask >> she) & 15]:
+                        c = she + t
+                        app((base | (1 << c), sid, c, 0, None))
                 base |= low & (15 << she)
                 she += 4
                 sid += 1
         return out
+
+    def _touching(self, mask: int, an: int) -> list:
+        """The moves of ``mask`` that use a rank of ``an`` (nibble bits), and every
+        bomb: what a seat's lead list must list again after those ranks lost cards."""
+        out: list = []
+        table = self.all_sets
+        x = mask & (an * 15)
+        while x:
+            b = x & -x
+            sh = (b.bit_length() - 1) & ~3
+            x &= ~(15 << sh)
+            out += table[sh >> 2][(mask >> sh) & 15]
+        out += self._runs(mask, 0, -1, an)
+        if _has_bomb(mask):
+            out += self._gen_bombs(mask)
+        return out
+
+    def legal(self, s: SimState) -> list:
+        if self.same_suit:
+            return super().legal(s)
+        if s.winner >= 0:
+            return []
+        cur = s.cur
+        h = s.hands[cur]
+        top = s.top
+        if top is not None:
+            out = self.follows(h, top)
+            out.append(None)
+            return out
+        # leads: each seat's list is kept in ``s.memo``; after the seat's hand shrank,
+        # the moves that use no rank that lost a card are still the canonical ones, and
+        # only the moves through those ranks (and the bombs) are listed again
+        memo = s.memo[cur]
+        if memo is None:
+            leads = self.leads(h)
+            s.memo[cur] = (h, leads)
+        elif memo[0] == h:
+            leads = memo[1]
+        else:
+            gone = memo[0] & ~h
+            an = (gone | gone >> 1 | gone >> 2 | gone >> 3) & _NIB
+            aff = an * 15
+            leads = [m for m in memo[1] if not m[0] & aff and not m[3]]
+            leads += self._touching(h, an)
+            s.memo[cur] = (h, leads)
+        req = s.req
+        if req:
+            return [m for m in leads if m[0] & req]
+        return leads
 
     def _gen_leads(self, mask: int) -> list:
         out: list = []
@@ -246,33 +326,6 @@ class TwosRules(Rules):
         low = min(h & -h for h in hands)
         cur = next(s for s in range(n) if hands[s] & low)
         return SimState(self, hands, cur, req=low if self.lowest_opens else 0)
-
-
-_NIB = 0x1111111111111
-_E = 0xEEEEEEEEEEEEE
-_C = 0xCCCCCCCCCCCCC
-_8 = 0x8888888888888
-#: _RUN_NIBS[k]: nibble bits of k consecutive ranks from rank 0
-_RUN_NIBS = tuple(sum(1 << (4 * i) for i in range(k)) for k in range(14))
-#: _SUITS[suit mask]: the suits in it, low to high
-_SUITS = tuple(tuple(t for t in range(4) if m >> t & 1) for m in range(16))
-_M1 = 0x5555555555555
-_M2 = 0x3333333333333
-
-
-def rank_counts(mask: int) -> int:
-    """Per-rank card counts (0-4), one nibble a rank."""
-    x = (mask & _M1) + ((mask >> 1) & _M1)
-    return (x & _M2) + ((x >> 2) & _M2)
-
-
-def _has_bomb(mask: int) -> bool:
-    """Does the hand hold a bomb: four of a kind, or 2+ cards at 3 consecutive ranks?"""
-    c = rank_counts(mask)
-    if c & (_NIB << 2):
-        return True
-    ge2 = ((c >> 1) | (c >> 2)) & _NIB
-    return bool(ge2 & (ge2 >> 4) & (ge2 >> 8))
 
 
 __all__ = ["TwosRules", "STRICT", "rank_counts"]
