@@ -10,12 +10,13 @@ from bisect import bisect_right
 from typing import Any
 
 from ..twos import (
+    _LOWK,
     _SET_OUT,
+    _TOPS,
     BOMB_SHAPES,
     CODE_INT,
     CODES,
     STRICT,
-    _bombs,
     _classify_mask,
     _opt_key,
     _powers,
@@ -270,11 +271,46 @@ class TwosRules(Rules):
         return [conv(o) for o in outs]
 
     def _gen_bombs(self, mask: int) -> list:
-        outs: list = []
-        if _has_bomb(mask):
-            _bombs(self._ms(mask), outs.append)
-        conv = self._from_outcome
-        return [conv(o) for o in outs]
+        """Four of a kind and multi-runs (what the engine's ``_bombs`` lists): for a
+        multi-run of width w, the lowest w suits at each rank below the top and, at the
+        top, each top card with the lowest w - 1 suits below it."""
+        cnt = rank_counts(mask)
+        out: list = []
+        quads = (cnt >> 2) & _NIB
+        if quads:
+            sid = 100 + 16 * 4 + 1
+            pw = self._power[sid]
+            while quads:
+                b = quads & -quads
+                quads ^= b
+                sh = b.bit_length() - 1
+                out.append((15 << sh, sid, sh + 3, pw, None))
+        ge2 = ((cnt >> 1) | (cnt >> 2)) & _NIB
+        if not ge2 & (ge2 >> 4) & (ge2 >> 8):
+            return out
+        ge3 = ((cnt >> 2) | ((cnt >> 1) & cnt)) & _NIB
+        power = self._power
+        lowk = _LOWK
+        tops = _TOPS
+        for w, ok in ((2, ge2), (3, ge3), (4, (cnt >> 2) & _NIB)):
+            s3 = ok & (ok >> 4) & (ok >> 8)
+            while s3:
+                b = s3 & -s3
+                s3 ^= b
+                sh = b.bit_length() - 1
+                base = (lowk[(mask >> sh) & 15][w] << sh) | (
+                    lowk[(mask >> (sh + 4)) & 15][w] << (sh + 4)
+                )
+                she = sh + 8
+                sid = 100 + 16 * w + 3
+                while she < 52 and ok >> she & 1:
+                    pw = power[sid]
+                    for t, sub in tops[(mask >> she) & 15][w]:
+                        out.append((base | (sub << she), sid, she + t, pw, None))
+                    base |= lowk[(mask >> she) & 15][w] << she
+                    she += 4
+                    sid += 1
+        return out
 
     def follows(self, mask: int, top):
         slot = top[1]
