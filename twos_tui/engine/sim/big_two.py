@@ -152,6 +152,7 @@ class BigTwoRules(Rules):
         the cards that matter to it)."""
         sub = self._sub
         out: list = []
+        k: tuple
         x = (mask | mask >> 1 | mask >> 2 | mask >> 3) & _NIB  # ranks held
         for w, need, cm in self._windows:
             if x & need == need:
@@ -313,7 +314,7 @@ class BigTwoRules(Rules):
             slot = top[1]
             if slot == S1:  # the cards above the top card
                 m = h & -(2 << top[2])
-                out = []
+                out: list = []
                 while m:
                     low = m & -m
                     out.append(SINGLES[low.bit_length() - 1])

@@ -170,7 +170,7 @@ class Rules:
                 out = out + b
         return out
 
-    def legal(self, s: SimState) -> list[Move | None]:
+    def legal(self, s: SimState) -> list:
         """:meth:`SimState.legal` (a variant may list faster with ``s.memo``)."""
         if s.winner >= 0:
             return []
@@ -283,7 +283,7 @@ class SimState:
         r = self.rules
         return r.open_pass and self.opening and self.open_passes < r.players
 
-    def legal(self) -> list[Move | None]:
+    def legal(self) -> list:
         """The legal moves of the seat to act (``None`` = pass); empty when over.
         The list may be shared with a cache: do not modify it."""
         return self.rules.legal(self)

@@ -85,13 +85,13 @@ class Sampler:
         self.room = [need[s] for s in self.dests[: len(self.dests) - (1 if out else 0)]] + (
             [out] if out else []
         )
-        cards = []
+        unseen: list[int] = []
         m = unknown
         while m:
             low = m & -m
-            cards.append(low.bit_length() - 1)
+            unseen.append(low.bit_length() - 1)
             m ^= low
-        self.cards = cards
+        self.cards = unseen
         self.unknown = unknown
         # the public state of play
         top = obs.get("top")

@@ -28,7 +28,7 @@ _POP = tuple(bin(m).count("1") for m in range(16))
 _LIMIT = 100_000
 
 
-_SLOT_ID = {("set", n): n for n in (1, 2, 3)}
+_SLOT_ID: dict[tuple, int] = {("set", n): n for n in (1, 2, 3)}
 _SLOT_ID.update({("run", n): 10 + n for n in range(3, 14)})
 _SLOT_ID.update({("bomb",) + s: 100 + 16 * s[0] + s[1] for s in BOMB_SHAPES})
 
