@@ -1,6 +1,28 @@
-"""A lean simulation path for the climbing games, for search.
+"""A lean simulation path for the climbing games (Twos, Big Two, Big Two five-round,
+Chinese Poker), for search.
 
-See :mod:`.core` for the state and moves.
+The game protocol (:mod:`..protocol`) is built for players: card codes, readable
+reasons, a play log, JSON. A search plays thousands of deals a second and needs none of
+that, so this package keeps one deal as integers:
+
+* :class:`Rules` (:func:`rules_for`): a variant under one set of house rules and a
+  player count: its card encoding (``4 * rank + suit``, the variant's own order), how
+  to list the moves of a hand (the same plays, with the same canonical suit choices,
+  as the protocol's ``legal_actions``) and how moves compare;
+* :class:`SimState`: hands as bit masks, the seat to act, the play to beat, who passed,
+  the card the first play must hold; ``copy()`` is a few slot assignments, ``legal()``
+  lists moves (tuples, ``None`` for a pass) and ``play(move)`` carries one out with the
+  variant's trick flow (passing for a turn or locked out, Chinese Poker's opening
+  passes) and no history text;
+* :class:`Sampler` / :func:`determinize`: complete deals consistent with one seat's
+  observation, drawn from a seeded generator, with per-card weights to bias where the
+  unseen cards go;
+* :func:`state_from_game`: the exact state of a real game (tests and benchmarks only:
+  it reads every hand).
+
+``tests/test_sim.py`` checks the sim against the protocol move for move on seeded deals
+(the same plays as sets of card sets, the same next seat, the same end and winner);
+``benchmarks/bench_sim.py`` compares the speed of random deals on both paths.
 """
 
 from __future__ import annotations
