@@ -79,8 +79,6 @@ SHED_BONUS = 0.05
 MIN_WORLDS = 8
 DROP_Z = 2.0
 PICK_Z = 1.0
-#: the incumbent move: the rollout policy's ("policy") or another level's choice
-INCUMBENT = "policy"
 #: deal the unseen cards with the weights read from the play (else uniformly)
 BELIEFS = True
 #: the hand choice plays each pairing of hands many times: a share of random moves
@@ -369,7 +367,6 @@ class HardClimbingAgent:
             return self._choose_hand(obs, legal, rng)
         if decision.kind != "play":
             return legal[rng.randrange(len(legal))]
-        self._decision = decision
         return self._choose_play(obs, legal, rng)
 
     # ----- playing -------------------------------------------------------------------
@@ -385,21 +382,12 @@ class HardClimbingAgent:
                 return a  # out of cards: the deal is won
             moves.append(mv)
         sampler = Sampler(obs, belief_weights(obs, rules) if BELIEFS else None)
-        first = None
-        if INCUMBENT != "policy":
-            from . import agent_for
-
-            other = agent_for(obs["variant"], INCUMBENT)
-            pick = other.choose(obs, legal, self._decision, random.Random(rng.getrandbits(64)))
-            first = legal.index(pick)
-        cand = self._candidates(sampler, moves, rng, first)
+        cand = self._candidates(sampler, moves, rng)
         if len(cand) == 1:
             return legal[cand[0]]
         return legal[self._search(sampler, seat, [moves[i] for i in cand], cand, rng, start)]
 
-    def _candidates(
-        self, sampler: Sampler, moves: list, rng: random.Random, first: int | None = None
-    ) -> list[int]:
+    def _candidates(self, sampler: Sampler, moves: list, rng: random.Random) -> list[int]:
         """Indices of the moves worth searching, the rollout policy's own choice first
         (the incumbent the others must beat)."""
         s = sampler.sample(rng)
@@ -410,7 +398,6 @@ class HardClimbingAgent:
             if i is not None and i not in chosen:
                 chosen.append(i)
 
-        add(first)
         add(next(i for i, m in enumerate(moves) if m is pick))
         if len(moves) <= MAX_CANDIDATES:
             for i in range(len(moves)):
