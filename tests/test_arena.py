@@ -14,6 +14,15 @@ def test_wilson_interval_known_values():
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
 
 
+def test_mean_interval():
+    from twos_tui.arena import mean_ci
+
+    lo, hi = mean_ci(total=10.0, total_sq=20.0, n=5)  # values 2,2,2,2,2 -> no spread
+    assert lo == pytest.approx(2.0) and hi == pytest.approx(2.0)
+    lo, hi = mean_ci(total=0.0, total_sq=4.0, n=4)  # -1, 1, -1, 1: sd 1.155
+    assert hi == pytest.approx(1.96 * (4 / 3) ** 0.5 / 2) and lo == pytest.approx(-hi)
+
+
 def test_every_agent_holds_every_hand():
     r = run_arena("big-two", ["greedy", "random", "random", "random"], 8, seed=3)
     assert r["deals"] == 8 and r["rotations"] == 4

@@ -1,4 +1,4 @@
-"""Big Two rules (RULINGS §2): combinations, order, starter, scoring, bad input, JSON."""
+"""Big Two rules (docs/rules.md §2): combinations, order, starter, scoring, bad input, JSON."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Big Two, five-round edition (RULINGS §3)."""
+"""Big Two, five-round edition (docs/rules.md §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chinese Poker (RULINGS §4): deck, plays, bombs, opening passes, hand choice, scoring."""
+"""Chinese Poker (docs/rules.md §4): deck, plays, bombs, opening passes, hand choice, scoring."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ def exit_code(argv) -> int:
         (["play", "twos", "--players", "1"], "Twos is for 2, 3 players, not 1"),
         (["play", "big-two", "--players", "9"], "--players"),
         (["play", "twos", "--players", "-3"], "--players"),
-        (["play", "hearts"], "unknown variant"),
+        (["play", "hearts"], "invalid choice: 'hearts'"),
         (["play", "twos", "--seed", "x"], "not a whole number"),
         (["play", "twos", "--seed", "9" * 1001], "at most 1000 digits"),
         (["bench", "--variant", "twos", "--players", "0"], "--players"),

@@ -9,7 +9,7 @@ from fractions import Fraction
 from math import comb, factorial
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from twos_tui.engine import odds
@@ -422,19 +422,18 @@ def test_row_json():
     assert d["per_10m"] == pytest.approx(d["probability"] * PER)
 
 
-def test_both_full_tables_fast():
-    import time
-
+def test_both_full_tables_from_cold_caches():
+    """Both full tables compute from empty caches. How fast is a benchmark figure, not a
+    test: ``benchmarks/bench_odds.py`` times exactly this (limit 1 s)."""
     for obj in vars(odds).values():
         if hasattr(obj, "cache_clear"):
             obj.cache_clear()
-    t = time.perf_counter()
-    odds_table(13)
-    odds_table(20)
-    assert time.perf_counter() - t < 1.0
+    t13, t20 = odds_table(13), odds_table(20)
+    assert len(t13) == 26 and len(t20) == 34
+    assert all(0 < r.probability <= 1 for r in t13 + t20)
 
 
-@settings(derandomize=True, deadline=None, max_examples=60)
+# examples: the Hypothesis profile's (tests/conftest.py: 100 in `ci`, 10 in `quick`)
 @given(
     counts=st.lists(st.integers(0, 5), min_size=13, max_size=13).filter(lambda c: sum(c) >= 1),
     data=st.data(),

@@ -1,4 +1,4 @@
-"""2v1 (RULINGS §5): the deck table, hand values, the worked example, bidding, the
+"""2v1 (docs/rules.md §5): the deck table, hand values, the worked example, bidding, the
 exchange, blindfold follows, keeping cards, scoring, the play-off, and refused input."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Twos (climbing), RULINGS §1: combinations, the worked examples of the rule text,
+"""Twos (climbing), docs/rules.md §1: combinations, the worked examples of the rule text,
 bomb order, house options, the two-player form, refusals, canonical legal actions
 against a brute-force enumeration, full matches and JSON."""
 

@@ -1,4 +1,4 @@
-"""Twos, trick-taking (RULINGS §6): the text's examples, following suit, catches and
+"""Twos, trick-taking (docs/rules.md §6): the text's examples, following suit, catches and
 their scoring, honours, leaders and dealers, match length, refused input, JSON."""
 
 from __future__ import annotations

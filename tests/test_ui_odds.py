@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App
 from textual.widgets import Static
 
@@ -85,6 +86,7 @@ async def test_keys_change_hand_size_and_bars():
         assert screen.hand_size == 18
 
 
+@pytest.mark.slow
 async def test_deck_cycle_and_clamping():
     app = OddsApp(hand_size=52)
     async with app.run_test(size=(90, 30)) as pilot:

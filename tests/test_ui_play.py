@@ -108,6 +108,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "variant,options,players,advance", GAMES, ids=[f"{v}-{p}p" for v, _, p, _ in GAMES]
 )
@@ -235,6 +236,7 @@ async def test_sort_toggle_orders_by_suit_and_back():
         assert screen._hand_order == g.sort_cards(hand, by="rank")
 
 
+@pytest.mark.slow
 async def test_hot_seat_never_shows_another_humans_hand():
     seats = [
         SeatConfig("Ann", HUMAN),

@@ -130,6 +130,7 @@ def test_help_text_inserts_the_chosen_house_rules(cls):
     assert "## Keys" in text and "## Worked example" in text
 
 
+@pytest.mark.slow
 async def test_help_screen_from_the_table_and_the_picker():
     app = make_app("twos", seed=1, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -228,6 +229,7 @@ async def storm(app, pilot, rng: random.Random, count: int) -> None:
             await pilot.press(rng.choice(KEYS))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "start", ["home", "picker", "climbing", "trick", "2v1", "help", "deal-end"]
 )

@@ -13,8 +13,9 @@ Figures per agent (agents with the same spec are pooled):
 * ``win_rate``: the share of the hands it held that were among the deal's winners, with
   a Wilson 95% interval; ``chance`` is what a seat would get on average (the mean of
   ``winners / players`` over the deals played);
-* ``avg_score``: the seat's change of score in a deal (deals won, minus penalty points,
-  coins, or trick points, as the variant scores);
+* ``avg_score``: the seat's change of score in a deal (deals won, penalty points, coins,
+  or trick points, as the variant scores; ``score`` says whether it is a penalty), with a
+  normal-approximation 95% interval ``avg_score_ci95``;
 * 2v1: ``avg_score`` is coins a round; ``coin_share`` is its share of the 2 coins every
   round hands out (chance 1/3); ``lone_rounds`` and ``lone_exact_rate`` (how often its
   lone bids landed exactly);
@@ -52,6 +53,17 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def mean_ci(total: float, total_sq: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """A normal-approximation 95% interval of a mean from its sum and sum of squares."""
+    if n <= 1:
+        m = total / n if n else 0.0
+        return (m, m)
+    m = total / n
+    var = max(0.0, (total_sq - n * m * m) / (n - 1))
+    half = z * math.sqrt(var / n)
+    return (m - half, m + half)
+
+
 def parse_seats(text: str, players: int) -> list[str]:
     """``"hard,normal"`` -> one agent spec per seat. A single name fills every seat; a
     shorter list is repeated from its last entry."""
@@ -72,6 +84,7 @@ class _Tally:
     hands: int = 0
     wins: float = 0.0
     score: float = 0.0
+    score_sq: float = 0.0
     chance: float = 0.0
     times_ms: list[float] = field(default_factory=list)
     lone_rounds: int = 0
@@ -191,6 +204,7 @@ def run_arena(
             t.hands += 1
             t.wins += seat in winners
             t.score += changes[seat]
+            t.score_sq += changes[seat] ** 2
             t.chance += chance
             t.times_ms.extend(out["times"][seat])
             if seat in tops:
@@ -210,6 +224,7 @@ def run_arena(
             "win_ci95": [round(x, 4) for x in wilson(t.wins, t.hands)],
             "chance": round(t.chance / t.hands, 4),
             "avg_score": round(t.score / t.hands, 4),
+            "avg_score_ci95": [round(x, 4) for x in mean_ci(t.score, t.score_sq, t.hands)],
             "decision_ms": {
                 "median": round(statistics.median(times), 3) if times else 0.0,
                 "p95": round(times[min(len(times) - 1, int(0.95 * len(times)))], 3)

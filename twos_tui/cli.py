@@ -1,5 +1,5 @@
 """Command line: ``twos-tui`` (the app), ``play``, ``bench``, ``odds``, ``arena``,
-``stats``, ``replay``, ``export``."""
+``stats``, ``replay``, ``export``, ``serve``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from . import __version__
+from .engine import VARIANT_IDS
 
 
 def int_range(lo: int | None = None, hi: int | None = None):
@@ -56,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="open a table of one variant directly")
-    play.add_argument("variant", help="twos, big-two, big-two-5r, chinese-poker, 2v1, twos-tricks")
+    play.add_argument("variant", choices=VARIANT_IDS, help="the game to play")
     play.add_argument("--players", type=int_range(1, 8), default=None)
     play.add_argument("--seed", type=SEED, default=None)
 
@@ -90,8 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("--seed", type=SEED, default=1)
 
     from .history_cli import add_history_parsers
+    from .serve import add_serve_parser
 
     add_history_parsers(sub)
+    add_serve_parser(sub)
     return p
 
 
@@ -118,6 +121,10 @@ def main(argv: list[str] | None = None) -> int:
             "export": history_cli.run_export_cli,
         }[args.command]
         return run(args)
+    if args.command == "serve":
+        from .serve import run_serve_cli
+
+        return run_serve_cli(args)
     from .ui.app import run_app
 
     if args.command == "play":

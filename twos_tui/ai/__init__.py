@@ -41,11 +41,15 @@ CLIMBING = ("twos", "big-two", "big-two-5r", "chinese-poker")
 _REGISTRY: dict[tuple[str, str], str] = {}
 for _v in CLIMBING:
     for _lv in LEVELS:
-        _REGISTRY[(_v, _lv)] = "twos_tui.ai.climbing_ai:ClimbingAgent"
+        _REGISTRY[(_v, _lv)] = "twos_tui.ai.climbing_ai:NormalClimbingAgent"
+    _REGISTRY[(_v, "easy")] = "twos_tui.ai.climbing_ai:EasyClimbingAgent"
+    _REGISTRY[(_v, "normal")] = "twos_tui.ai.climbing_ai:NormalClimbingAgent"
     _REGISTRY[(_v, "hard")] = "twos_tui.ai.climbing_search:HardClimbingAgent"
 for _lv in LEVELS:
-    _REGISTRY[("2v1", _lv)] = "twos_tui.ai.trick_ai:TwoVOneAgent"
-    _REGISTRY[("twos-tricks", _lv)] = "twos_tui.ai.trick_ai:TwosTricksAgent"
+    _REGISTRY[("2v1", _lv)] = f"twos_tui.ai.two_v_one_ai:{_lv.capitalize()}TwoVOneAgent"
+    _REGISTRY[("twos-tricks", _lv)] = (
+        f"twos_tui.ai.twos_tricks_ai:{_lv.capitalize()}TwosTricksAgent"
+    )
 
 
 class Agent(Protocol):

@@ -1,19 +1,44 @@
-"""A basic opponent for the climbing games (Twos, Big Two, Big Two 5r, Chinese Poker).
+"""Opponents for the climbing games (Twos, Big Two, Big Two five-round, Chinese Poker).
 
-It plays from what one seat may know: its hand, the play to beat, the public history and
-every seat's card count. Plays are classified with the variant's own rules (the engine
-is pure, so an agent may ask it about any set of *its own* cards).
+Two levels, both deciding only from the seat's observation, its legal actions, its
+decision and its own generator (:mod:`.hand_plan` turns the observation into what the
+seat knows). Both offer ``suggest()``: the move and one line in a player's words.
 
-Policy, in plain words:
+``easy`` (:class:`EasyClimbingAgent`) — the rules of thumb of a beginner:
+
 * if a play empties the hand, make it;
-* when leading, shed the lowest cards, preferring a combination that gets rid of several
-  low cards at once; keep bombs and the top ranks (A, 2) for later unless the hand is
-  nearly empty;
-* when following, make the cheapest play that beats the table; keep bombs back unless
-  an opponent is close to going out; decline to spend an ace or a two early in a deal
-  when nobody is threatening to go out;
-* other decisions (e.g. Chinese Poker's hand choice) pick the hand with the most
-  high cards and combinations.
+* lead the lowest card, with the other cards of its rank (runs and poker hands only
+  when nothing else will do);
+* follow with the lowest play that beats the table, without breaking up a bomb (or, in
+  Big Two, four of a kind) or taking a single card out of a set of three or four; keep
+  a two back (most of the time) while the hand is long and nobody is close to going out;
+* bomb only to go out or to stop a player who is down to three cards or fewer;
+* Chinese Poker's hand choice: the hand with the most high cards.
+
+``normal`` (:class:`NormalClimbingAgent`) — hand planning with card counting:
+
+* the hand is split into the fewest combinations, keeping the strongest
+  (:class:`~.hand_plan.Planner`, which counts the cards already played and reads the
+  passes: a player who passed on a play is less likely to beat one of that kind);
+* when every combination but one is a *control* (nobody can beat it but with a bomb),
+  play the controls and go out — on the lead or when following;
+* otherwise lead the combination that is hardest to get rid of: the weakest, the bigger
+  the better (in Big Two a five-card hand first: others can seldom follow it); keep
+  controls for later;
+* follow with the play that scores best: what it saves the plan of the hand, the cards it
+  sheds and the lead it may win, less the strength it spends while the hand has no
+  controls to spare; pass when nothing scores enough — passing costs more when it hands
+  the lead straight to the player on top (always, with two players);
+* an opponent close to going out (4 cards or fewer, weighing more the fewer) counts on
+  every play: lead what they cannot follow (more cards than they hold) or high enough,
+  beat what would let them win the trick, and in penalty games shed cards (the 50/40/30
+  steps of Big Two and Chinese Poker included) when they cannot be stopped;
+* house rules: a locked-out player is not counted as able to beat a play;
+  same-suit runs, bomb order, 2-3-4-5-6 high, flush order and bomb comparison change
+  what beats what (the legal plays and the strength of each combination);
+* Chinese Poker: choose the hand with the best plan (2 players; the second chooser also
+  knows that the hand left over is out of play); never pass the opening lead (measured:
+  passing it loses).
 """
 
 from __future__ import annotations
@@ -21,75 +46,656 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine import variant_class
-from ..engine.cards import CLIMB_RANKS, rank_of
+from ..engine.cards import display
+from ..engine.poker_hands import CODE_IDX, penalty_50_40_30
 from ..engine.protocol import Action, Decision
+from ..engine.twos import CODE_INT
+from . import Suggestion
+from .hand_plan import BigTwoPlanner, Combo, Planner, planner_for
 
-_RANK_INDEX = {r: i for i, r in enumerate(CLIMB_RANKS)}  # 3 -> 0 ... 2 -> 12
-TOP_RANKS = 11  # index of the ace
+#: card orders of the variants (a higher integer is a higher single card; in Chinese
+#: Poker suits do not count, so only ``>> 2`` matters)
+_ORDER = {
+    "twos": CODE_INT,
+    "big-two": CODE_IDX,
+    "big-two-5r": CODE_IDX,
+    "chinese-poker": CODE_IDX,
+}
+
+_KIND_WORDS = {
+    "single": "single",
+    "pair": "pair",
+    "triple": "triple",
+    "run": "run",
+    "bomb": "bomb",
+    "pairs": "chain of pairs",
+    "triples": "chain of triples",
+    "straight": "straight",
+    "flush": "flush",
+    "full-house": "full house",
+    "four-of-a-kind": "four of a kind",
+    "straight-flush": "straight flush",
+}
 
 
-def rank_index(code: str) -> int:
-    return _RANK_INDEX[rank_of(code)]
+def show(cards) -> str:
+    """Card labels as a player reads them: ``10♥ J♥``."""
+    return " ".join(display(c) for c in cards)
 
 
-class ClimbingAgent:
-    name = "basic"
+def kind_word(combo: Combo) -> str:
+    if combo.kind == "run":
+        return f"run of {combo.n}"
+    return _KIND_WORDS.get(combo.kind, combo.kind.replace("-", " "))
+
+
+def _plays(legal: list[Action]) -> tuple[list[Action], Action | None]:
+    plays = [a for a in legal if a.kind == "play"]
+    passes = [a for a in legal if a.kind == "pass"]
+    return plays, (passes[0] if passes else None)
+
+
+def _names(obs: dict[str, Any]) -> list[str]:
+    return list(obs.get("names") or [f"Player {i + 1}" for i in range(obs["players"])])
+
+
+def penalty(obs: dict[str, Any], left: int) -> int:
+    """What holding ``left`` cards costs when someone else goes out (0 where only the
+    winner counts)."""
+    variant = obs["variant"]
+    if left <= 0:
+        return 0
+    if variant == "twos":
+        return left if (obs.get("options") or {}).get("scoring") == "penalty" else 0
+    if variant == "big-two-5r":
+        return left * (3 if left >= 13 else 2 if left >= 10 else 1)
+    full = 13 if variant == "big-two" else (12 if obs["players"] == 4 else 16)
+    return penalty_50_40_30(left, full)
+
+
+def _cards_word(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
+# =========================================================================================
+# normal
+
+
+class _Cand:
+    """A play weighed when following: its combination, the hand left, and its *gain*
+    (how much cheaper the plan of the hand gets), worked out only when needed."""
+
+    __slots__ = ("a", "c", "rest", "planned", "_gain", "_P", "_base")
+
+    def __init__(self, a: Action, c: Combo, P: Planner, hand: int, base: float, plan) -> None:
+        self.a = a
+        self.c = c
+        self.rest = P.remove(hand, c)
+        same = plan.get(c.mask)
+        self.planned = same is not None
+        self._gain = same.cost if same is not None else None
+        self._P = P
+        self._base = base
+
+    @property
+    def gain(self) -> float:
+        if self._gain is None:
+            self._gain = self._base - self._P.cost(self.rest)
+        return self._gain
+
+
+class NormalClimbingAgent:
+    """Hand planning with card counting (see the module doc)."""
+
+    name = "normal"
+
+    #: a follow is made when its score (see ``_follow_score``) reaches this
+    PLAY_AT = -0.05
+    #: what passing costs when it hands the lead to the player on top
+    PASS_COST = 0.75
+    #: score of each card a play sheds
+    CARD_BONUS = 0.03
+    #: score of winning the lead (times the chance that the play holds)
+    LEAD_VALUE = 0.4
+    #: what spending a strong combination costs while the hand has no controls to spare
+    HOLD_COST = 1.0
+    #: a play this strong is kept for later unless it is needed
+    HOLD = 0.8
+    #: how close to going out an opponent with 1, 2, 3, 4 cards is (a weight)
+    THREAT = {1: 1.0, 2: 0.6, 3: 0.25, 4: 0.1}
+    #: score of keeping such an opponent from winning the trick when following
+    BLOCK = 2.0
+    #: how much leading what such an opponent might beat costs
+    LEAD_BLOCK = 6.0
+    #: worth of each penalty point a play saves, times how close the nearest opponent
+    #: is to going out (penalty games)
+    DUMP = 0.5
+    #: at most this many plays that break the plan are weighed when following
+    OFF_PLAN = 10
+    #: lead preference for bigger combinations (per card)
+    SIZE_BONUS = 0.04
+
+    def __init__(self, **kw: Any) -> None:
+        for k, v in kw.items():
+            if k.isupper() and hasattr(type(self), k):
+                if k == "THREAT":
+                    v = {int(n): w for n, w in v.items()}
+                setattr(self, k, v)
+
+    # ----- the agent interface -------------------------------------------------------------
+    def choose(
+        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Action:
+        return self._decide(obs, legal, decision, False)[0]
+
+    def suggest(
+        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Suggestion:
+        act, why = self._decide(obs, legal, decision, True)
+        return Suggestion(act, why)
+
+    # ----- deciding --------------------------------------------------------------------------
+    def _decide(
+        self, obs: dict[str, Any], legal: list[Action], decision: Decision, explain: bool
+    ) -> tuple[Action, str]:
+        if decision.kind == "choose-hand" or (legal and legal[0].kind == "choose-hand"):
+            return self._choose_hand(obs, legal)
+        plays, pass_act = _plays(legal)
+        top = obs.get("top")
+        if not plays:
+            act = pass_act or legal[0]
+            why = ""
+            if explain and top:
+                why = f"Pass: nothing you hold beats {show(top['cards'])}."
+            return act, why or "Pass: you have nothing that can be played here."
+        hand_n = len(obs["hand"])
+        for a in plays:
+            if len(a.cards) == hand_n:
+                return a, f"Play {show(a.cards)}: it empties your hand."
+        if len(legal) == 1:
+            only = legal[0]
+            if only.kind == "play":
+                return only, f"Play {show(only.cards)}: it is your only move."
+            return only, "Pass: it is your only move."
+        P = planner_for(obs)
+        if top is None:
+            return self._lead(obs, P, plays, explain)
+        return self._follow(obs, P, plays, pass_act, explain)
+
+    # ----- who is close to going out ------------------------------------------------------
+    def _opponents(self, obs: dict[str, Any], P: Planner) -> list[tuple[int, int, Any]]:
+        """(seat, cards, planner's model of it) for each opponent still holding cards."""
+        counts = obs["hand_counts"]
+        seats = [s for s in range(obs["players"]) if s != obs["seat"] and counts[s]]
+        return [(s, counts[s], o) for s, o in zip(seats, P.opps, strict=False)]
+
+    # ----- leading ----------------------------------------------------------------------------
+    def _lead(
+        self, obs: dict[str, Any], P: Planner, plays: list[Action], explain: bool
+    ) -> tuple[Action, str]:
+        by_sig: dict[int, list[Action]] = {}
+        for a in plays:
+            by_sig.setdefault(P.sig_of(a.cards), []).append(a)
+        plan = P.plan()
+        legal_plan = [c for c in plan if c.sig in by_sig]
+        if not legal_plan:
+            # the required card is not where the plan would use it: the play that costs
+            # the plan least
+            best = self._cheapest(P, plays)
+            return best, f"Lead {show(best.cards)}: your first play must include it."
+        weak = [c for c in plan if not c.ctrl]
+        ctrls = [c for c in plan if c.ctrl]
+        opps = self._opponents(obs, P)
+        names = _names(obs)
+        if len(weak) <= 1:
+            order = sorted(ctrls, key=lambda c: -c.n) + weak
+            for c in order:
+                if c.sig in by_sig:
+                    act = self._pick(P, by_sig[c.sig], c, lowest=True)
+                    if not explain:
+                        return act, ""
+                    rest = [x for x in order if x is not c]
+                    if not rest:
+                        return act, f"Lead {show(act.cards)}: it is all you have left."
+                    last = rest[-1]
+                    if c.ctrl:
+                        return act, (
+                            f"Lead {show(act.cards)}: nobody can beat it, and you can go out "
+                            f"with {show(last.cards)} after it."
+                        )
+                    return act, f"Lead {show(act.cards)}, then go out with your sure winners."
+        danger = [(s, n, o, self.THREAT.get(n, 0.0)) for s, n, o in opps]
+        danger = [d for d in danger if d[3]]
+
+        # in Big Two a five-card hand goes first: others can seldom follow it
+        five_first = P.variant.startswith("big-two")
+
+        def score(c: Combo) -> float:
+            v = c.s - self.SIZE_BONUS * (c.n - 1)
+            if five_first and c.n == 5:
+                v -= 1.0
+            if c.ctrl:
+                v += 2.0
+            for _s, n, o, w in danger:
+                if c.n <= n:
+                    # they might beat it, and go out soon after
+                    v += self.LEAD_BLOCK * w * (1.0 - P.strength(c, [o]))
+            return v
+
+        pick = min(legal_plan, key=lambda c: (score(c), c.top))
+        act = self._pick(P, by_sig[pick.sig], pick, lowest=not danger)
+        if not explain:
+            return act, ""
+        word = kind_word(pick)
+        near = [d for d in danger if d[1] <= 2]
+        if near:
+            s, n, _o, _w = min(near, key=lambda d: d[1])
+            if pick.n > n:
+                return act, (
+                    f"Lead {show(act.cards)}: {names[s]} has {_cards_word(n)} left and "
+                    f"cannot follow a {word}."
+                )
+            return act, (
+                f"Lead {show(act.cards)}: {names[s]} has {_cards_word(n)} left, so lead "
+                f"high enough to keep them from going out."
+            )
+        keep = [c for c in plan if c is not pick and c.s >= self.HOLD]
+        keep.sort(key=lambda c: -c.s)
+        tail = ""
+        if keep:
+            tail = f"; keep {show(keep[0].cards)} for the end"
+        elif pick.n >= 3:
+            tail = f": a {word} gets {pick.n} cards out at once"
+        else:
+            tail = ": it is the hardest part of your hand to get rid of"
+        low = "lowest " if pick.s < 0.5 else ""
+        return act, f"Lead your {low}{word}, {show(act.cards)}{tail}."
+
+    # ----- following -------------------------------------------------------------------------
+    def _candidates(self, P: Planner, plays: list[Action]) -> list[tuple[Action, Combo]]:
+        """The plays worth weighing (Big Two's many five-card choices are trimmed to the
+        plan's candidates and the cheapest few)."""
+        out = []
+        if isinstance(P, BigTwoPlanner) and len(plays) > 12 and len(plays[0].cards) == 5:
+            fives = {f.mask for f in P.fives(P.hand)}
+            for i, a in enumerate(plays):
+                m = P.mask_of(a.cards)
+                if i < 6 or m in fives:
+                    c = P.combo_of(a.cards)
+                    if c is not None:
+                        out.append((a, c))
+            return out
+        for a in plays:
+            c = P.combo_of(a.cards)
+            if c is not None:
+                out.append((a, c))
+        return out
+
+    def _follow(
+        self,
+        obs: dict[str, Any],
+        P: Planner,
+        plays: list[Action],
+        pass_act: Action | None,
+        explain: bool,
+    ) -> tuple[Action, str]:
+        top = obs["top"]
+        names = _names(obs)
+        opps = self._opponents(obs, P)
+        locked = P.options.get("passing") == "locked"
+        tags = obs.get("seat_tags") or [[] for _ in range(obs["players"])]
+        active = [o for s, _n, o in opps if not (locked and "passed" in tags[s])]
+        hand = P.hand
+        base = P.cost(hand)
+        in_plan = {c.mask: c for c in P.plan()}
+        cands = [_Cand(a, c, P, hand, base, in_plan) for a, c in self._candidates(P, plays)]
+        off_plan = [t for t in cands if not t.planned]
+        if len(off_plan) > self.OFF_PLAN:
+            # a long hand with many ways to break it up (Twos with 20 cards): weigh only
+            # the cheapest and the strongest of them
+            off_plan.sort(key=lambda t: P.key(t.a.cards))
+            keep = off_plan[: self.OFF_PLAN - 2] + off_plan[-2:]
+            cands = [t for t in cands if t.planned] + keep
+        if not cands:
+            return (pass_act or plays[0]), "Pass."
+        # 1. a sure winner that leaves at most one combination that is not a control
+        finish = []
+        for t in cands:
+            if P.is_control(t.c, active):
+                after = P.plan(t.rest, P.rest_cards(t.a.cards))
+                weak = [x for x in after if not x.ctrl]
+                if len(weak) <= 1:
+                    finish.append((t.gain, t, after, weak))
+        if finish:
+            _g, t, after, weak = max(finish, key=lambda f: (f[0], -f[1].c.s))
+            if not explain:
+                return t.a, ""
+            last = weak[0] if weak else after[-1]
+            return t.a, (
+                f"Play {show(t.a.cards)}: nobody can beat it, and then you can go out "
+                f"with {show(last.cards)}."
+            )
+        # 2. opponents close to going out: how likely each is to win this trick if we pass
+        # (the one on top, unless someone beats it; another, if it can beat the top)
+        threats = []
+        top_combo = P.combo_of(top["cards"])
+        for s, n, o in opps:
+            w = self.THREAT.get(n, 0.0)
+            if not w or (locked and "passed" in tags[s] and s != top["seat"]):
+                continue
+            if s == top["seat"]:
+                p_win = 1.0
+            else:
+                p_win = 1.0 - (P.strength(top_combo, [o]) if top_combo is not None else 1.0)
+            threats.append((s, n, o, w, p_win))
+        # 3. weigh each play: what it saves the plan, the cards it sheds, the lead it may
+        # win (worth having while weak combinations remain), minus the strength it spends
+        best = None
+        urgency = max((x[3] for x in threats), default=0.0)
+        left = len(obs["hand"])
+        for t in cands:
+            v = self._follow_score(P, t, active)
+            for _s, _n, o, w, p_win in threats:
+                v += self.BLOCK * w * (P.strength(t.c, [o]) + p_win - 1.0)
+            if urgency:
+                saved = penalty(obs, left) - penalty(obs, left - t.c.n)
+                v += self.DUMP * urgency * saved
+            if best is None or v > best[0] or (v == best[0] and P.key(t.a.cards) < best[2]):
+                best = (v, t, P.key(t.a.cards))
+        # passing hands the trick to whoever is on top unless a player between us beats
+        # it: in a two-player game a pass always gives the opponent the lead
+        n_players = obs["players"]
+        me = obs["seat"]
+        between = []
+        seat = (me + 1) % n_players
+        while seat != top["seat"]:
+            if obs["hand_counts"][seat] and not (locked and "passed" in tags[seat]):
+                between.append(seat)
+            seat = (seat + 1) % n_players
+        by_seat = {s: o for s, _n, o in opps}
+        models = [by_seat[s] for s in between if s in by_seat]
+        p_keep = P.strength(top_combo, models) if top_combo is not None else 0.0
+        if best is not None and best[0] >= self.PLAY_AT - self.PASS_COST * p_keep:
+            t = best[1]
+            if not explain:
+                return t.a, ""
+            near = [x for x in threats if x[1] <= 2 and P.strength(t.c, [x[2]]) > 0.5]
+            if near:
+                s, n = min(near, key=lambda x: x[1])[:2]
+                return t.a, (
+                    f"Play {show(t.a.cards)}: {names[s]} has {_cards_word(n)} left — "
+                    f"take the trick before they go out."
+                )
+            if t.gain < 0.1 and t.c.s < 0.5:
+                return t.a, (
+                    f"Play {show(t.a.cards)}: it costs your hand next to nothing and may win "
+                    f"you the lead."
+                )
+            if t.c.s >= self.HOLD:
+                return t.a, (
+                    f"Play {show(t.a.cards)}: take the lead now — you have strong cards to spare."
+                )
+            return t.a, (
+                f"Play {show(t.a.cards)}: the cheapest way to beat {show(top['cards'])} "
+                f"without breaking up your hand."
+            )
+        if pass_act is None:
+            t = max(cands, key=lambda t: t.gain)
+            return t.a, f"Play {show(t.a.cards)}: you may not pass."
+        if not explain:
+            return pass_act, ""
+        strong = [t for t in cands if t.c.ctrl or t.c.s >= self.HOLD or t.c.bomb]
+        if strong:
+            t = max(strong, key=lambda t: t.c.s)
+            what = show(t.a.cards) if t.c.n == 1 else f"{kind_word(t.c)} {show(t.a.cards)}"
+            return pass_act, f"Pass: your {what} is worth more later."
+        t = max(cands, key=lambda t: t.gain)
+        return pass_act, (
+            f"Pass: beating {show(top['cards'])} would mean breaking up your hand "
+            f"(for instance playing {show(t.a.cards)})."
+        )
+
+    def _follow_score(self, P: Planner, t: _Cand, active) -> float:
+        c = t.c
+        v = t.gain + self.CARD_BONUS * c.n
+        strong = c.ctrl or c.s >= self.HOLD or c.bomb
+        if strong or c.s >= 0.3:
+            spare = self._spare(P, t.rest)
+            if strong and not spare:
+                v -= self.HOLD_COST * max(c.s, 0.5)
+            s_now = P.strength(c, active)
+            v += self.LEAD_VALUE * s_now
+        return v
+
+    def _spare(self, P: Planner, rest: int) -> bool:
+        """Does the hand left have controls to spare (as many as it has weak plays)?"""
+        after = P.plan(rest)
+        weak = sum(1 for x in after if not x.ctrl)
+        ctrls = len(after) - weak
+        return ctrls >= weak - 1 and weak <= 3
+
+    # ----- helpers ----------------------------------------------------------------------------
+    def _pick(self, P: Planner, acts: list[Action], c: Combo, lowest: bool) -> Action:
+        """Among the legal actions making the same play, the one with the lowest (or the
+        highest) top card; the plan's own cards when listed."""
+        if len(acts) == 1:
+            return acts[0]
+        if c.cards:
+            want = set(c.cards)
+            for a in acts:
+                if set(a.cards) == want:
+                    return a
+        key = P.key
+        return (
+            min(acts, key=lambda a: key(a.cards))
+            if lowest
+            else max(acts, key=lambda a: key(a.cards))
+        )
+
+    def _cheapest(self, P: Planner, plays: list[Action]) -> Action:
+        base = P.cost(P.hand)
+        best = None
+        for a in plays:
+            c = P.combo_of(a.cards)
+            if c is None:
+                continue
+            v = base - P.cost(P.remove(P.hand, c))
+            if best is None or v > best[0]:
+                best = (v, a)
+        return best[1] if best else plays[0]
+
+    def _choose_hand(self, obs: dict[str, Any], legal: list[Action]) -> tuple[Action, str]:
+        offered = obs.get("offered_hands") or {}
+        choices = [a for a in legal if a.value in offered]
+        if not choices:
+            return legal[0], "Take the first hand on offer."
+        size = len(next(iter(offered.values())))
+        scored = []
+        for a in choices:
+            others = [c for k, cs in offered.items() if k != a.value for c in cs]
+            # choosing second: the hand left over leaves the deal, so it is known
+            known = others if len(offered) == 2 else None
+            P = planner_for(obs, hand=offered[a.value], opponents=[size], known_out=known)
+            plan = P.plan()
+            scored.append((P.cost(P.hand), a, plan))
+        cost, a, plan = min(scored, key=lambda t: (t[0], str(t[1].value)))
+        sure = sum(1 for c in plan if c.ctrl)
+        return a, (
+            f"Take hand {a.value}: it splits into {len(plan)} plays"
+            + (
+                f", {sure} of them sure winners."
+                if sure > 1
+                else ", one a sure winner."
+                if sure
+                else "."
+            )
+        )
+
+
+# =========================================================================================
+# easy
+
+
+class EasyClimbingAgent:
+    """Rules of thumb (see the module doc): quick, never absurd, easy to beat."""
+
+    name = "easy"
+
+    def __init__(self, **kw: Any) -> None:
+        pass
 
     def choose(
         self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
-        if decision.kind != "play":
-            return self._choose_other(obs, legal, decision, rng)
-        plays = [a for a in legal if a.kind == "play"]
-        passes = [a for a in legal if a.kind == "pass"]
+        return self._decide(obs, legal, decision, rng)[0]
+
+    def suggest(
+        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Suggestion:
+        act, why = self._decide(obs, legal, decision, rng)
+        return Suggestion(act, why)
+
+    def _decide(
+        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+    ) -> tuple[Action, str]:
+        variant = obs["variant"]
+        order = _ORDER[variant]
+        if decision.kind == "choose-hand" or (legal and legal[0].kind == "choose-hand"):
+            offered = obs.get("offered_hands") or {}
+            choices = [a for a in legal if a.value in offered]
+            if not choices:
+                return legal[0], "Take the first hand on offer."
+
+            # the hand with the most high cards (aces and twos count double)
+            def worth(a: Action) -> int:
+                ranks = [order[c] >> 2 for c in offered[a.value]]
+                return sum(r + (12 if r >= 11 else 0) for r in ranks)
+
+            a = max(choices, key=lambda a: (worth(a), str(a.value)))
+            return a, f"Take hand {a.value}: it has the most high cards."
+        plays, pass_act = _plays(legal)
+        top = obs.get("top")
         if not plays:
-            return passes[0] if passes else legal[0]
+            act = pass_act or legal[0]
+            return act, (f"Pass: nothing you hold beats {show(top['cards'])}." if top else "Pass.")
         hand = obs["hand"]
         for a in plays:
             if len(a.cards) == len(hand):
-                return a
-        cls = variant_class(obs["variant"])
-        opts = dict(obs.get("options", {}))
-        opts["_players"] = obs["players"]
-        seat = obs["seat"]
-        others = [n for i, n in enumerate(obs["hand_counts"]) if i != seat]
-        danger = min(others) <= 3 if others else False
+                return a, f"Play {show(a.cards)}: it empties your hand."
+        counts = obs["hand_counts"]
+        me = obs["seat"]
+        near = min((n for s, n in enumerate(counts) if s != me and n), default=99)
+        rank = [order[c] >> 2 for c in hand]
+        per_rank: dict[int, int] = {}
+        for r in rank:
+            per_rank[r] = per_rank.get(r, 0) + 1
+        bomb_ranks = self._bomb_ranks(variant, per_rank)
+
+        def info(a: Action) -> tuple[int, int, bool, bool, int]:
+            ks = [order[c] for c in a.cards]
+            top_card = max(ks)
+            is_bomb = self._is_bomb(variant, a.cards, order)
+            # breaks a bomb, or takes a single card out of a set of three or four
+            breaks = False
+            if not is_bomb:
+                used: dict[int, int] = {}
+                for k in ks:
+                    used[k >> 2] = used.get(k >> 2, 0) + 1
+                for r, u in used.items():
+                    if (
+                        r in bomb_ranks
+                        and (u < 4 or variant == "twos")
+                        or per_rank[r] >= 3
+                        and u == 1
+                        and len(ks) == 1
+                    ):
+                        breaks = True
+            return top_card, len(a.cards), is_bomb, breaks, sum(ks)
+
+        if top is None:
+            # the lowest card, with the others of its rank (a beginner sees sets, and
+            # plays runs and poker hands only when nothing else will do)
+            sets: list[Action] = []
+            others: list[Action] = []
+            for a in plays:
+                r0 = order[a.cards[0]] >> 2
+                same = all(order[c] >> 2 == r0 for c in a.cards)
+                (sets if same else others).append(a)
+            for group in (sets, others):
+                best = None
+                for a in group:
+                    t, n, is_bomb, breaks, _tot = info(a)
+                    if is_bomb or breaks:
+                        continue
+                    key = (min(order[c] >> 2 for c in a.cards), -n, t)
+                    if best is None or key < best[0]:
+                        best = (key, a)
+                if best is not None:
+                    a = best[1]
+                    return a, f"Lead {show(a.cards)}: get your low cards out first."
+            # only bombs and pieces of them: the lowest play, bombs last
+            a = min(plays, key=lambda a: (info(a)[2], info(a)[0]))
+            return a, f"Lead {show(a.cards)}: nothing else to lead."
         scored = []
         for a in plays:
-            combo = cls.classify_cards(tuple(a.cards), opts)
-            bomb = bool(combo and combo.is_bomb)
-            top = max(rank_index(c) for c in a.cards)
-            low = sum(rank_index(c) for c in a.cards) / len(a.cards)
-            scored.append((bomb, top, low, -len(a.cards), a))
-        leading = obs.get("top") is None
-        non_bombs = [s for s in scored if not s[0]]
-        bombs = [s for s in scored if s[0]]
-        if leading:
-            pool = non_bombs or bombs
-            # lowest top card first, then the most cards, then the lowest average
-            pool.sort(key=lambda s: (s[1], s[3], s[2]))
-            return pool[0][4]
-        if non_bombs:
-            non_bombs.sort(key=lambda s: (s[1], s[2], -s[3]))
-            best = non_bombs[0]
-            if best[1] >= TOP_RANKS and not danger and len(hand) > 6 and passes:
-                return passes[0]
-            return best[4]
-        if bombs and (danger or len(hand) <= 6):
-            bombs.sort(key=lambda s: (s[1], s[2]))
-            return bombs[0][4]
-        return passes[0] if passes else scored[0][4]
+            t, n, is_bomb, breaks, tot = info(a)
+            scored.append((t, n, is_bomb, breaks, a))
+        fine = [x for x in scored if not x[2] and not x[3]]
+        high = 12  # the rank of the twos
+        long_hand = len(hand) > 6
+        if fine:
+            fine.sort(key=lambda x: (x[0], x[1]))
+            t, n, _b, _br, a = fine[0]
+            keep = (t >> 2) >= high and long_hand and near > 3
+            if pass_act is not None and keep and rng.random() < 0.8:
+                return pass_act, f"Pass: keep {show(a.cards)} for later."
+            return a, f"Play {show(a.cards)}: the lowest play that beats {show(top['cards'])}."
+        bombs = [x for x in scored if x[2]]
+        if bombs and (near <= 3 or len(hand) - len(bombs[0][4].cards) <= 2):
+            bombs.sort(key=lambda x: (x[0], x[1]))
+            a = bombs[0][4]
+            if near <= 3:
+                return a, f"Bomb with {show(a.cards)}: someone is about to go out."
+            return a, f"Bomb with {show(a.cards)}: you are nearly out yourself."
+        if pass_act is not None:
+            return pass_act, f"Pass: beating {show(top['cards'])} would break up your hand."
+        scored.sort(key=lambda x: (x[2], x[0]))
+        a = scored[0][4]
+        return a, f"Play {show(a.cards)}: you must play."
 
-    def _choose_other(self, obs, legal, decision, rng):
-        offered = obs.get("offered_hands")
-        if offered and decision.choices:
+    @staticmethod
+    def _is_bomb(variant: str, cards, order) -> bool:
+        n = len(cards)
+        if variant == "twos":
+            ranks: dict[int, int] = {}
+            for c in cards:
+                r = order[c] >> 2
+                ranks[r] = ranks.get(r, 0) + 1
+            widths = set(ranks.values())
+            if len(widths) != 1:
+                return False
+            w = widths.pop()
+            return (len(ranks) == 1 and w == 4) or (w >= 2 and len(ranks) >= 3)
+        if variant == "chinese-poker" and n == 5:
+            ranks = {}
+            for c in cards:
+                r = order[c] >> 2
+                ranks[r] = ranks.get(r, 0) + 1
+            return 4 in ranks.values()
+        return False
 
-            def strength(cards):
-                return sum(rank_index(c) for c in cards)
-
-            best = max(
-                decision.choices, key=lambda ch: strength(offered.get(str(ch.action.value), []))
-            )
-            return best.action
-        return legal[rng.randrange(len(legal))]
+    @staticmethod
+    def _bomb_ranks(variant: str, per_rank: dict[int, int]) -> set[int]:
+        """Ranks of the hand that make a bomb (four of a kind; in Twos also the ranks of
+        a multi-run): an easy player does not break them up."""
+        ranks = {r for r, k in per_rank.items() if k == 4}
+        if variant == "twos":
+            run: list[int] = []
+            for r in range(14):
+                if r < 13 and per_rank.get(r, 0) >= 2:
+                    run.append(r)
+                    continue
+                if len(run) >= 3:
+                    ranks.update(run)
+                run = []
+        return ranks

@@ -1,4 +1,4 @@
-"""Big Two (RULINGS §2, after Blume's page).
+"""Big Two (docs/rules.md §2, after Blume's page).
 
 Actions: ``Action("play", cards)`` with the concrete card codes played (suits matter
 in Big Two, so every suit choice is a different play and ``legal_actions`` lists each

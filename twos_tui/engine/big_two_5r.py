@@ -1,4 +1,4 @@
-"""Big Two, five-round edition (RULINGS §3).
+"""Big Two, five-round edition (docs/rules.md §3).
 
 Actions: as in :mod:`.big_two`: ``Action("play", cards)`` with the concrete card codes
 (suits matter; every suit choice is listed), or ``Action("pass")``.

@@ -1,4 +1,4 @@
-"""Chinese Poker, the shedding game on Blume's page (RULINGS §4) — not the gambling game.
+"""Chinese Poker, the shedding game on Blume's page (docs/rules.md §4) — not the gambling game.
 
 Actions:
 

@@ -476,7 +476,7 @@ def bomb_shapes(hand_size: int, deck: str = "standard") -> list[Row]:
 def bomb_order(hand_size: int, deck: str = "standard") -> list[tuple[int, int]]:
     """Bomb shapes ``(width, length)`` that can be dealt, WEAKEST first.
 
-    Rarer beats commoner (RULINGS §1): the order is by decreasing exact
+    Rarer beats commoner (docs/rules.md §1.7): the order is by decreasing exact
     probability.  At 13 cards from the standard deck this gives
     2x3, 4x1, 2x4, 2x5, 3x3, 2x6, 3x4, 4x3: the text's list with the shapes
     that do not fit in 13 cards (2x7, 3x5, 3x6, 4x4) left out.

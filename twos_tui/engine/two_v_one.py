@@ -1,4 +1,4 @@
-"""2v1: three players, an 18-card deck, one lone player against a duo (RULINGS §5).
+"""2v1: three players, an 18-card deck, one lone player against a duo (docs/rules.md §5).
 
 A match is a series of *rounds* (one round = one deal of the protocol). A round:
 
@@ -26,10 +26,11 @@ A match is a series of *rounds* (one round = one deal of the protocol). A round:
    only they may bid, and its winner (the lone player if exact, else the other tied
    player) wins the match.
 
-Choices where the text is silent: when the duo win a hand, the duo member on the lone
-player's left decides which card returns; a forced bid falls to the last eligible player
-to speak in the bidding when nobody has bid before; a player who passed before a 3 was bid
-may still overcall it with 4 (the text: "each other player ... may choose to bid 4").
+Choices where the text is silent (docs/rules.md §5.10): when the duo win a hand, the duo
+member on the lone player's left decides which card returns; a forced bid falls to the last
+eligible player to speak in the bidding when nobody has bid before; a player who passed
+before a 3 was bid may still overcall it with 4 (the text: "each other player ... may
+choose to bid 4").
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from .cards import HIDDEN, CardFace, standard_face
 from .protocol import Action, Choice, DealResult, Decision, Game, OptionSpec
 
 # ----- the deck: one table ------------------------------------------------------------
-#: The whole 18-card deck (RULINGS §5 reconstruction; correct it here and only here).
+#: The whole 18-card deck (docs/rules.md §5.1 reconstruction; correct it here and only here).
 DECK_TABLE: dict[str, Any] = {
     # letter, name, glyph (single width), colour hint, values in the suit
     "suits": (
@@ -414,6 +415,9 @@ class TwoVOneGame(Game):
             winner=winner,
             lone_value=lone_v,
             duo_value=duo_v,
+            hand=self.hand_no,
+            lone_cards=[up, down],
+            duo_cards=[[s, self.follows[s]] for s in self.duo()],
         )
         self.pile.extend([d1, d2])
         self.follows = [None] * self.players
@@ -1046,6 +1050,8 @@ class TwoVOneGame(Game):
                 else (self.follows[seat] if self.blind else None)
             ),
             "received": [c for c in self.received[seat] if c in self.hands[seat]],
+            # what this seat passed left in the last exchange of this round
+            "passed": list(self.received[(seat + 1) % n]),
             "last_hand": last,
             "keep_seat": self.keep_seat,
             "winners": list(self.winners),

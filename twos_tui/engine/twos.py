@@ -1,4 +1,4 @@
-"""Twos, the climbing game (RULINGS §1; seed ``twos-climbing-swift.txt``).
+"""Twos, the climbing game (docs/rules.md §1; seed ``twos-climbing-swift.txt``).
 
 Cards rank 3 < 4 < ... < K < A < 2 and, within a rank, spades < clubs < diamonds <
 hearts, so 3S is the lowest card and 2H the highest. Three players get 13 cards each
@@ -15,7 +15,8 @@ Plays (``Combination.kind``):
 A play is beaten by the same pattern (``Combination.slot``: same count, or same run
 length, or same bomb shape) with a higher top card (``Combination.key`` = the top card,
 rank then suit). A bomb beats any non-bomb; bomb shapes are ranked by
-``Combination.power`` (1 = weakest shape). The shape order is :func:`bomb_order`.
+``Combination.power`` (1 = weakest shape). The shape order is :func:`bomb_order`
+(docs/rules.md §1.7).
 
 Action representation
 ---------------------

@@ -1,4 +1,4 @@
-"""Twos, the trick-taking game (RULINGS §6): four players, wild twos caught by threes.
+"""Twos, the trick-taking game (docs/rules.md §6): four players, wild twos caught by threes.
 
 * 52 cards, 13 each. The player left of the dealer leads the first trick; the trick
   winner leads the next; the deal passes to the left.
