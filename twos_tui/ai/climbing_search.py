@@ -385,16 +385,26 @@ class HardClimbingAgent:
         seat = obs["seat"]
         hand = rules.mask_of(obs["hand"])
         moves = []
-        for a in legal:
-            mv = None if a.kind == "pass" else rules.move_of_codes(a.cards)
-            if mv is not None and mv[0] == hand:
-                return a  # out of cards: the deal is won
+        index = []  # legal[index[j]] is moves[j]
+        for i, a in enumerate(legal):
+            if a.kind == "pass":
+                mv = None
+            else:
+                mv = rules.move_of_codes(a.cards)
+                if mv is None:  # not a play the sim knows (never for a listed action)
+                    continue
+                if mv[0] == hand:
+                    return a  # out of cards: the deal is won
             moves.append(mv)
+            index.append(i)
+        if not moves:
+            return legal[0]
         sampler = Sampler(obs, belief_weights(obs, rules) if BELIEFS else None)
         cand = self._candidates(sampler, moves, rng)
         if len(cand) == 1:
-            return legal[cand[0]]
-        return legal[self._search(sampler, seat, [moves[i] for i in cand], cand, rng, start)]
+            return legal[index[cand[0]]]
+        pick = self._search(sampler, seat, [moves[i] for i in cand], cand, rng, start)
+        return legal[index[pick]]
 
     def _candidates(self, sampler: Sampler, moves: list, rng: random.Random) -> list[int]:
         """Indices of the moves worth searching, the rollout policy's own choice first
