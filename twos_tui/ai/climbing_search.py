@@ -10,7 +10,7 @@ generator only:
    deal: play it.
 2. **Candidates.** The legal actions become sim moves (:mod:`twos_tui.engine.sim`). Where
    there are many (a Big Two lead lists every suit choice of every poker hand), a cheap
-   prior keeps a dozen: the rollout policy's own choice, the lowest plays of every
+   prior keeps two dozen: the rollout policy's own choice, the lowest plays of every
    pattern, plays that shed the most cards, the highest single and the pass.
 3. **Beliefs.** The unseen cards are dealt again for every *world*, not uniformly but
    with per-card weights read from the public play of this deal: an opponent who passed
@@ -80,7 +80,7 @@ clock = time.perf_counter
 #: the rollout policy looks for a winning last two plays with this many cards or fewer
 ENDGAME_CARDS = 10
 #: keep at most this many candidates for the search
-MAX_CANDIDATES = 12
+MAX_CANDIDATES = 24
 #: bonus a rollout gives per share of the hand shed (the win itself is worth 1)
 SHED_BONUS = 0.05
 #: worlds before a candidate may be dropped, and the margins (in standard errors of
