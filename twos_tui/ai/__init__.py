@@ -46,6 +46,7 @@ for _v in CLIMBING:
         _REGISTRY[(_v, _lv)] = "twos_tui.ai.climbing_ai:NormalClimbingAgent"
     _REGISTRY[(_v, "easy")] = "twos_tui.ai.climbing_ai:EasyClimbingAgent"
     _REGISTRY[(_v, "normal")] = "twos_tui.ai.climbing_ai:NormalClimbingAgent"
+    _REGISTRY[(_v, "hard")] = "twos_tui.ai.climbing_search:HardClimbingAgent"
 for _lv in LEVELS:
     _REGISTRY[("2v1", _lv)] = f"twos_tui.ai.two_v_one_ai:{_lv.capitalize()}TwoVOneAgent"
     _REGISTRY[("twos-tricks", _lv)] = (
