@@ -241,7 +241,9 @@ def test_two_player_hand_choice():
     assert "offered_hands" not in obs_o
     text_o = json.dumps(obs_o)
     assert all(f'"{x}"' not in text_o for x in CP_DECK)
-    assert "turn to choose" in g.check(o, Action("choose-hand", value="A"))
+    assert g.check(o, Action("choose-hand", value="A")) == (
+        f"It is not your turn: waiting for {g.names[d]}."
+    )
     assert "choose one of the hands" in g.check(d, Action("play", ("3D",)))
     assert "not on offer" in g.check(d, Action("choose-hand", value="D"))
     b_cards = list(g.offered["B"])

@@ -247,7 +247,7 @@ def test_duo_discard_is_simultaneous_and_hidden():
     refused(g, GARY, Action("discard", ("1M", "1S")), "one card")
     g.apply(TRANG, Action("discard", ("RB",)))
     assert g.to_act() == (GARY,)
-    refused(g, TRANG, Action("discard", ("2M",)), "already discarded")
+    refused(g, TRANG, Action("discard", ("2M",)), "already made your choice", "waiting for Gary")
     for seat in (LIAM, GARY):
         assert not sees(g, seat, "RB")
     assert g.observation(TRANG)["my_discard"] == "RB"
@@ -285,7 +285,8 @@ def test_no_bid_means_a_simultaneous_two_card_pass():
         ]
     assert g.observation(LIAM)["my_choice"] == ["4M", "5M"]
     assert set(g.to_act()) == {GARY, TRANG}
-    refused(g, LIAM, Action("exchange", ("5S", "6H")), "already chosen")
+    reason = refused(g, LIAM, Action("exchange", ("5S", "6H")), "already made your choice")
+    assert reason.endswith("waiting for Gary and Trang.")
     g = roundtrip(g)  # mid-exchange
     g.apply(GARY, Action("exchange", ("1M", "1S")))
     g.apply(TRANG, Action("exchange", ("RB", "2M")))
@@ -387,7 +388,7 @@ def test_blindfold_lead_makes_the_duo_choose_face_down_together():
     assert not sees(g, GARY, "3S") and not sees(g, LIAM, "3S")
     assert g.observation(TRANG)["my_face_down"] == "3S"
     assert {"seat": TRANG, "cards": ["??"], "label": "face down"} in g.observation(GARY)["table"]
-    refused(g, TRANG, Action("follow", ("3H",)), "already chosen")
+    refused(g, TRANG, Action("follow", ("3H",)), "already made your choice", "waiting for Gary")
     g = roundtrip(g)
     g.apply(GARY, Action("follow", ("1S",)))  # 1+3 stars = 4 vs 2+4 = 4
     assert g.last_hand["duo_value"] == 4 and g.last_hand["winner"] == "lone"

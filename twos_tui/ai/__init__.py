@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..engine.observation import Observation
 from ..engine.protocol import Action, Decision
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -44,6 +46,7 @@ for _v in CLIMBING:
         _REGISTRY[(_v, _lv)] = "twos_tui.ai.climbing_ai:NormalClimbingAgent"
     _REGISTRY[(_v, "easy")] = "twos_tui.ai.climbing_ai:EasyClimbingAgent"
     _REGISTRY[(_v, "normal")] = "twos_tui.ai.climbing_ai:NormalClimbingAgent"
+    _REGISTRY[(_v, "hard")] = "twos_tui.ai.climbing_search:HardClimbingAgent"
 for _lv in LEVELS:
     _REGISTRY[("2v1", _lv)] = f"twos_tui.ai.two_v_one_ai:{_lv.capitalize()}TwoVOneAgent"
     _REGISTRY[("twos-tricks", _lv)] = (
@@ -55,9 +58,10 @@ class Agent(Protocol):
     name: str
 
     def choose(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
-        """Pick one of ``legal`` (never empty) for the seat ``obs["seat"]``."""
+        """Pick one of ``legal`` (never empty) for the seat ``obs["seat"]``. The
+        observation is of the variant the agent was made for (:func:`agent_for`)."""
 
 
 @dataclass(frozen=True)
@@ -88,22 +92,22 @@ def agent_for(variant_id: str, level: str = DEFAULT_LEVEL, **kw: Any) -> Agent:
     except KeyError:
         raise ValueError(f"no {level} AI for variant {variant_id!r}") from None
     module, _, name = target.partition(":")
-    factory = getattr(importlib.import_module(module), name)
-    return factory(**kw)  # type: ignore[no-any-return]
+    factory: Callable[..., Agent] = getattr(importlib.import_module(module), name)
+    return factory(**kw)
 
 
 def suggest(
     variant_id: str,
-    obs: dict[str, Any],
+    obs: Observation,
     legal: list[Action],
     decision: Decision,
     rng: random.Random,
 ) -> Suggestion:
     """A hint for the seat of ``obs``: what the ``normal`` AI would do, and why."""
     agent = agent_for(variant_id, "normal")
-    explain = getattr(agent, "suggest", None)
+    explain: Callable[..., Suggestion] | None = getattr(agent, "suggest", None)
     if explain is not None:
-        return explain(obs, legal, decision, rng)  # type: ignore[no-any-return]
+        return explain(obs, legal, decision, rng)
     act = agent.choose(obs, legal, decision, rng)
     what = "pass" if act.kind == "pass" else f"{act.kind} {' '.join(act.cards)}".strip()
     return Suggestion(act, f"The {variant_id} AI would {what}.")

@@ -11,10 +11,14 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
 
 from ..engine import variant_class
+from ..engine.observation import Observation
 from ..engine.protocol import Action, Decision
+
+#: a card's position in a variant's rank order
+CardKey = Callable[[str], tuple[int, ...]]
 
 
 class RandomAgent:
@@ -23,16 +27,16 @@ class RandomAgent:
     name = "random"
 
     def choose(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         return legal[rng.randrange(len(legal))]
 
 
-def _order(variant_id: str) -> Any:
+def _order(variant_id: str) -> CardKey:
     """A function giving each card's position in the variant's rank order."""
     cls = variant_class(variant_id)
 
-    def key(code: str) -> tuple:
+    def key(code: str) -> tuple[int, ...]:
         # card_sort_key reads only class-level tables
         return cls.card_sort_key(cls, code, "rank")  # type: ignore[arg-type]
 
@@ -45,10 +49,10 @@ class GreedyAgent:
     name = "greedy"
 
     def __init__(self) -> None:
-        self._keys: dict[str, Any] = {}
+        self._keys: dict[str, CardKey] = {}
 
     def choose(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         variant = obs["variant"]
         key = self._keys.get(variant)

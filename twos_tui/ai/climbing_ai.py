@@ -44,14 +44,16 @@ seat knows). Both offer ``suggest()``: the move and one line in a player's words
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from ..engine.cards import display
+from ..engine.observation import ChinesePokerObservation, ClimbingObservation, Observation
 from ..engine.poker_hands import CODE_IDX, penalty_50_40_30
 from ..engine.protocol import Action, Decision
 from ..engine.twos import CODE_INT
 from . import Suggestion
-from .hand_plan import BigTwoPlanner, Combo, Planner, planner_for
+from .hand_plan import BigTwoPlanner, Combo, Planner, _Opp, planner_for
 
 #: card orders of the variants (a higher integer is a higher single card; in Chinese
 #: Poker suits do not count, so only ``>> 2`` matters)
@@ -78,7 +80,7 @@ _KIND_WORDS = {
 }
 
 
-def show(cards) -> str:
+def show(cards: Iterable[str]) -> str:
     """Card labels as a player reads them: ``10♥ J♥``."""
     return " ".join(display(c) for c in cards)
 
@@ -95,11 +97,22 @@ def _plays(legal: list[Action]) -> tuple[list[Action], Action | None]:
     return plays, (passes[0] if passes else None)
 
 
-def _names(obs: dict[str, Any]) -> list[str]:
+def _climbing(obs: Observation) -> ClimbingObservation:
+    """The observation as what it is: a climbing game's (the registry gives these agents
+    no other family)."""
+    return cast(ClimbingObservation, obs)
+
+
+def _offered(obs: ClimbingObservation) -> Mapping[str, list[str]]:
+    """The hands on offer to this seat (Chinese Poker's hand choice), or none."""
+    return cast(ChinesePokerObservation, obs).get("offered_hands") or {}
+
+
+def _names(obs: ClimbingObservation) -> list[str]:
     return list(obs.get("names") or [f"Player {i + 1}" for i in range(obs["players"])])
 
 
-def penalty(obs: dict[str, Any], left: int) -> int:
+def penalty(obs: ClimbingObservation, left: int) -> int:
     """What holding ``left`` cards costs when someone else goes out (0 where only the
     winner counts)."""
     variant = obs["variant"]
@@ -127,7 +140,9 @@ class _Cand:
 
     __slots__ = ("a", "c", "rest", "planned", "_gain", "_P", "_base")
 
-    def __init__(self, a: Action, c: Combo, P: Planner, hand: int, base: float, plan) -> None:
+    def __init__(
+        self, a: Action, c: Combo, P: Planner, hand: int, base: float, plan: dict[int, Combo]
+    ) -> None:
         self.a = a
         self.c = c
         self.rest = P.remove(hand, c)
@@ -184,19 +199,19 @@ class NormalClimbingAgent:
 
     # ----- the agent interface -------------------------------------------------------------
     def choose(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
-        return self._decide(obs, legal, decision, False)[0]
+        return self._decide(_climbing(obs), legal, decision, False)[0]
 
     def suggest(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
-        act, why = self._decide(obs, legal, decision, True)
+        act, why = self._decide(_climbing(obs), legal, decision, True)
         return Suggestion(act, why)
 
     # ----- deciding --------------------------------------------------------------------------
     def _decide(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, explain: bool
+        self, obs: ClimbingObservation, legal: list[Action], decision: Decision, explain: bool
     ) -> tuple[Action, str]:
         if decision.kind == "choose-hand" or (legal and legal[0].kind == "choose-hand"):
             return self._choose_hand(obs, legal)
@@ -223,7 +238,7 @@ class NormalClimbingAgent:
         return self._follow(obs, P, plays, pass_act, explain)
 
     # ----- who is close to going out ------------------------------------------------------
-    def _opponents(self, obs: dict[str, Any], P: Planner) -> list[tuple[int, int, Any]]:
+    def _opponents(self, obs: ClimbingObservation, P: Planner) -> list[tuple[int, int, Any]]:
         """(seat, cards, planner's model of it) for each opponent still holding cards."""
         counts = obs["hand_counts"]
         seats = [s for s in range(obs["players"]) if s != obs["seat"] and counts[s]]
@@ -231,7 +246,7 @@ class NormalClimbingAgent:
 
     # ----- leading ----------------------------------------------------------------------------
     def _lead(
-        self, obs: dict[str, Any], P: Planner, plays: list[Action], explain: bool
+        self, obs: ClimbingObservation, P: Planner, plays: list[Action], explain: bool
     ) -> tuple[Action, str]:
         by_sig: dict[int, list[Action]] = {}
         for a in plays:
@@ -333,13 +348,14 @@ class NormalClimbingAgent:
 
     def _follow(
         self,
-        obs: dict[str, Any],
+        obs: ClimbingObservation,
         P: Planner,
         plays: list[Action],
         pass_act: Action | None,
         explain: bool,
     ) -> tuple[Action, str]:
         top = obs["top"]
+        assert top is not None  # following: there is a play to beat
         names = _names(obs)
         opps = self._opponents(obs, P)
         locked = P.options.get("passing") == "locked"
@@ -455,7 +471,7 @@ class NormalClimbingAgent:
             f"(for instance playing {show(t.a.cards)})."
         )
 
-    def _follow_score(self, P: Planner, t: _Cand, active) -> float:
+    def _follow_score(self, P: Planner, t: _Cand, active: list[_Opp]) -> float:
         c = t.c
         v = t.gain + self.CARD_BONUS * c.n
         strong = c.ctrl or c.s >= self.HOLD or c.bomb
@@ -504,8 +520,8 @@ class NormalClimbingAgent:
                 best = (v, a)
         return best[1] if best else plays[0]
 
-    def _choose_hand(self, obs: dict[str, Any], legal: list[Action]) -> tuple[Action, str]:
-        offered = obs.get("offered_hands") or {}
+    def _choose_hand(self, obs: ClimbingObservation, legal: list[Action]) -> tuple[Action, str]:
+        offered = _offered(obs)
         choices = [a for a in legal if a.value in offered]
         if not choices:
             return legal[0], "Take the first hand on offer."
@@ -515,7 +531,7 @@ class NormalClimbingAgent:
             others = [c for k, cs in offered.items() if k != a.value for c in cs]
             # choosing second: the hand left over leaves the deal, so it is known
             known = others if len(offered) == 2 else None
-            P = planner_for(obs, hand=offered[a.value], opponents=[size], known_out=known)
+            P = planner_for(obs, hand=offered[str(a.value)], opponents=[size], known_out=known)
             plan = P.plan()
             scored.append((P.cost(P.hand), a, plan))
         cost, a, plan = min(scored, key=lambda t: (t[0], str(t[1].value)))
@@ -545,30 +561,30 @@ class EasyClimbingAgent:
         pass
 
     def choose(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
-        return self._decide(obs, legal, decision, rng)[0]
+        return self._decide(_climbing(obs), legal, decision, rng)[0]
 
     def suggest(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
-        act, why = self._decide(obs, legal, decision, rng)
+        act, why = self._decide(_climbing(obs), legal, decision, rng)
         return Suggestion(act, why)
 
     def _decide(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ClimbingObservation, legal: list[Action], decision: Decision, rng: random.Random
     ) -> tuple[Action, str]:
         variant = obs["variant"]
         order = _ORDER[variant]
         if decision.kind == "choose-hand" or (legal and legal[0].kind == "choose-hand"):
-            offered = obs.get("offered_hands") or {}
+            offered = _offered(obs)
             choices = [a for a in legal if a.value in offered]
             if not choices:
                 return legal[0], "Take the first hand on offer."
 
             # the hand with the most high cards (aces and twos count double)
             def worth(a: Action) -> int:
-                ranks = [order[c] >> 2 for c in offered[a.value]]
+                ranks = [order[c] >> 2 for c in offered[str(a.value)]]
                 return sum(r + (12 if r >= 11 else 0) for r in ranks)
 
             a = max(choices, key=lambda a: (worth(a), str(a.value)))
@@ -664,7 +680,7 @@ class EasyClimbingAgent:
         return a, f"Play {show(a.cards)}: you must play."
 
     @staticmethod
-    def _is_bomb(variant: str, cards, order) -> bool:
+    def _is_bomb(variant: str, cards: Sequence[str], order: Mapping[str, int]) -> bool:
         n = len(cards)
         if variant == "twos":
             ranks: dict[int, int] = {}

@@ -37,6 +37,7 @@ the variant's order (a higher integer is a higher single card in Twos and Big Tw
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from math import comb
 from typing import Any
@@ -44,10 +45,19 @@ from typing import Any
 from ..engine.big_two import BigTwoGame
 from ..engine.big_two_5r import BigTwoFiveRoundGame
 from ..engine.chinese_poker import CP_DECK, ChinesePokerGame
+from ..engine.observation import ClimbingObservation
 from ..engine.poker_hands import CODE_IDX, IDX_CODE
 from ..engine.twos import CODE_INT, CODES, bomb_order, default_hand_size
 
 INF = float("inf")
+
+#: a combination's identity in a planner's strength model: its family word first, then
+#: what that family is compared by, e.g. ``("set", width, top)``, ``("run", length,
+#: suited, top)``, ``("bomb", (width, length), top)`` (Twos), ``(key,)`` (Big Two).
+#: The layout depends on the family and is read by position, so the fields are ``Any``.
+Info = tuple[Any, ...]
+#: (kind of play, comparison key), as :meth:`Planner.slot_of` gives it
+SlotKey = tuple[Info, int]
 #: cost of a combination: 1 + EPS - ALPHA * strength
 ALPHA = 1.0
 EPS = 0.05
@@ -112,7 +122,7 @@ class Combo:
 
     __slots__ = ("mask", "sig", "kind", "n", "top", "info", "cost", "s", "ctrl", "cards")
 
-    def __init__(self, mask: int, sig: int, kind: str, n: int, top: int, info: tuple) -> None:
+    def __init__(self, mask: int, sig: int, kind: str, n: int, top: int, info: Info) -> None:
         self.mask = mask
         self.sig = sig
         self.kind = kind
@@ -152,7 +162,7 @@ class _Opp:
     def __init__(self, n: int, total: int, per_rank: list[int]) -> None:
         self.n = n
         #: (kind of play) -> the lowest play of that kind it passed on this deal
-        self.passed: dict[tuple, Any] = {}
+        self.passed: dict[Info, int] = {}
         table = _tails(total, n)
         self.q = [[table[u][k] for u in per_rank] for k in range(5)]
         self.cache: dict[Any, Any] = {}
@@ -182,7 +192,7 @@ class Planner:
 
     def __init__(
         self,
-        obs: dict[str, Any],
+        obs: ClimbingObservation,
         hand: list[str] | None = None,
         opponents: list[int] | None = None,
         known_out: list[str] | None = None,
@@ -220,7 +230,7 @@ class Planner:
         self.costs: dict[Any, Combo] = {}
         self._bomb_threat: float | None = None
 
-    def _read_passes(self, obs: dict[str, Any]) -> None:
+    def _read_passes(self, obs: ClimbingObservation) -> None:
         """Note, for each opponent, the lowest play of each kind it passed on this deal
         (replaying the public log: a play sets the table, a new trick clears it)."""
         counts = obs["hand_counts"]
@@ -239,19 +249,20 @@ class Planner:
             elif kind == "trick":
                 top = None
             elif kind == "pass" and top:
-                o = by_seat.get(h.get("seat"))
+                seat = h["seat"]
+                o = by_seat.get(seat) if seat is not None else None
                 got = self.slot_of(top) if o is not None else None
-                if got is not None:
+                if o is not None and got is not None:
                     slot, key = got
                     if key < o.passed.get(slot, key + 1):
                         o.passed[slot] = key
 
-    def slot_of(self, cards) -> tuple[tuple, Any] | None:
+    def slot_of(self, cards: Sequence[str]) -> SlotKey | None:
         """(kind of play, comparison key) of a play, as :meth:`_passed` reads them."""
         return None
 
     @staticmethod
-    def _after_pass(o: _Opp, slot: tuple, key: Any, p: float) -> float:
+    def _after_pass(o: _Opp, slot: Info, key: int, p: float) -> float:
         """``p`` (the chance that ``o`` cannot beat a play) given what ``o`` passed on."""
         low = o.passed.get(slot)
         if low is not None and key >= low:
@@ -268,14 +279,14 @@ class Planner:
     def unseen_rank(self, r: int) -> int:
         return _POP[(self.unseen >> (4 * r)) & 15]
 
-    def mask_of(self, cards) -> int:
+    def mask_of(self, cards: Sequence[str]) -> int:
         enc = self.enc
         m = 0
         for c in cards:
             m |= 1 << enc[c]
         return m
 
-    def sig_of(self, cards) -> int:
+    def sig_of(self, cards: Sequence[str]) -> int:
         """What identifies a play among the legal actions: its rank counts (3 bits a
         rank); Big Two, where suits make different plays, overrides it."""
         enc = self.enc
@@ -284,12 +295,12 @@ class Planner:
             sig += 1 << (3 * (enc[c] >> 2))
         return sig
 
-    def key(self, cards) -> int:
+    def key(self, cards: Sequence[str]) -> int:
         """The highest card of ``cards`` in the variant's order."""
         enc = self.enc
         return max(enc[c] for c in cards)
 
-    def rest_cards(self, cards) -> int:
+    def rest_cards(self, cards: Sequence[str]) -> int:
         """The hand's cards (a card mask) left after playing ``cards``."""
         return self.hand & ~self.mask_of(cards)
 
@@ -335,7 +346,7 @@ class Planner:
         counts, needs it to name the cards)."""
         raise NotImplementedError
 
-    def combo_of(self, cards) -> Combo | None:
+    def combo_of(self, cards: Sequence[str]) -> Combo | None:
         """The combination a legal play makes (strength and cost set)."""
         raise NotImplementedError
 
@@ -352,14 +363,20 @@ class TwosPlanner(Planner):
     enc = CODE_INT
     dec = CODES
 
-    def __init__(self, obs, hand=None, opponents=None, known_out=None) -> None:
+    def __init__(
+        self,
+        obs: ClimbingObservation,
+        hand: list[str] | None = None,
+        opponents: list[int] | None = None,
+        known_out: list[str] | None = None,
+    ) -> None:
         super().__init__(obs, hand, opponents, known_out)
         opts = self.options
         hs = opts.get("hand_size") or default_hand_size(self.players)
         order = bomb_order(hs, opts.get("bomb_order", "rarity"))
         self.power = {s: i + 1 for i, s in enumerate(order)}
         self.strict = opts.get("run_suits") == "same-suit"
-        self.info_costs: dict[tuple, float] = {}
+        self.info_costs: dict[Info, float] = {}
 
     # the combination a card set makes (None if none)
     def classify_mask(self, m: int) -> Combo | None:
@@ -386,7 +403,7 @@ class TwosPlanner(Planner):
         top_card = m.bit_length() - 1
         if ln == 1:
             kind = ("single", "pair", "triple", "bomb")[w - 1]
-            info: tuple = ("bomb", (4, 1), top_card) if w == 4 else ("set", w, top_card)
+            info: Info = ("bomb", (4, 1), top_card) if w == 4 else ("set", w, top_card)
         else:
             if ln < 3 or ranks[-1] - ranks[0] != ln - 1:
                 return None
@@ -407,10 +424,10 @@ class TwosPlanner(Planner):
         self.costs[m] = c
         return c
 
-    def combo_of(self, cards) -> Combo | None:
+    def combo_of(self, cards: Sequence[str]) -> Combo | None:
         return self.classify_mask(self.mask_of(cards))
 
-    def slot_of(self, cards) -> tuple[tuple, Any] | None:
+    def slot_of(self, cards: Sequence[str]) -> SlotKey | None:
         m = self.mask_of(cards)
         widths = {_POP[(m >> (4 * r)) & 15] for r in range(13)} - {0}
         if len(widths) != 1:
@@ -422,10 +439,10 @@ class TwosPlanner(Planner):
             return ("set", w), m.bit_length() - 1
         return None  # bombs: nothing is inferred
 
-    def _strength(self, c: Combo, opps, with_bombs: bool) -> float:
+    def _strength(self, c: Combo, opps: list[_Opp], with_bombs: bool) -> float:
         return self._info_strength(c.info, opps, with_bombs)
 
-    def _info_strength(self, info: tuple, opps, with_bombs: bool) -> float:
+    def _info_strength(self, info: Info, opps: list[_Opp], with_bombs: bool) -> float:
         top_card = info[-1]
         r = top_card >> 2
         unseen = self.unseen
@@ -518,7 +535,7 @@ class TwosPlanner(Planner):
             got = o.cache["bomb"] = 1.0 - none
         return got
 
-    def _threat_of(self, opps) -> float:
+    def _threat_of(self, opps: list[_Opp]) -> float:
         none = 1.0
         for o in opps:
             none *= 1.0 - self._opp_bomb(o)
@@ -530,7 +547,7 @@ class TwosPlanner(Planner):
         return self._bomb_threat
 
     # ----- the search --------------------------------------------------------------------
-    def _options(self, mask: int) -> list[tuple[int, tuple]]:
+    def _options(self, mask: int) -> list[tuple[int, Info]]:
         """Card sets that use the lowest card of ``mask`` (see the module doc), each with
         what it is: ``("set", n, top)``, ``("run", length, suited, top)`` or
         ``("bomb", (width, length), top)``."""
@@ -540,7 +557,7 @@ class TwosPlanner(Planner):
         sh0 = 4 * r0
         m0 = (mask >> sh0) & 15
         others = [4 * r0 + b for b in _LOWBITS[m0] if 4 * r0 + b != low]
-        out: list[tuple[int, tuple]] = []
+        out: list[tuple[int, Info]] = []
         # sets: the lowest card with the lowest others of its rank (which suits go
         # together barely matters, and this keeps the search small)
         k = len(others)
@@ -557,7 +574,9 @@ class TwosPlanner(Planner):
         out.append((lowbit, ("set", 1, low)))
         return out
 
-    def _runs(self, mask: int, low: int, r0: int, m0: int, others: list[int], out: list) -> None:
+    def _runs(
+        self, mask: int, low: int, r0: int, m0: int, others: list[int], out: list[tuple[int, Info]]
+    ) -> None:
         lowbit = 1 << low
         # runs: the lowest card of each higher rank
         cur = lowbit
@@ -595,7 +614,7 @@ class TwosPlanner(Planner):
                     out.append((base, ("bomb", (w, r - r0 + 1), base.bit_length() - 1)))
                 r += 1
 
-    def _info_cost(self, info: tuple) -> float:
+    def _info_cost(self, info: Info) -> float:
         c = self.info_costs.get(info)
         if c is None:
             s = self._info_strength(info, self.opps, False)
@@ -660,7 +679,13 @@ class BigTwoPlanner(Planner):
     enc = CODE_IDX
     dec = IDX_CODE
 
-    def __init__(self, obs, hand=None, opponents=None, known_out=None) -> None:
+    def __init__(
+        self,
+        obs: ClimbingObservation,
+        hand: list[str] | None = None,
+        opponents: list[int] | None = None,
+        known_out: list[str] | None = None,
+    ) -> None:
         super().__init__(obs, hand, opponents, known_out)
         cls = self.game_cls
         self.windows = cls.WINDOWS
@@ -671,13 +696,13 @@ class BigTwoPlanner(Planner):
         self.rank_memo: dict[tuple[int, int], tuple[float, tuple[int, ...]]] = {}
         self.five_memo: dict[int, list[Combo]] = {}
 
-    def combo_of(self, cards) -> Combo | None:
+    def combo_of(self, cards: Sequence[str]) -> Combo | None:
         return self.classify_mask(self.mask_of(cards))
 
-    def sig_of(self, cards) -> int:
+    def sig_of(self, cards: Sequence[str]) -> int:
         return self.mask_of(cards)
 
-    def slot_of(self, cards) -> tuple[tuple, Any] | None:
+    def slot_of(self, cards: Sequence[str]) -> SlotKey | None:
         got = self.game_cls.classify_idx(sorted(CODE_IDX[c] for c in cards), self.options)
         return None if got is None else ((len(cards),), got[2])
 
@@ -697,7 +722,7 @@ class BigTwoPlanner(Planner):
         self.costs[m] = c
         return c
 
-    def _strength(self, c: Combo, opps, with_bombs: bool) -> float:
+    def _strength(self, c: Combo, opps: list[_Opp], with_bombs: bool) -> float:
         n = c.n
         key = c.info[0]
         unseen = self.unseen
@@ -766,7 +791,7 @@ class BigTwoPlanner(Planner):
         return arr
 
     def _fives(self, o: _Opp) -> dict[str, Any]:
-        got = o.cache.get("fives")
+        got: dict[str, Any] | None = o.cache.get("fives")
         if got is not None:
             return got
         q1 = o.q[1]
@@ -825,7 +850,7 @@ class BigTwoPlanner(Planner):
         self.rank_memo[key] = best
         return best
 
-    def _sets_cost(self, mask: int, ranks=range(13)) -> float:
+    def _sets_cost(self, mask: int, ranks: Iterable[int] = range(13)) -> float:
         total = 0.0
         for r in ranks:
             sm = (mask >> (4 * r)) & 15
@@ -986,7 +1011,13 @@ class ChinesePokerPlanner(Planner):
     enc = CODE_IDX
     dec = IDX_CODE
 
-    def __init__(self, obs, hand=None, opponents=None, known_out=None) -> None:
+    def __init__(
+        self,
+        obs: ClimbingObservation,
+        hand: list[str] | None = None,
+        opponents: list[int] | None = None,
+        known_out: list[str] | None = None,
+    ) -> None:
         super().__init__(obs, hand, opponents, known_out)
         self.by_quad = self.options.get("bomb_compare") == "quad"
         # the seat's cards rank by rank (to name the cards of a plan)
@@ -1009,11 +1040,11 @@ class ChinesePokerPlanner(Planner):
     def remove(self, mask: int, c: Combo) -> int:
         return mask - c.mask
 
-    def combo_of(self, cards) -> Combo | None:
+    def combo_of(self, cards: Sequence[str]) -> Combo | None:
         c = self.classify_counts(self.sig_of(cards))
         return None if c is None else _Named(c, tuple(cards))
 
-    def rest_cards(self, cards) -> int:
+    def rest_cards(self, cards: Sequence[str]) -> int:
         return self.card_mask & ~self.mask_of(cards)
 
     def classify_counts(self, code: int) -> Combo | None:
@@ -1056,7 +1087,7 @@ class ChinesePokerPlanner(Planner):
         self.costs[code] = c
         return c
 
-    def _strength(self, c: Combo, opps, with_bombs: bool) -> float:
+    def _strength(self, c: Combo, opps: list[_Opp], with_bombs: bool) -> float:
         info = c.info
         kind = info[0]
         s = 1.0
@@ -1088,12 +1119,12 @@ class ChinesePokerPlanner(Planner):
         return s
 
     @staticmethod
-    def _slot_key(info: tuple) -> tuple[tuple, Any]:
+    def _slot_key(info: Info) -> SlotKey:
         if info[0] in ("full", "bomb"):
             return (info[0],), info[1]
         return (info[0], info[1]), info[2]
 
-    def slot_of(self, cards) -> tuple[tuple, Any] | None:
+    def slot_of(self, cards: Sequence[str]) -> SlotKey | None:
         if not all(c in _CP_SET for c in cards):
             return None
         got = ChinesePokerGame.classify_idx(sorted(CODE_IDX[c] for c in cards), self.options)
@@ -1151,7 +1182,7 @@ class ChinesePokerPlanner(Planner):
             got = o.cache["quad"] = 1.0 - none
         return got
 
-    def _threat_of(self, opps) -> float:
+    def _threat_of(self, opps: list[_Opp]) -> float:
         none = 1.0
         for o in opps:
             none *= 1.0 - self._opp_quad(o)
@@ -1266,7 +1297,7 @@ PLANNERS: dict[str, type[Planner]] = {
 
 
 def planner_for(
-    obs: dict[str, Any],
+    obs: ClimbingObservation,
     hand: list[str] | None = None,
     opponents: list[int] | None = None,
     known_out: list[str] | None = None,

@@ -33,9 +33,11 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, cast
 
 from ..engine import sim_two_v_one as S
+from ..engine.observation import Observation, TwoVOneObservation, seat_card
 from ..engine.protocol import Action, Decision
 from ..engine.sim_two_v_one import (
     BID,
@@ -60,6 +62,9 @@ from ..engine.sim_two_v_one import (
     mask_of,
 )
 from ..engine.two_v_one import HANDS_PER_ROUND, label, labels, pair_reason
+
+if TYPE_CHECKING:
+    from . import Suggestion
 
 N = 3
 #: how useful a card is on its own: its value; the rainbow counts as the best card
@@ -129,7 +134,7 @@ class DuoOdds:
 
     __slots__ = ("fight", "feed")
 
-    def __init__(self, duo_hands: list[tuple[int, int]], keys=None) -> None:
+    def __init__(self, duo_hands: list[tuple[int, int]], keys: Iterable[int] | None = None) -> None:
         k = max(1, len(duo_hands))
         one = [1.0] * MAXV
         fight = [one] * (2 * NSUITS)
@@ -397,7 +402,7 @@ FIGHTS: tuple[tuple[bool, ...], ...] = tuple(
 class View:
     """What a seat knows, as integers, with a few sampled deals of the unseen cards."""
 
-    def __init__(self, obs: dict[str, Any], rng: random.Random, samples: int) -> None:
+    def __init__(self, obs: TwoVOneObservation, rng: random.Random, samples: int) -> None:
         self.obs = obs
         self.me = obs["seat"]
         self.phase = obs["phase"]
@@ -431,7 +436,7 @@ class View:
         return self.bid - self.won, left
 
 
-def _keep_prior(obs: dict[str, Any]):
+def _keep_prior(obs: TwoVOneObservation) -> S.KeepPrior:
     """A lone player who still needed hands keeps the stronger card; one that had its
     bid, the weaker. Without the score per hand, lean towards the stronger."""
 
@@ -474,14 +479,29 @@ class _Base:
         pass
 
     def choose(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
         return self.suggest(obs, legal, decision, rng).action
 
-    def suggest(self, obs, legal, decision, rng):  # pragma: no cover - overridden
+    def suggest(
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Suggestion:  # pragma: no cover - overridden
         raise NotImplementedError
+
+
+def _two_v_one(obs: Observation) -> TwoVOneObservation:
+    """The observation as what it is: a 2v1 seat's (the registry gives these agents no
+    other variant)."""
+    return cast(TwoVOneObservation, obs)
+
+
+def _led(obs: TwoVOneObservation) -> str:
+    """The face-up led card (there is one: the hand has been led)."""
+    lead = obs["lead"]
+    assert lead is not None
+    return lead
 
 
 class EasyTwoVOneAgent(_Base):
@@ -490,14 +510,15 @@ class EasyTwoVOneAgent(_Base):
     name = "easy"
 
     def suggest(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
-    ):
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Suggestion:
         from . import Suggestion
 
-        phase = obs["phase"]
-        hand = obs["hand"]
-        need = (obs["bid"] or 0) - obs["hands_won"]["lone"]
-        left = HANDS_PER_ROUND - obs["hand_no"] + 1
+        o = _two_v_one(obs)
+        phase = o["phase"]
+        hand = o["hand"]
+        need = (o["bid"] or 0) - o["hands_won"]["lone"]
+        left = HANDS_PER_ROUND - o["hand_no"] + 1
         if phase in (BID, RAISE):
             s = easy_strength(hand)
             values = [a.value for a in legal]
@@ -526,10 +547,10 @@ class EasyTwoVOneAgent(_Base):
             if phase == LEAD:
                 pairs = [(u, d) for u in idx for d in idx if u != d and u != RB]
             else:
-                up = INDEX[obs["lead"]]
+                up = INDEX[_led(o)]
                 pairs = [(up, d) for d in idx]
 
-            def key(p):
+            def key(p: tuple[int, int]) -> int:
                 v = PV[p[0]][p[1]]
                 return v if win else -v
 
@@ -538,20 +559,20 @@ class EasyTwoVOneAgent(_Base):
             why = "you need every hand left" if win else "throw this one"
             return Suggestion(Action(phase, (c,)), f"{phase.capitalize()} {label(c)}: {why}.")
         if phase == FOLLOW:
-            cards = [INDEX[a.cards[0]] for a in legal]
+            options = [INDEX[a.cards[0]] for a in legal]
             fight = need > 0
-            c = (
-                max(cards, key=STRENGTH.__getitem__)
+            i = (
+                max(options, key=STRENGTH.__getitem__)
                 if fight
-                else min(cards, key=STRENGTH.__getitem__)
+                else min(options, key=STRENGTH.__getitem__)
             )
             why = "beat the lone player" if fight else "the lone player has its bid: play low"
-            return Suggestion(Action("follow", (CODES[c],)), f"Play {label(CODES[c])}: {why}.")
+            return Suggestion(Action("follow", (CODES[i],)), f"Play {label(CODES[i])}: {why}.")
         if phase == KEEP:
-            cards = [a.value for a in legal]
-            strong = max(cards, key=lambda c: STRENGTH[INDEX[c]])
-            weak = min(cards, key=lambda c: STRENGTH[INDEX[c]])
-            if obs["seat"] == obs["lone"]:
+            two = [str(a.value) for a in legal]  # the lone player's two cards
+            strong = max(two, key=lambda c: STRENGTH[INDEX[c]])
+            weak = min(two, key=lambda c: STRENGTH[INDEX[c]])
+            if o["seat"] == o["lone"]:
                 c = strong if need > 0 else weak
                 why = "you still need hands" if need > 0 else "you have your hands: keep it weak"
                 return Suggestion(Action("keep", value=c), f"Keep {label(c)}: {why}.")
@@ -575,14 +596,15 @@ class NormalTwoVOneAgent(_Base):
             self.samples = samples
 
     def suggest(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
-    ):
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Suggestion:
         from . import Suggestion
 
-        phase = obs["phase"]
+        phase = _two_v_one(obs)["phase"]
         if len(legal) == 1:
             return Suggestion(legal[0], "It is the only move you have.")
-        view = View(obs, rng, self.samples)
+        view = View(_two_v_one(obs), rng, self.samples)
+        handler: Callable[[View, list[Action]], tuple[Action, str]]
         handler = getattr(self, f"_{phase}")
         act, why = handler(view, legal)
         if act not in legal:  # never happens; a safe fallback all the same
@@ -615,7 +637,7 @@ class NormalTwoVOneAgent(_Base):
         plan = self.lone_odds(view, view.me)
         return plan.value(view.hand, 3, HANDS_PER_ROUND), plan.value(view.hand, 4, HANDS_PER_ROUND)
 
-    def _bid(self, view: View, legal: list[Action]):
+    def _bid(self, view: View, legal: list[Action]) -> tuple[Action, str]:
         p3, p4 = self.bid_odds(view)
         values = {a.value for a in legal}
         obs = view.obs
@@ -642,13 +664,13 @@ class NormalTwoVOneAgent(_Base):
             f"(about {max(p3, p4) if not forced else (p3 if best == 3 else p4):.0%})."
         )
 
-    def _raise(self, view: View, legal: list[Action]):
+    def _raise(self, view: View, legal: list[Action]) -> tuple[Action, str]:
         p3, p4 = self.bid_odds(view)
         if p4 > p3 + 0.05:
             return Action("raise", value=4), f"Raise to 4: four hands look likelier ({p4:.0%})."
         return Action("raise", value=3), f"Keep 3: three hands are the safer target ({p3:.0%})."
 
-    def _exchange(self, view: View, legal: list[Action]):
+    def _exchange(self, view: View, legal: list[Action]) -> tuple[Action, str]:
         cards = bits(view.hand)
         order = sorted(cards, key=lambda c: (c != RB, STRENGTH[c], c))
         pick = mask_of(CODES[c] for c in order[:2])
@@ -659,17 +681,17 @@ class NormalTwoVOneAgent(_Base):
         return act, f"Pass {names}, your weakest: keep the cards that make strong pairs."
 
     # ----- the duo ------------------------------------------------------------------------
-    def _discard(self, view: View, legal: list[Action]):
+    def _discard(self, view: View, legal: list[Action]) -> tuple[Action, str]:
         c = duo_discard(view.hand)
         short = bin(view.hand & SUIT_MASK[SUIT[c]]).count("1") == 1 if c != RB else False
         why = "it leaves you free to play anything on that suit" if short else "your weakest card"
         return Action("discard", (CODES[c],)), f"Discard {label(CODES[c])}: {why}."
 
-    def _follow(self, view: View, legal: list[Action]):
+    def _follow(self, view: View, legal: list[Action]) -> tuple[Action, str]:
         obs = view.obs
         me, lone = view.me, view.lone
         partner = next(s for s in range(N) if s not in (me, lone))
-        up = INDEX[obs["lead"]]
+        up = INDEX[_led(obs)]
         led = SUIT[up]
         need, left = view.need_left()
         fight = duo_fights(need, left)
@@ -679,7 +701,7 @@ class NormalTwoVOneAgent(_Base):
             if t["seat"] == partner and t["cards"] and t["cards"][0] != "??":
                 pcard = INDEX[t["cards"][0]]
         cards = [INDEX[a.cards[0]] for a in legal]
-        worlds = view.worlds or [None]
+        worlds: list[RoundSim | None] = list(view.worlds) or [None]
         score = {c: 0.0 for c in cards}
         for w in worlds:
             if w is None:
@@ -748,9 +770,9 @@ class NormalTwoVOneAgent(_Base):
                 why = f"the lone player needs only {need} of {left}: let it win so it overshoots"
         return Action("follow", (code,)), f"Play {label(code)}: {why}."
 
-    def _keep(self, view: View, legal: list[Action]):
+    def _keep(self, view: View, legal: list[Action]) -> tuple[Action, str]:
         obs = view.obs
-        a, b = (INDEX[x.value] for x in legal)
+        a, b = (INDEX[str(x.value)] for x in legal)
         need, left = view.need_left(after=True)
         if view.me == view.lone:
             plan = self.lone_odds(view, view.me, (1 << a) | (1 << b), bin(view.hand).count("1"))
@@ -777,7 +799,7 @@ class NormalTwoVOneAgent(_Base):
         return Action("keep", value=CODES[c]), why
 
     # ----- the lone player -------------------------------------------------------------------
-    def _lead(self, view: View, legal: list[Action]):
+    def _lead(self, view: View, legal: list[Action]) -> tuple[Action, str]:
         plan = self.lone_odds(view, view.me)
         need, left = view.need_left()
         val, u, d = plan.best(view.hand, need, left)
@@ -785,8 +807,8 @@ class NormalTwoVOneAgent(_Base):
             u = INDEX[legal[0].cards[0]]
         return Action("lead", (CODES[u],)), self._lead_words(plan, view, u, d, need, left, val)
 
-    def _hide(self, view: View, legal: list[Action]):
-        up = INDEX[view.obs["lead"]]
+    def _hide(self, view: View, legal: list[Action]) -> tuple[Action, str]:
+        up = INDEX[_led(view.obs)]
         plan = self.lone_odds(view, view.me, 1 << up)
         need, left = view.need_left()
         val, u, d = plan.best(view.hand, need, left, up=up)
@@ -800,7 +822,9 @@ class NormalTwoVOneAgent(_Base):
             why = f"{label(CODES[up])} with {label(CODES[d])} makes only {v}: throw this hand"
         return Action("hide", (CODES[d],)), f"Lay {label(CODES[d])} face down: {why}."
 
-    def _lead_words(self, plan, view, u, d, need, left, val) -> str:
+    def _lead_words(
+        self, plan: LonePlan, view: View, u: int, d: int, need: int, left: int, val: float
+    ) -> str:
         v = PV[u][d] if d >= 0 else VALUE[u]
         key = odds_key(u)
         win = plan.fight[key][v]
@@ -949,7 +973,7 @@ class LoneModel:
         return a if va > vb else b
 
 
-def _mask(cards) -> int:
+def _mask(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
         m |= 1 << c
@@ -1126,12 +1150,13 @@ class HardTwoVOneAgent(_Base):
         self.planner = _RuleNormal()
 
     def suggest(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
-    ):
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Suggestion:
         from . import Suggestion
 
-        phase = obs["phase"]
-        if phase in self.PLANNED or (phase == KEEP and obs["seat"] == obs["lone"]):
+        o = _two_v_one(obs)
+        phase = o["phase"]
+        if phase in self.PLANNED or (phase == KEEP and o["seat"] == o["lone"]):
             return self.planner.suggest(obs, legal, decision, rng)
         act = self.choose(obs, legal, decision, rng)
         base = self.helper.suggest(obs, legal, decision, random.Random(0))
@@ -1140,16 +1165,17 @@ class HardTwoVOneAgent(_Base):
         return Suggestion(act, "Over many possible deals this does best for you.")
 
     def choose(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
-        phase = obs["phase"]
-        if phase in self.PLANNED or (phase == KEEP and obs["seat"] == obs["lone"]):
+        o = _two_v_one(obs)
+        phase = o["phase"]
+        if phase in self.PLANNED or (phase == KEEP and o["seat"] == o["lone"]):
             return self.planner.suggest(obs, legal, decision, rng).action
-        return self.search(obs, legal, rng)
+        return self.search(o, legal, rng)
 
-    def search(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def search(self, obs: TwoVOneObservation, legal: list[Action], rng: random.Random) -> Action:
         start = time.perf_counter()
         me = obs["seat"]
         phase = obs["phase"]
@@ -1192,6 +1218,7 @@ class HardTwoVOneAgent(_Base):
             if len(alive) > 2 and it % 8 == 0:
                 alive = _cull(alive, total, count)
         if not any(count):
+            # the normal agent decides from the observation and the legal moves only
             return self.helper.choose(obs, legal, None, rng)  # type: ignore[arg-type]
         best = max(alive, key=lambda i: (total[i] / count[i] if count[i] else -1.0, -i))
         return S.action_of(phase, options[best])
@@ -1210,7 +1237,7 @@ def _cull(alive: list[int], total: list[float], count: list[int]) -> list[int]:
     return kept if len(kept) >= 2 else sorted(alive, key=lambda i: -means.get(i, 0))[:2]
 
 
-def _bid_weigher(obs: dict[str, Any]):
+def _bid_weigher(obs: TwoVOneObservation) -> Callable[[RoundSim], float] | None:
     """How well a sampled deal fits the bids heard this round (a pass says a hand is
     weak, a bid that it is strong), as a weight in (0, 1]; ``None`` if nothing to read."""
     bids = [(s, v) for s, v in obs.get("bids", ()) if s != obs["seat"]]
@@ -1221,8 +1248,10 @@ def _bid_weigher(obs: dict[str, Any]):
     deal = obs["deal_number"]
     for h in obs.get("history", ()):
         if h.get("deal") == deal and h.get("kind") == "hand" and "lone_cards" in h:
+            assert lone is not None  # a hand was played: there is a lone player
             played_by[lone] = played_by.get(lone, 0) | mask_of(h["lone_cards"])
-            for s, c in h["duo_cards"]:
+            for pair in h["duo_cards"]:
+                s, c = seat_card(pair)
                 played_by[s] = played_by.get(s, 0) | (1 << INDEX[c])
 
     def weight(w: RoundSim) -> float:
@@ -1243,7 +1272,9 @@ def _bid_weigher(obs: dict[str, Any]):
     return weight
 
 
-def _weighted_sample(sampler: S.Sampler, rng: random.Random, weigh) -> RoundSim | None:
+def _weighted_sample(
+    sampler: S.Sampler, rng: random.Random, weigh: Callable[[RoundSim], float] | None
+) -> RoundSim | None:
     """A sample accepted with probability ``weigh(world)`` (a few tries, then the last)."""
     world = None
     for _ in range(6):

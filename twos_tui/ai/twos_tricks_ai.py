@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..engine import sim_twos_tricks as T
 from ..engine.cards import display
+from ..engine.observation import Observation, TwosTricksObservation, seat_card
 from ..engine.protocol import Action, Decision
 from ..engine.sim_twos_tricks import (
     CODES,
@@ -45,6 +46,9 @@ from ..engine.sim_twos_tricks import (
     mask_of,
     resolve,
 )
+
+if TYPE_CHECKING:
+    from . import Suggestion
 
 P = 4
 #: cards of a suit above each card (same suit, not the 2)
@@ -66,7 +70,18 @@ class Table:
 
     __slots__ = ("me", "hand", "trick", "leader", "possible", "count", "points", "exact", "gone")
 
-    def __init__(self, me, hand, trick, leader, possible, count, points, exact, gone):
+    def __init__(
+        self,
+        me: int,
+        hand: int,
+        trick: list[int],
+        leader: int,
+        possible: list[int],
+        count: list[int],
+        points: list[int],
+        exact: bool,
+        gone: int,
+    ) -> None:
         self.me = me
         self.hand = hand
         self.trick = trick
@@ -232,10 +247,15 @@ def normal_card(t: Table, legal: int, w: Weights) -> tuple[int, str]:
     return best, "value"
 
 
-def table_from_obs(obs: dict[str, Any]) -> Table:
+def trick_cards(obs: TwosTricksObservation) -> list[int]:
+    """The cards of the trick on the table, in play order."""
+    return [INDEX[seat_card(p)[1]] for p in obs["trick"]]
+
+
+def table_from_obs(obs: TwosTricksObservation) -> Table:
     me = obs["seat"]
     hand = mask_of(obs["hand"])
-    trick = [INDEX[c] for _, c in obs["trick"]]
+    trick = trick_cards(obs)
     played = mask_of(obs.get("played", ()))
     gone = played
     for c in trick:
@@ -264,14 +284,22 @@ class _Base:
         pass
 
     def choose(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
         return self.suggest(obs, legal, decision, rng).action
 
-    def suggest(self, obs, legal, decision, rng):  # pragma: no cover - overridden
+    def suggest(
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Suggestion:  # pragma: no cover - overridden
         raise NotImplementedError
+
+
+def _tricks(obs: Observation) -> TwosTricksObservation:
+    """The observation as what it is: a Twos-tricks seat's (the registry gives these
+    agents no other variant)."""
+    return cast(TwosTricksObservation, obs)
 
 
 def _legal_mask(legal: list[Action]) -> int:
@@ -291,12 +319,14 @@ class EasyTwosTricksAgent(_Base):
 
     name = "easy"
 
-    def suggest(self, obs, legal, decision, rng):
+    def suggest(
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Suggestion:
         from . import Suggestion
 
         lm = _legal_mask(legal)
         cards = bits(lm)
-        trick = [INDEX[c] for _, c in obs["trick"]]
+        trick = trick_cards(_tricks(obs))
         if not trick:
             plain = [c for c in cards if not is_two(c) and ORDER[c] != 0] or cards
             c = min(plain, key=lambda x: (ORDER[x], x))
@@ -327,14 +357,16 @@ class NormalTwosTricksAgent(_Base):
     def __init__(self, weights: Weights | None = None, **kw: Any) -> None:
         self.w = weights or Weights()
 
-    def suggest(self, obs, legal, decision, rng):
+    def suggest(
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Suggestion:
         from . import Suggestion
 
         lm = _legal_mask(legal)
         if len(legal) == 1:
             c = bits(lm)[0]
             return Suggestion(_play(c), f"{_name(c)} is your only legal card.")
-        t = table_from_obs(obs)
+        t = table_from_obs(_tricks(obs))
         c, tag = normal_card(t, lm, self.w)
         return Suggestion(_play(c), explain(t, c, tag, self.w))
 
@@ -503,7 +535,7 @@ def reward(s: TricksSim, me: int) -> float:
     return share + 0.02 * (mine - best_other)
 
 
-def low_card_reads(obs: dict[str, Any]) -> list[int]:
+def low_card_reads(obs: TwosTricksObservation) -> list[int]:
     """Per seat, the unseen cards it probably does not hold: a seat that followed suit
     and lost the trick plays its lowest card of the suit as a rule, so lower cards of
     that suit (not the 3s, which players keep to catch a 2) are unlikely in its hand."""
@@ -515,7 +547,9 @@ def low_card_reads(obs: dict[str, Any]) -> list[int]:
             continue
         k = h.get("kind")
         if k == "play" and "card" in h:
-            trick.append((h["seat"], INDEX[h["card"]]))
+            seat = h["seat"]
+            assert seat is not None  # a play names its player
+            trick.append((seat, INDEX[h["card"]]))
         elif k == "trick":
             if trick:
                 led = trick[0][1] // 13
@@ -541,23 +575,28 @@ class HardTwosTricksAgent(_Base):
         self.iterations = iterations
         self.helper = NormalTwosTricksAgent()
 
-    def suggest(self, obs, legal, decision, rng):
+    def suggest(
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Suggestion:
         from . import Suggestion
 
         act = self.choose(obs, legal, decision, rng)
-        t = table_from_obs(obs)
+        t = table_from_obs(_tricks(obs))
         c = INDEX[act.cards[0]]
         tag = "catch" if t.trick and any(is_two(x) for x in t.trick) and c % 13 == 0 else "value"
         return Suggestion(act, explain(t, c, tag, self.helper.w))
 
-    def choose(self, obs, legal, decision, rng):
+    def choose(
+        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Action:
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
+        tobs = _tricks(obs)
         me = obs["seat"]
         cards = [INDEX[a.cards[0]] for a in legal]
-        vm = T.voids(obs)
-        reads = low_card_reads(obs)
+        vm = T.voids(tobs)
+        reads = low_card_reads(tobs)
 
         def weight(seat: int, card: int) -> float:
             return LOW_READ_WEIGHT if reads[seat] >> card & 1 else 1.0
@@ -577,7 +616,7 @@ class HardTwosTricksAgent(_Base):
                 break
             it += 1
             try:
-                world = T.determinize(obs, rng, weight=weight, void_masks=vm)
+                world = T.determinize(tobs, rng, weight=weight, void_masks=vm)
             except ValueError:
                 break
             seed = rng.getrandbits(32)

@@ -10,8 +10,10 @@ Nothing here imports textual, rich or the UI (``tests/test_boundaries.py`` check
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
+from .observation import Observation
 from .protocol import (
     Action,
     Choice,
@@ -22,6 +24,9 @@ from .protocol import (
     IllegalAction,
     OptionSpec,
 )
+
+if TYPE_CHECKING:
+    from .climbing import Combination
 
 #: variant id -> "module:Class" (imported on first use)
 _VARIANTS: dict[str, str] = {
@@ -45,7 +50,8 @@ def variant_class(variant_id: str) -> type[Game]:
             f"unknown variant {variant_id!r}; choose one of: " + ", ".join(VARIANT_IDS)
         ) from None
     module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
+    cls: type[Game] = getattr(importlib.import_module(module), name)
+    return cls
 
 
 def new_game(
@@ -88,7 +94,7 @@ def load_game(data: Any) -> Game:
     return g
 
 
-def classify(variant_id: str, cards, **options: Any):
+def classify(variant_id: str, cards: Iterable[str], **options: Any) -> Combination | None:
     """Classify card strings as a combination of a climbing variant, or ``None``.
 
     The result has ``.kind`` (``"single"``, ``"pair"``, ``"triple"``, ``"straight"``,
@@ -120,6 +126,7 @@ __all__ = [
     "Game",
     "GameDataError",
     "IllegalAction",
+    "Observation",
     "OptionSpec",
     "VARIANT_IDS",
     "classify",

@@ -27,12 +27,13 @@ Rules as implemented:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from itertools import combinations, product
 from typing import Any, ClassVar
 
 from .cards import display, display_cards
-from .climbing import Combination, describe_kind
+from .climbing import Combination, Slot, describe_kind
 from .poker_hands import (
     _IDX_BIT,
     CODE_IDX,
@@ -40,7 +41,11 @@ from .poker_hands import (
     RANK_CARDS,
     RANK_SORT,
     SUIT_SORT,
+    Entry,
+    EntryTable,
+    Family,
     PokerClimbingGame,
+    _SeatCache,
     by_rank_of,
     has_four_of_a_rank,
     make_entry,
@@ -63,14 +68,17 @@ FIVE_KIND = {
 }
 FIVE_ORDER = "straight < flush < full house < four of a kind < straight flush"
 
-S1, S2, S3, S5 = (1,), (2,), (3,), (5,)
-_SLOT_NAME = {S1: "single card", S2: "pair", S3: "triple", S5: "five-card hand"}
+S1: Slot = (1,)
+S2: Slot = (2,)
+S3: Slot = (3,)
+S5: Slot = (5,)
+_SLOT_NAME: dict[Slot, str] = {S1: "single card", S2: "pair", S3: "triple", S5: "five-card hand"}
 
 
 def _windows(rank_lists: list[list[int]]) -> tuple[dict[int, int], list[list[int]]]:
     """Straight windows (lists of climbing rank indices, lowest first) ->
     ({13-bit rank mask: window number}, windows)."""
-    masks = {}
+    masks: dict[int, int] = {}
     for w, ranks in enumerate(rank_lists):
         m = 0
         for r in ranks:
@@ -84,7 +92,9 @@ _BLUME_WINDOWS = [[(s + k - 1) % 13 for k in range(5)] for s in range(9)]
 
 
 _BITS = _IDX_BIT
-_NO_ENTRIES: dict = {}
+_NO_ENTRIES: EntryTable = {}
+#: what collects entries (a list's ``append``)
+Collect = Callable[[Entry], object]
 _NIB = 0x1111111111111  # the lowest bit of each rank's four
 _POP = tuple(bin(m).count("1") for m in range(16))
 _RANK_CARDS = RANK_CARDS
@@ -116,7 +126,7 @@ def _option_specs() -> tuple[OptionSpec, ...]:
     )
 
 
-def rank_mask(idxs) -> int:
+def rank_mask(idxs: Iterable[int]) -> int:
     m = 0
     for i in idxs:
         m |= 1 << (i >> 2)
@@ -132,8 +142,8 @@ class BigTwoGame(PokerClimbingGame):
     )
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     default_players: ClassVar[int] = 4
-    low_score_wins: ClassVar[bool] = True
-    score_label: ClassVar[str] = "Penalty"
+    low_score_wins: bool = True
+    score_label: str = "Penalty"
     hand_size: ClassVar[int] = 13
 
     #: straight windows of this variant (climbing rank indices, lowest card first)
@@ -152,7 +162,7 @@ class BigTwoGame(PokerClimbingGame):
         )
 
     # ----- card order ------------------------------------------------------------------
-    def card_sort_key(self, code: str, by: str = "rank") -> tuple:
+    def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         return SUIT_SORT[code] if by == "suit" else RANK_SORT[code]
 
     # ----- classification ----------------------------------------------------------------
@@ -161,7 +171,7 @@ class BigTwoGame(PokerClimbingGame):
         return options.get("flush_order") == "suit"
 
     @classmethod
-    def _straight_key(cls, window: int, idxs, options: dict[str, Any]) -> int:
+    def _straight_key(cls, window: int, idxs: Sequence[int], options: dict[str, Any]) -> int:
         """Key of a straight in ``window`` (0..51 for the top card, 52+ above all)."""
         ranks = cls.WINDOWS[window]
         if window == 0 and ranks[0] == 12 and options.get("straight_23456") == "high":
@@ -171,16 +181,14 @@ class BigTwoGame(PokerClimbingGame):
         return next(i for i in idxs if i >> 2 == top)
 
     @classmethod
-    def _flush_key(cls, idxs, options: dict[str, Any]) -> int:
+    def _flush_key(cls, idxs: Sequence[int], options: dict[str, Any]) -> int:
         top = max(idxs)
         if cls._flush_suit_first(options):
             return (top & 3) * 13 + (top >> 2)
         return top
 
     @classmethod
-    def classify_idx(
-        cls, idxs: list[int], options: dict[str, Any]
-    ) -> tuple[str, tuple, int] | None:
+    def classify_idx(cls, idxs: list[int], options: dict[str, Any]) -> tuple[str, Slot, int] | None:
         """(kind, slot, key) of ascending card integers, or ``None``."""
         n = len(idxs)
         if n == 1:
@@ -232,15 +240,15 @@ class BigTwoGame(PokerClimbingGame):
         return Combination(kind, tuple(IDX_CODE[i] for i in idxs), slot, (key,))
 
     # ----- enumeration of a hand ------------------------------------------------------
-    FAMILIES: ClassVar[tuple] = (1, 2, 3, 5)
+    FAMILIES: ClassVar[tuple[Family, ...]] = (1, 2, 3, 5)
 
     def _gen_family(
-        self, fam: int, idxs: list[int], by_rank: list[list[int]], tab: dict | None
-    ) -> list[list]:
+        self, fam: Family, idxs: list[int], by_rank: list[list[int]], tab: EntryTable | None
+    ) -> list[Entry]:
         """Every play of family ``fam`` (the generic enumeration; see :meth:`_gen_cached`
         for the usual, table-driven one)."""
         get = tab.get if tab is not None else _NO_ENTRIES.get
-        out: list[list] = []
+        out: list[Entry] = []
         app = out.append
         if fam == 1:
             for i in idxs:
@@ -281,7 +289,9 @@ class BigTwoGame(PokerClimbingGame):
 
     # the pieces of the enumeration, each for the cards that matter to it
     @staticmethod
-    def _set_entries(n: int, r: int, cards: list[int], tab, app) -> None:
+    def _set_entries(
+        n: int, r: int, cards: Sequence[int], tab: EntryTable | None, app: Collect
+    ) -> None:
         """Pairs (n = 2) or triples (n = 3) of rank ``r`` from ``cards``."""
         get = tab.get if tab is not None else _NO_ENTRIES.get
         if n == 2:
@@ -295,7 +305,9 @@ class BigTwoGame(PokerClimbingGame):
                 e = get(m)
                 app(e if e is not None else make_entry(tab, m, r, t, "triple", S3))
 
-    def _straight_entries(self, w: int, by_rank: list[list[int]], tab, app) -> None:
+    def _straight_entries(
+        self, w: int, by_rank: list[list[int]], tab: EntryTable | None, app: Collect
+    ) -> None:
         """Straights and straight flushes of window ``w`` (every rank held)."""
         get = tab.get if tab is not None else _NO_ENTRIES.get
         bit = _BITS.__getitem__
@@ -323,7 +335,7 @@ class BigTwoGame(PokerClimbingGame):
                 cat, kind = STRAIGHT, "straight"
             app(make_entry(tab, m, cat * 64 + key, sorted(pick) if two_low else pick, kind, S5))
 
-    def _flush_entries(self, cards: list[int], tab, app) -> None:
+    def _flush_entries(self, cards: list[int], tab: EntryTable | None, app: Collect) -> None:
         """Flushes (not straight flushes) from ``cards``, 5+ ascending cards of a suit."""
         get = tab.get if tab is not None else _NO_ENTRIES.get
         bit = _BITS.__getitem__
@@ -346,7 +358,9 @@ class BigTwoGame(PokerClimbingGame):
             app(make_entry(tab, m, FLUSH * 64 + key, f, "flush", S5))
 
     @staticmethod
-    def _full_house_entries(r: int, cards: list[int], cards2: list[int], tab, app) -> None:
+    def _full_house_entries(
+        r: int, cards: Sequence[int], cards2: Sequence[int], tab: EntryTable | None, app: Collect
+    ) -> None:
         """Full houses: three of ``cards`` (rank ``r``) and two of ``cards2``."""
         get = tab.get if tab is not None else _NO_ENTRIES.get
         trips = [(t, _BITS[t[0]] + _BITS[t[1]] + _BITS[t[2]]) for t in combinations(cards, 3)]
@@ -362,7 +376,9 @@ class BigTwoGame(PokerClimbingGame):
                 )
 
     @staticmethod
-    def _four_entries(r: int, cards: list[int], idxs, tab, app) -> None:
+    def _four_entries(
+        r: int, cards: Sequence[int], idxs: Iterable[int], tab: EntryTable | None, app: Collect
+    ) -> None:
         """Four of a kind of rank ``r`` with each other card of ``idxs``."""
         get = tab.get if tab is not None else _NO_ENTRIES.get
         quad = tuple(cards)
@@ -379,7 +395,7 @@ class BigTwoGame(PokerClimbingGame):
                     )
                 )
 
-    def _gen_cached(self, fam, c) -> list[list]:
+    def _gen_cached(self, fam: Family, c: _SeatCache) -> list[Entry]:
         """The enumeration from whole lists kept in the shared table, each keyed by the
         cards that matter to it: a rank's suits (sets), a straight window's cards, a
         suit's cards (flushes), two ranks' suits (full houses)."""
@@ -388,7 +404,8 @@ class BigTwoGame(PokerClimbingGame):
             return super()._gen_cached(fam, c)
         mask = c.mask
         get = tab.get
-        out: list[list] = []
+        out: list[Entry] = []
+        k: tuple[int, ...]
         if fam == 1:
             lst = get(_SINGLES)
             if lst is None:
@@ -461,21 +478,23 @@ class BigTwoGame(PokerClimbingGame):
                     self._four_entries(r, _RANK_CARDS[r][15], idxs, tab, out.append)
         return out
 
+    #: per class: see :meth:`_fast_windows`
+    _FAST_WINDOWS: ClassVar[tuple[tuple[int, int, int], ...]]
+
     @classmethod
-    def _fast_windows(cls) -> tuple:
+    def _fast_windows(cls) -> tuple[tuple[int, int, int], ...]:
         """Per straight window: (its ranks as the low bit of each rank's nibble, the mask
         of all its cards)."""
-        got = cls.__dict__.get("_FAST_WINDOWS")
+        got: tuple[tuple[int, int, int], ...] | None = cls.__dict__.get("_FAST_WINDOWS")
         if got is None:
-            got = []
+            windows = []
             for w, ranks in enumerate(cls.WINDOWS):
                 need = cm = 0
                 for r in ranks:
                     need |= 1 << (4 * r)
                     cm |= 15 << (4 * r)
-                got.append((w, need, cm))
-            got = tuple(got)
-            cls._FAST_WINDOWS = got
+                windows.append((w, need, cm))
+            got = cls._FAST_WINDOWS = tuple(windows)
         return got
 
     # ----- dealing -------------------------------------------------------------------
@@ -509,6 +528,7 @@ class BigTwoGame(PokerClimbingGame):
 
     def start_deal(self) -> None:
         super().start_deal()
+        assert self.required_card is not None
         self.log(
             f"{self.names[self.current]} holds {display(self.required_card)} and must "
             f"play it in the first play.",
@@ -528,7 +548,8 @@ class BigTwoGame(PokerClimbingGame):
         return result
 
     def match_ends(self, totals: list[int]) -> bool:
-        return max(totals) >= self.options["target"]
+        target: int = self.options["target"]
+        return max(totals) >= target
 
     # ----- reasons -------------------------------------------------------------------
     def why_not_combination(self, codes: tuple[str, ...]) -> str:
@@ -556,7 +577,7 @@ class BigTwoGame(PokerClimbingGame):
         return f"{self.name} plays are 1, 2, 3 or 5 cards; {shown} is not one of them."
 
     @staticmethod
-    def _near_straight(idxs) -> bool:
+    def _near_straight(idxs: Iterable[int]) -> bool:
         """Five different ranks that would be consecutive if the order wrapped around."""
         ranks = sorted({i >> 2 for i in idxs})
         for shift in range(13):
@@ -565,7 +586,7 @@ class BigTwoGame(PokerClimbingGame):
                 return True
         return False
 
-    def _straight_reason(self, idxs) -> str:
+    def _straight_reason(self, idxs: Iterable[int]) -> str:
         ranks = {i >> 2 for i in idxs}
         if ranks == {8, 9, 10, 11, 12}:
             return (

@@ -16,6 +16,7 @@ Differences from Blume's Big Two:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from .big_two import BigTwoGame, _windows
@@ -62,7 +63,7 @@ class BigTwoFiveRoundGame(BigTwoGame):
     def match_ends(self, totals: list[int]) -> bool:
         return self.deal_number >= self.rounds
 
-    def _straight_reason(self, idxs) -> str:
+    def _straight_reason(self, idxs: Iterable[int]) -> str:
         ranks = {i >> 2 for i in idxs}
         if 12 in ranks:
             return (

@@ -10,6 +10,7 @@ maps them to its own order (in every climbing game here 3 is low and 2 is high).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 SUITS = ("S", "H", "D", "C")
@@ -60,7 +61,7 @@ class CardError(ValueError):
     """A card string that names no card."""
 
 
-def parse_card(text: str) -> str:
+def parse_card(text: object) -> str:
     """Return the canonical code of a card string, or raise :class:`CardError`."""
     if not isinstance(text, str):
         raise CardError(f"{text!r} is not a card")
@@ -91,7 +92,7 @@ def display(code: str) -> str:
     return code[:-1] + SUIT_GLYPH[code[-1]]
 
 
-def display_cards(codes) -> str:
+def display_cards(codes: Iterable[str]) -> str:
     return " ".join(display(c) for c in codes)
 
 

@@ -46,10 +46,11 @@ Rules as implemented:
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from .cards import display_cards
-from .climbing import Combination, describe_kind
+from .climbing import Combination, Slot, describe_kind
+from .observation import ChinesePokerObservation
 from .poker_hands import (
     _BIT_OF,
     _IDX_BIT,
@@ -58,7 +59,11 @@ from .poker_hands import (
     IDX_CODE,
     RANK_SORT,
     SUIT_SORT,
+    Entry,
+    EntryTable,
+    Family,
     PokerClimbingGame,
+    _SeatCache,
     by_rank_of,
     make_entry,
     penalty_50_40_30,
@@ -72,16 +77,16 @@ REMOVED = ("2H", "2D", "2C", "AC")
 CP_DECK: tuple[str, ...] = tuple(c for c in IDX_CODE if c not in REMOVED)
 _CP_SET = frozenset(CP_DECK)
 
-SINGLE = ("single",)
-FULL = ("full-house",)
-BOMB = ("four",)
+SINGLE: Slot = ("single",)
+FULL: Slot = ("full-house",)
+BOMB: Slot = ("four",)
 
 LETTERS = ("A", "B", "C")
 
-_PAIRS_SLOTS = tuple(("pairs", k) for k in range(14))
-_TRIPLES_SLOTS = tuple(("triples", k) for k in range(14))
-_STRAIGHT_SLOTS = tuple(("straight", n) for n in range(14))
-_NO_ENTRIES: dict = {}
+_PAIRS_SLOTS: tuple[Slot, ...] = tuple(("pairs", k) for k in range(14))
+_TRIPLES_SLOTS: tuple[Slot, ...] = tuple(("triples", k) for k in range(14))
+_STRAIGHT_SLOTS: tuple[Slot, ...] = tuple(("straight", n) for n in range(14))
+_NO_ENTRIES: EntryTable = {}
 #: straight position (0 = the 2, 1 = the 3, ..., 12 = the ace) -> climbing rank index
 _SP_RANK = tuple((sp - 1) % 13 for sp in range(13))
 
@@ -118,21 +123,34 @@ class ChinesePokerGame(PokerClimbingGame):
     )
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     default_players: ClassVar[int] = 4
-    low_score_wins: ClassVar[bool] = True
-    score_label: ClassVar[str] = "Penalty"
-    bomb_slot: ClassVar[tuple | None] = BOMB
+    low_score_wins: bool = True
+    score_label: str = "Penalty"
+    bomb_slot: ClassVar[Slot | None] = BOMB
     #: plays are a canonical suit choice: after a play, lost plays are re-listed
     incremental_cache: ClassVar[bool] = False
-    quad_family: ClassVar[Any] = "four"
-    FAMILIES: ClassVar[tuple] = ("single", "pairs", "triples", "full-house", "straight", "four")
-    multi_slot_families: ClassVar[frozenset] = frozenset({"pairs", "triples", "straight"})
+    quad_family: ClassVar[Family | None] = "four"
+    FAMILIES: ClassVar[tuple[Family, ...]] = (
+        "single",
+        "pairs",
+        "triples",
+        "full-house",
+        "straight",
+        "four",
+    )
+    multi_slot_families: ClassVar[frozenset[Family]] = frozenset({"pairs", "triples", "straight"})
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {
         "play": (True, None),
         "pass": (False, None),
         "choose-hand": (False, "word"),
     }
 
-    def __init__(self, players=None, options=None, seed=0, names=None) -> None:
+    def __init__(
+        self,
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        names: list[str] | None = None,
+    ) -> None:
         self.phase = "play"
         self.offered: dict[str, list[str]] = {}
         self.chooser: int | None = None
@@ -159,14 +177,14 @@ class ChinesePokerGame(PokerClimbingGame):
     def deck_cards(self) -> list[str]:
         return list(CP_DECK)
 
-    def card_sort_key(self, code: str, by: str = "rank") -> tuple:
+    def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         return SUIT_SORT[code] if by == "suit" else RANK_SORT[code]
 
     # ----- classification --------------------------------------------------------------
     @classmethod
     def classify_idx(
         cls, idxs: list[int], options: dict[str, Any]
-    ) -> tuple[str, tuple, int, int] | None:
+    ) -> tuple[str, Slot, int, int] | None:
         """(kind, slot, key, power) of ascending card integers, or ``None``."""
         n = len(idxs)
         if n == 1:
@@ -209,13 +227,13 @@ class ChinesePokerGame(PokerClimbingGame):
 
     # ----- generating plays from a hand (canonical suit choice) -----------------------
     def _gen_family(
-        self, fam: str, idxs: list[int], br: list[list[int]], tab: dict | None
-    ) -> list[list]:
+        self, fam: Family, idxs: list[int] | None, br: list[list[int]], tab: EntryTable | None
+    ) -> list[Entry]:
         """Canonical plays of one family: the lowest-suited cards of each rank. Each
         entry also carries what it needs, ``((rank, count), ...)``, so the cache can
         list it again after a play (see :mod:`.poker_hands`)."""
         get = tab.get if tab is not None else _NO_ENTRIES.get
-        out: list[list] = []
+        out: list[Entry] = []
         app = out.append
         if fam == "single":
             for r, cs in enumerate(br):
@@ -348,7 +366,7 @@ class ChinesePokerGame(PokerClimbingGame):
                         )
         return out
 
-    def _gen_cached(self, fam, c) -> list[list]:
+    def _gen_cached(self, fam: Family, c: _SeatCache) -> list[Entry]:
         if c.tab is None:
             return super()._gen_cached(fam, c)
         br = c.by_rank
@@ -356,7 +374,7 @@ class ChinesePokerGame(PokerClimbingGame):
             br = c.by_rank = by_rank_of(c.mask)  # the same lists, for a hand without repeats
         return self._gen_family(fam, None, br, c.tab)
 
-    def lookup_play(self, seat: int, cards) -> Combination | None:
+    def lookup_play(self, seat: int, cards: object) -> Combination | None:
         """Fast check: a listed play, else known card codes, all in hand, no repeats
         -> classify on ints."""
         if type(cards) is not tuple:
@@ -433,6 +451,7 @@ class ChinesePokerGame(PokerClimbingGame):
         self._choosing = value == "choose"
 
     def _to_act_other(self) -> tuple[int, ...]:
+        assert self.chooser is not None
         return (self.chooser,)
 
     def _legal_other(self, seat: int) -> list[Action]:
@@ -444,8 +463,9 @@ class ChinesePokerGame(PokerClimbingGame):
 
     def _check_other(self, seat: int, action: Action) -> str | None:
         if self.phase == "choose" and not (self.match_over or self.deal_over):
-            if seat != self.chooser:
-                return f"It is {self.names[self.chooser]}'s turn to choose a hand."
+            reason = self.turn_reason(seat)
+            if reason is not None:
+                return reason
             if action.kind != "choose-hand":
                 return "First choose one of the hands on offer."
             if action.value not in self.offered:
@@ -461,6 +481,7 @@ class ChinesePokerGame(PokerClimbingGame):
             super()._apply_other(seat, action)
             return
         letter = action.value
+        assert type(letter) is str  # checked: one of the letters on offer
         self.hands[seat] = self.offered.pop(letter)
         self.log(f"{self.names[seat]} takes hand {letter}.", seat, kind="choose-hand")
         if seat == self.dealer:
@@ -513,6 +534,7 @@ class ChinesePokerGame(PokerClimbingGame):
                 ),
             )
         d = super().decision(seat)
+        assert d is not None  # the seat is asked to act
         if self.top is None and self.can_pass(seat):
             d = Decision(
                 seat,
@@ -526,6 +548,7 @@ class ChinesePokerGame(PokerClimbingGame):
 
     def status_line(self) -> str:
         if self.phase == "choose" and not (self.deal_over or self.match_over):
+            assert self.chooser is not None
             return f"{self.names[self.chooser]} is choosing a hand."
         return super().status_line()
 
@@ -541,8 +564,9 @@ class ChinesePokerGame(PokerClimbingGame):
                 hidden.update(cards)
         return hidden
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        obs = super().observation(seat)
+    def observation(self, seat: int) -> ChinesePokerObservation:
+        # the climbing view, extended in place with the keys of this game
+        obs = cast(ChinesePokerObservation, super().observation(seat))
         obs["phase"] = self.phase
         if self.phase == "choose":
             obs["hand_choice"] = {"chooser": self.chooser, "letters": sorted(self.offered)}
@@ -622,11 +646,13 @@ class ChinesePokerGame(PokerClimbingGame):
                     f"Only a higher straight of exactly {len(top.cards)} cards (or four of "
                     f"a kind plus one) beats that straight."
                 )
-            if top.slot[0] in ("pairs", "triples") and top.slot[1] > 1:
-                return (
-                    f"Only a higher {describe_kind(top.kind)} of {top.slot[1]} "
-                    f"{top.slot[0]} (or four of a kind plus one) beats it."
-                )
+            if top.slot[0] in ("pairs", "triples"):
+                chain = top.slot[1]
+                if type(chain) is int and chain > 1:
+                    return (
+                        f"Only a higher {describe_kind(top.kind)} of {chain} "
+                        f"{top.slot[0]} (or four of a kind plus one) beats it."
+                    )
             return (
                 f"Only a higher {describe_kind(top.kind)} (or four of a kind plus one) "
                 f"beats a {describe_kind(top.kind)}."

@@ -15,12 +15,17 @@ A variant subclasses :class:`ClimbingGame` and supplies:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, cast
 
 from .cards import CardError, display, display_cards, parse_card
+from .observation import ClimbingLastTrick, ClimbingObservation, TableEntry, TrickMove
 from .protocol import PASS, Action, Choice, DealResult, Decision, Game
+
+#: a combination's pattern: ``("set", 2)``, ``("run", 5)``, ``("bomb", 4, 1)``, ...
+Slot = tuple[str | int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +40,8 @@ class Combination:
 
     kind: str
     cards: tuple[str, ...]
-    slot: tuple
-    key: tuple
+    slot: Slot
+    key: tuple[int, ...]
     power: int = 0
     strict: str | None = None
 
@@ -68,7 +73,7 @@ def describe_kind(kind: str) -> str:
 _SHOWN: dict[str, str] = {}
 
 
-def _show(cards) -> str:
+def _show(cards: Iterable[str]) -> str:
     """``display_cards`` with a memo of each card's face (the play log is hot)."""
     out = []
     for c in cards:
@@ -85,13 +90,20 @@ class ClimbingGame(Game):
         "play": (True, None),
         "pass": (False, None),
     }
-    _checked: tuple | None = None  # (seat, cards, codes, combo) of the last check
+    #: (seat, cards, codes, combo) of the last check
+    _checked: tuple[int, tuple[str, ...], tuple[str, ...], Combination] | None = None
     #: penalty per deal unless the subclass scores otherwise
-    low_score_wins: ClassVar[bool] = True
+    low_score_wins: bool = True
     #: ``deal_cards`` already leaves every hand sorted by ``card_sort_key``
     hands_sorted_by_deal: ClassVar[bool] = False
 
-    def __init__(self, players=None, options=None, seed=0, names=None) -> None:
+    def __init__(
+        self,
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        names: list[str] | None = None,
+    ) -> None:
         super().__init__(players, options, seed, names)
         self.hands: list[list[str]] = [[] for _ in range(self.players)]
         self.dealer = 0
@@ -99,9 +111,9 @@ class ClimbingGame(Game):
         self.top: Combination | None = None  # the play to beat (None: free lead)
         self.top_seat: int | None = None  # who made it
         self.passed: list[bool] = [False] * self.players
-        self.trick: list[dict[str, Any]] = []  # plays and passes of the current trick
-        #: the trick finished last (``{"plays": trick entries, "winner": seat}``), public
-        self.last_trick: dict[str, Any] | None = None
+        self.trick: list[TrickMove] = []  # plays and passes of the current trick
+        #: the trick finished last (its plays and passes, and who won it), public
+        self.last_trick: ClimbingLastTrick | None = None
         self.required_card: str | None = None  # must be in the first play of the deal
         self.opening = True  # nobody has played yet this deal
         self.out_of_play: list[str] = []  # undealt cards (hidden from everyone)
@@ -174,7 +186,7 @@ class ClimbingGame(Game):
             acts.append(PASS)
         return acts
 
-    def parse_selection(self, seat: int, cards) -> tuple[str, ...]:
+    def parse_selection(self, seat: int, cards: Iterable[object]) -> tuple[str, ...]:
         """Codes of a selection, or raise ValueError with the reason."""
         if not cards:
             raise ValueError("Select at least one card to play, or pass.")
@@ -198,14 +210,10 @@ class ClimbingGame(Game):
 
     def check(self, seat: int, action: Action) -> str | None:
         bad = self.malformed(seat, action)
+        if bad is None and (seat != self.current or self.deal_over or self.match_over):
+            bad = self.turn_reason(seat)  # (the seat to play needs no to_act() call)
         if bad is not None:
             return bad
-        if self.match_over:
-            return "The match is over."
-        if self.deal_over:
-            return "The deal is over."
-        if seat != self.current:
-            return f"It is {self.names[self.current]}'s turn, not {self.names[seat]}'s."
         if action.kind == "pass":
             if not self.can_pass(seat):
                 return "You lead this trick: play something (there is nothing to pass on)."
@@ -249,7 +257,7 @@ class ClimbingGame(Game):
         how = "bombs" if combo.is_bomb and not self.top.is_bomb else "beats"
         return f"{what} — {how} {self.names[self.top_seat]}'s {beaten}"
 
-    def lookup_play(self, seat: int, cards) -> Combination | None:
+    def lookup_play(self, seat: int, cards: object) -> Combination | None:
         """Fast path for :meth:`check`: the combination ``cards`` make if they are
         exactly a known play from ``seat``'s hand (e.g. one listed by
         ``legal_actions``), else ``None`` (then the cards are parsed and classified)."""
@@ -293,6 +301,7 @@ class ClimbingGame(Game):
             self._advance(seat)
             return
         memo, self._checked = self._checked, None
+        combo: Combination | None
         if memo is not None and memo[0] == seat and memo[1] is action.cards:
             codes, combo = memo[2], memo[3]
         else:
@@ -399,6 +408,7 @@ class ClimbingGame(Game):
             if self.required_card:
                 prompt = f"Lead: your play must include {display(self.required_card)}."
         else:
+            assert self.top_seat is not None
             prompt = (
                 f"Beat {self.names[self.top_seat]}'s {describe_kind(self.top.kind)} "
                 f"{display_cards(self.top.cards)}, or pass."
@@ -426,7 +436,12 @@ class ClimbingGame(Game):
             tags.append("on top")
         return tags
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> ClimbingObservation:
+        table: list[TableEntry] = [
+            {"seat": p["seat"], "cards": p["cards"], "kind": p["kind"]}
+            for p in self.trick
+            if not p.get("pass")
+        ]
         return {
             "variant": self.variant_id,
             "family": self.family,
@@ -439,8 +454,8 @@ class ClimbingGame(Game):
             "dealer": self.dealer,
             "deal_number": self.deal_number,
             "totals": list(self.totals),
-            "table": [dict(p) for p in self.trick if not p.get("pass")],
-            "trick": [dict(p) for p in self.trick],
+            "table": table,
+            "trick": [p.copy() for p in self.trick],
             "top": (
                 {"seat": self.top_seat, "cards": list(self.top.cards), "kind": self.top.kind}
                 if self.top
@@ -451,12 +466,12 @@ class ClimbingGame(Game):
                 None
                 if self.last_trick is None
                 else {
-                    "plays": [dict(p) for p in self.last_trick["plays"]],
+                    "plays": [p.copy() for p in self.last_trick["plays"]],
                     "winner": self.last_trick["winner"],
                 }
             ),
             "seat_tags": [self.seat_tags(i) for i in range(self.players)],
-            "history": [dict(h) for h in self.history],
+            "history": [h.copy() for h in self.history],
             "status": self.status_line(),
             "deal_over": self.deal_over,
             "match_over": self.match_over,
@@ -499,7 +514,7 @@ class ClimbingGame(Game):
         """Restore what :meth:`extra_json` saved."""
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ClimbingGame:
+    def from_json(cls, data: dict[str, Any]) -> Self:
         g = cls._blank(data)
         g.hands = [list(h) for h in data["hands"]]
         g.dealer = data["dealer"]
@@ -510,11 +525,13 @@ class ClimbingGame(Game):
             g.top_seat = data["top"][0]
             g.top = cls.classify_cards(tuple(data["top"][1]), g.options)
         g.passed = list(data["passed"])
-        g.trick = [dict(p) for p in data["trick"]]
+        g.trick = [cast(TrickMove, dict(p)) for p in data["trick"]]  # validated
         lt = data.get("last_trick")  # saves made before it was kept have none
-        if lt is not None:
-            lt = {"plays": [dict(p) for p in lt["plays"]], "winner": lt["winner"]}
-        g.last_trick = lt
+        g.last_trick = (
+            None
+            if lt is None
+            else {"plays": [cast(TrickMove, dict(p)) for p in lt["plays"]], "winner": lt["winner"]}
+        )
         g.required_card = data["required_card"]
         g.opening = data["opening"]
         g.out_of_play = list(data["out_of_play"])

@@ -42,10 +42,15 @@ upwards, into the slots that the mask throws away).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb, factorial
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = [
     "RANK_LINE",
@@ -173,7 +178,9 @@ def _unpack_coeff(v: int, k: int, bits: int) -> int:
 
 
 @lru_cache(maxsize=256)
-def _setup(counts: tuple[int, ...] | None, n: int):
+def _setup(
+    counts: tuple[int, ...] | None, n: int
+) -> tuple[tuple[tuple[int, ...], ...], int, int, int, int]:
     """Per-rank weights, slot width, start value and per-rank divisor.
 
     Returns ``(weights, bits, total, start, divisor)``: ``weights[r][c]`` is
@@ -212,7 +219,7 @@ def _setup(counts: tuple[int, ...] | None, n: int):
 
 
 @lru_cache(maxsize=4096)
-def _split_polys(counts: tuple[int, ...] | None, n: int, width: int):
+def _split_polys(counts: tuple[int, ...] | None, n: int, width: int) -> tuple[tuple[int, int], ...]:
     """Packed (low, high) polynomials for each rank at this width."""
     weights, bits = _setup(counts, n)[:2]
     out = []
@@ -405,7 +412,7 @@ class Row:
     def label(self) -> str:
         return f"{self.width}x{self.length}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "width": self.width,
             "length": self.length,
@@ -415,7 +422,7 @@ class Row:
         }
 
 
-def _sort_key(row: Row):
+def _sort_key(row: Row) -> tuple[Fraction, int, int, int]:
     # Rarest first; exact ties (e.g. several shapes certain) put the bigger
     # shape first, then the wider one.
     return (row.probability, -row.width * row.length, -row.width, -row.length)
@@ -502,6 +509,7 @@ def describe_deck(deck: str) -> str:
         return "Chinese Poker deck (48 cards: one 2, three aces)"
     if spec.name == "infinite":
         return "endless deck (each card drawn with replacement)"
+    assert spec.counts is not None  # a number of decks
     k = spec.counts[0] // 4
     return f"{k} decks shuffled together ({spec.size} cards)"
 
@@ -517,7 +525,7 @@ def format_per_10m(value: float) -> str:
     return f"{value:.2g}"
 
 
-def format_probability(p) -> str:
+def format_probability(p: Fraction | float) -> str:
     """A probability as a short decimal (scientific when tiny)."""
     x = float(p)
     if x == 1:
@@ -527,7 +535,7 @@ def format_probability(p) -> str:
     return f"{x:.3e}"
 
 
-def one_in(p) -> str:
+def one_in(p: Fraction | float) -> str:
     """``1 in N`` odds text."""
     x = float(p)
     if x <= 0:
@@ -542,7 +550,7 @@ def one_in(p) -> str:
 # Helpers shared with the Monte Carlo cross-check
 
 
-def hand_has_shape(rank_counts, width: int, length: int) -> bool:
+def hand_has_shape(rank_counts: Iterable[int], width: int, length: int) -> bool:
     """Does a hand with these per-rank counts (rank-line order) hold the shape?"""
     streak = 0
     for c in rank_counts:
@@ -552,7 +560,7 @@ def hand_has_shape(rank_counts, width: int, length: int) -> bool:
     return False
 
 
-def longest_runs(rank_counts, max_w: int) -> list[int]:
+def longest_runs(rank_counts: Sequence[int], max_w: int) -> list[int]:
     """``out[w]`` = longest streak of consecutive ranks holding >= w cards
     (index 0 unused), for w = 1..max_w.  A hand holds w x l iff out[w] >= l."""
     out = [0] * (max_w + 1)
@@ -571,7 +579,7 @@ def longest_runs(rank_counts, max_w: int) -> list[int]:
     return out
 
 
-def deal_rank_counts(rng, hand_size: int, deck: str = "standard") -> list[int]:
+def deal_rank_counts(rng: random.Random, hand_size: int, deck: str = "standard") -> list[int]:
     """Deal one random hand with ``rng`` (a random.Random) -> cards per rank."""
     spec = parse_deck(deck)
     _check_hand_size(hand_size, spec)

@@ -35,14 +35,29 @@ parsing or classifying again; any other selection takes the general path of
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from operator import itemgetter
 from typing import Any, ClassVar
 
 from .cards import CLIMB_RANKS, RANK_TEXT, display
-from .climbing import ClimbingGame, Combination, _show, describe_kind
+from .climbing import ClimbingGame, Combination, Slot, _show, describe_kind
 from .protocol import PASS, Action, DealResult, OptionSpec
+
+#: an entry (see above): ``[key, cards, mask, kind, slot, power, action, combo, need,
+#: text]``. A list of mixed fields, some filled in when first needed, indexed in the
+#: hottest loops of the engine: a list is the fastest record Python has for that, and
+#: its one honest element type is ``Any`` (each reader names the field it takes).
+Entry = list[Any]
+#: a shared table of entries, by card mask and by card codes; a variant may also keep
+#: whole lists of entries there (an Entry is a list too) under tuple keys of its own
+EntryTable = dict[int | tuple[str | int, ...], Entry]
+#: a family of combinations: the first element of a slot
+Family = str | int
+#: a hand cache group: ``(hand mask, entries, union of their masks)``
+Group = tuple[int, list[Entry], int]
 
 #: suit letters in increasing order (diamonds lowest, spades highest)
 SUIT_ORDER = ("D", "C", "H", "S")
@@ -57,17 +72,17 @@ for _r, _nat in enumerate(CLIMB_RANKS):
         IDX_CODE[_r * 4 + _s] = _code
 CODE_BIT: dict[str, int] = {c: 1 << i for c, i in CODE_IDX.items()}
 #: sort keys of the cards: by rank (then suit) and by suit (then rank)
-RANK_SORT: dict[str, tuple] = {c: (i >> 2, i & 3) for c, i in CODE_IDX.items()}
-SUIT_SORT: dict[str, tuple] = {c: (i & 3, i >> 2) for c, i in CODE_IDX.items()}
+RANK_SORT: dict[str, tuple[int, int]] = {c: (i >> 2, i & 3) for c, i in CODE_IDX.items()}
+SUIT_SORT: dict[str, tuple[int, int]] = {c: (i & 3, i >> 2) for c, i in CODE_IDX.items()}
 
 
-def shuffled(cards: list[str], rng) -> list[str]:
+def shuffled(cards: list[str], rng: random.Random) -> list[str]:
     """A uniformly random order of ``cards`` drawn from ``rng`` (one float a card,
     quicker than ``rng.shuffle``)."""
     return [cards[j] for j in shuffled_positions(cards, rng)]
 
 
-def shuffled_positions(cards, rng) -> list[int]:
+def shuffled_positions(cards: Sequence[str], rng: random.Random) -> list[int]:
     """The positions of ``cards`` in the order :func:`shuffled` puts them: one
     ``rng.random()`` a card, in order, sorted by that number (a tie, which practically
     never happens, is broken by the card code)."""
@@ -97,7 +112,7 @@ _IDX_BIT = tuple(1 << i for i in range(52))
 _BIT_OF = _IDX_BIT.__getitem__
 _CODE_OF = IDX_CODE.__getitem__
 
-_NO_ENTRIES: dict = {}
+_NO_ENTRIES: EntryTable = {}
 #: RANK_CARDS[r][suit mask]: the card integers of those suits of rank r, ascending
 RANK_CARDS = tuple(
     tuple([4 * r + s for s in range(4) if sm >> s & 1] for sm in range(16)) for r in range(13)
@@ -133,20 +148,20 @@ def by_rank_of(mask: int) -> list[list[int]]:
 
 
 #: (class, options) -> {mask: entry, cards: entry}, shared by the games of a variant
-_TABLES: dict[tuple, dict] = {}
+_TABLES: dict[tuple[type, tuple[tuple[str, Any], ...]], EntryTable] = {}
 _TABLE_LIMIT = 150_000  # keys (about 300 bytes each); a full table starts again
 
 
 def make_entry(
-    tab: dict | None,
+    tab: EntryTable | None,
     mask: int,
     key: int,
-    idxs,
+    idxs: Iterable[int],
     kind: str,
-    slot: tuple,
+    slot: Slot,
     power: int = 0,
-    need: tuple | None = None,
-) -> list:
+    need: tuple[tuple[int, int], ...] | None = None,
+) -> Entry:
     """A new entry for the ascending card integers ``idxs`` (bit mask ``mask``),
     remembered in the shared table ``tab`` unless it is ``None``."""
     cards = tuple(map(_CODE_OF, idxs))
@@ -159,34 +174,34 @@ def make_entry(
     return e
 
 
-def new_entry(key: int, idxs, kind: str, slot: tuple, power: int = 0) -> list:
+def new_entry(key: int, idxs: Sequence[int], kind: str, slot: Slot, power: int = 0) -> Entry:
     """An entry for the (ascending) card integers ``idxs``, not shared."""
     return make_entry(None, sum(map(_BIT_OF, idxs)), key, idxs, kind, slot, power)
 
 
-def action_of(e: list) -> Action:
-    a = e[6]
+def action_of(e: Entry) -> Action:
+    a: Action | None = e[6]
     if a is None:
         a = e[6] = Action("play", e[1])
     return a
 
 
-def combo_of(e: list) -> Combination:
-    combo = e[7]
+def combo_of(e: Entry) -> Combination:
+    combo: Combination | None = e[7]
     if combo is None:
         combo = e[7] = Combination(e[3], e[1], e[4], (e[0],), e[5])
     return combo
 
 
-def play_text(e: list) -> str:
+def play_text(e: Entry) -> str:
     """What the play log says after the player's name."""
-    t = e[9]
+    t: str | None = e[9]
     if t is None:
         t = e[9] = f" plays {describe_kind(e[3])} {_show(e[1])}" + (" — BOMB!" if e[5] > 0 else "")
     return t
 
 
-def _group(mask: int, entries: list) -> tuple[int, list, int]:
+def _group(mask: int, entries: list[Entry]) -> Group:
     """A hand cache group: the hand's mask, the entries, the union of their masks."""
     union = 0
     for e in entries:
@@ -194,7 +209,7 @@ def _group(mask: int, entries: list) -> tuple[int, list, int]:
     return (mask, entries, union)
 
 
-def hand_mask(codes) -> int:
+def hand_mask(codes: Iterable[str]) -> int:
     """Bit mask of distinct card codes."""
     return sum(map(CODE_BIT.__getitem__, set(codes)))
 
@@ -248,7 +263,9 @@ class _SeatCache:
 
     __slots__ = ("hand", "n", "mask", "dup", "tab", "idxs", "by_rank", "groups", "done", "order")
 
-    def __init__(self, hand: list, mask: int, tab: dict, idxs: list[int] | None = None) -> None:
+    def __init__(
+        self, hand: list[str], mask: int, tab: EntryTable, idxs: list[int] | None = None
+    ) -> None:
         self.hand = hand  # the hand list object itself
         self.n = n = len(hand)  # ... and its length when ``mask`` was taken
         self.mask = mask
@@ -258,9 +275,9 @@ class _SeatCache:
         self.tab = None if self.dup else tab
         self.idxs = idxs  # ascending card integers of the hand (or None)
         self.by_rank: list[list[int]] | None = None
-        self.groups: dict[tuple, tuple[int, list, int]] = {}
-        self.done: set = set()  # families generated
-        self.order: list | None = None  # the slots in listing order (or None)
+        self.groups: dict[Slot, Group] = {}
+        self.done: set[Family] = set()  # families generated
+        self.order: list[Slot] | None = None  # the slots in listing order (or None)
 
 
 class PokerClimbingGame(ClimbingGame):
@@ -279,42 +296,50 @@ class PokerClimbingGame(ClimbingGame):
     or a loaded game does, starts a new cache).
     """
 
-    FAMILIES: ClassVar[tuple] = ()
+    FAMILIES: ClassVar[tuple[Family, ...]] = ()
     #: hands come sorted by ``idx`` from :meth:`deal_cards`
     hands_sorted_by_deal: ClassVar[bool] = True
 
-    def __init_subclass__(cls, **kw) -> None:
+    #: family -> its place in FAMILIES (set for each subclass)
+    _family_index: ClassVar[dict[Family, int]] = {}
+    #: whether the subclass has an ``on_play`` hook (set for each subclass)
+    _hooks_on_play: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         cls._family_index = {f: i for i, f in enumerate(cls.FAMILIES)}
         cls._hooks_on_play = cls.on_play is not ClimbingGame.on_play
 
     incremental_cache: ClassVar[bool] = True
     #: the families whose plays fall in several slots (all others: one slot each)
-    multi_slot_families: ClassVar[frozenset] = frozenset()
+    multi_slot_families: ClassVar[frozenset[Family]] = frozenset()
     #: a family whose every play holds four cards of one rank (skipped without one)
-    quad_family: ClassVar[Any] = None
-    bomb_slot: ClassVar[tuple | None] = None
-    _hc: list | None = None  # per-seat _SeatCache (rebuilt lazily, never saved)
-    _tab: dict | None = None  # the shared entry table of this variant and options
-    _ck: tuple | None = None  # (seat, cards, entry) of the last fast check
+    quad_family: ClassVar[Family | None] = None
+    bomb_slot: ClassVar[Slot | None] = None
+    _hc: list[_SeatCache | None] | None = None  # per-seat caches (rebuilt lazily, never saved)
+    _tab: EntryTable | None = None  # the shared entry table of this variant and options
+    _ck: tuple[int, tuple[str, ...], Entry] | None = (
+        None  # (seat, cards, entry) of the last fast check
+    )
 
     # ----- the hand cache ------------------------------------------------------------
     def _gen_family(
-        self, fam, idxs: list[int], by_rank: list[list[int]], tab: dict | None
-    ) -> list[list]:
+        self, fam: Family, idxs: list[int], by_rank: list[list[int]], tab: EntryTable | None
+    ) -> list[Entry]:
         """Entries of family ``fam`` for ascending card integers ``idxs``, which
         ``by_rank`` lists rank by rank (do not modify either). A *canonical* variant
         (``incremental_cache = False``) lists the lowest-suited cards of each rank."""
         raise NotImplementedError
 
-    def _gen_cached(self, fam, c: _SeatCache) -> list[list]:
+    def _gen_cached(self, fam: Family, c: _SeatCache) -> list[Entry]:
         """Entries of family ``fam`` in the hand of cache ``c`` (a variant may look up
         whole lists in ``c.tab`` by the cards that matter, ``c.mask``)."""
-        if c.by_rank is None or c.idxs is None:
-            self._load_idxs(c)
-        return self._gen_family(fam, c.idxs, c.by_rank, c.tab)
+        idxs, by_rank = c.idxs, c.by_rank
+        if by_rank is None or idxs is None:
+            idxs, by_rank = self._load_idxs(c)
+        return self._gen_family(fam, idxs, by_rank, c.tab)
 
-    def _table(self) -> dict:
+    def _table(self) -> EntryTable:
         tab = self._tab
         if tab is None:
             tab = self._tab = _TABLES.setdefault(
@@ -351,15 +376,17 @@ class PokerClimbingGame(ClimbingGame):
         ]
 
     @staticmethod
-    def _load_idxs(c: _SeatCache) -> None:
+    def _load_idxs(c: _SeatCache) -> tuple[list[int], list[list[int]]]:
         idxs = c.idxs
         if idxs is None:
             idxs = c.idxs = sorted(map(CODE_IDX.__getitem__, c.hand))
-        c.by_rank = by_rank = [[] for _ in range(13)]
+        by_rank: list[list[int]] = [[] for _ in range(13)]
+        c.by_rank = by_rank
         for i in idxs:
             by_rank[i >> 2].append(i)
+        return idxs, by_rank
 
-    def _ensure(self, c: _SeatCache, fam) -> None:
+    def _ensure(self, c: _SeatCache, fam: Family) -> None:
         """Generate family ``fam`` of the cached hand if not done yet."""
         if fam in c.done:
             return
@@ -376,7 +403,7 @@ class PokerClimbingGame(ClimbingGame):
             entries.sort(key=_ORDER)  # one slot: no regrouping
             groups[entries[0][4]] = _group(mask, entries)
             return
-        lists: dict[tuple, list] = {}
+        lists: dict[Slot, list[Entry]] = {}
         for e in entries:
             lst = lists.get(e[4])
             if lst is None:
@@ -386,7 +413,7 @@ class PokerClimbingGame(ClimbingGame):
             lst.sort(key=_ORDER)
             groups[slot] = _group(mask, lst)
 
-    def _refresh(self, c: _SeatCache, lst: list, at: int) -> list:
+    def _refresh(self, c: _SeatCache, lst: list[Entry], at: int) -> list[Entry]:
         """``lst`` (made when the hand was ``at``) for the hand now."""
         gone = at & ~c.mask
         if self.incremental_cache:
@@ -421,16 +448,16 @@ class PokerClimbingGame(ClimbingGame):
                         ne = make_entry(tab, m, e[0], mask_ints(m), e[3], e[4], e[5], e[8])
                     kept.append(ne)
         else:  # a hand holding a card twice: ranks from the hand list
-            if c.by_rank is None:
-                self._load_idxs(c)
             by_rank = c.by_rank
+            if by_rank is None:
+                by_rank = self._load_idxs(c)[1]
             for e in lst:
                 if not e[2] & gone:
                     kept.append(e)
                     continue
                 changed = True
                 need = e[8]
-                idxs = []
+                idxs: list[int] = []
                 for r, k in need:
                     cs = by_rank[r]
                     if len(cs) < k:
@@ -447,7 +474,7 @@ class PokerClimbingGame(ClimbingGame):
             kept.sort(key=_ORDER)
         return kept
 
-    def _slot_list(self, c: _SeatCache, slot: tuple) -> list:
+    def _slot_list(self, c: _SeatCache, slot: Slot) -> list[Entry]:
         """The entries of ``slot`` in the hand now (generating and filtering)."""
         if slot[0] not in c.done:
             self._ensure(c, slot[0])
@@ -466,7 +493,7 @@ class PokerClimbingGame(ClimbingGame):
                 c.groups[slot] = (mask, lst, union)
         return lst
 
-    def _lead_entries(self, c: _SeatCache) -> list[list]:
+    def _lead_entries(self, c: _SeatCache) -> list[Entry]:
         """Every entry of the hand, in the listing order: family, then slot, then key
         (whatever was generated first); only those with the required card, if any."""
         done = c.done
@@ -479,7 +506,7 @@ class PokerClimbingGame(ClimbingGame):
             order = c.order = sorted(c.groups, key=lambda sl: (index[sl[0]], sl))
         groups = c.groups
         mask = c.mask
-        out: list[list] = []
+        out: list[Entry] = []
         for sl in order:
             at, lst, union = groups[sl]
             if at != mask:
@@ -495,7 +522,7 @@ class PokerClimbingGame(ClimbingGame):
             out = [e for e in out if e[2] & bit]
         return out
 
-    def _entries_beating(self, seat: int, top: Combination | None) -> list[list]:
+    def _entries_beating(self, seat: int, top: Combination | None) -> list[Entry]:
         c = self._cache(seat)
         if top is None:
             return self._lead_entries(c)
@@ -575,7 +602,7 @@ class PokerClimbingGame(ClimbingGame):
         acts.append(PASS)
         return acts
 
-    def lookup_play(self, seat: int, cards) -> Combination | None:
+    def lookup_play(self, seat: int, cards: object) -> Combination | None:
         if type(cards) is not tuple:
             return None
         e = (self._tab or self._table()).get(cards)
@@ -644,7 +671,7 @@ class PokerClimbingGame(ClimbingGame):
             return
         self._apply_other(seat, action)
 
-    def _play_entry(self, seat: int, e: list) -> None:
+    def _play_entry(self, seat: int, e: Entry) -> None:
         """Play a checked entry (what ``ClimbingGame._apply`` does, from the entry)."""
         codes = e[1]
         hand = self.hands[seat]
@@ -690,7 +717,7 @@ class PokerClimbingGame(ClimbingGame):
             self.current = (seat + 1) % self.players
 
     # ----- deal helpers ----------------------------------------------------------------
-    def cut_for_deal(self, deck: list[str], value) -> int:
+    def cut_for_deal(self, deck: Sequence[str], value: Callable[[str], int]) -> int:
         """Each seat cuts one card; the highest ``value(code)`` deals (ties cut again)."""
         contenders = list(range(self.players))
         while True:

@@ -16,6 +16,8 @@ Talking to a game:
   ``game.check`` and ``game.apply`` accept any concrete selection exactly (in
   canonical card codes, ``"10H"``; other spellings get a reason naming the code).
 * ``game.check(seat, action)``: ``None`` if legal, else a reason a player can read.
+  Whose turn it is has one check and one wording in every game,
+  ``game.turn_reason(seat)``.
 * ``game.apply(seat, action)``: plays it, or raises :class:`IllegalAction` (a
   ``ValueError``) with that reason and leaves the state untouched.
 * ``game.observation(seat)``: a JSON-able dict of everything that seat may know and
@@ -36,9 +38,10 @@ import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, Unpack, cast
 
 from .cards import CardFace, standard_face
+from .observation import LogEntry, LogExtras, Observation
 
 
 class IllegalAction(ValueError):
@@ -178,12 +181,12 @@ class DealResult:
         )
 
 
-def rng_state_to_json(rng: random.Random) -> list:
+def rng_state_to_json(rng: random.Random) -> list[object]:
     version, internal, gauss = rng.getstate()
     return [version, list(internal), gauss]
 
 
-def rng_from_json(state: list) -> random.Random:
+def rng_from_json(state: object) -> random.Random:
     """A generator in the state :func:`rng_state_to_json` wrote; a malformed state
     raises :class:`GameDataError`."""
     from .validate import rng_state
@@ -202,9 +205,10 @@ class Game(ABC):
     family: ClassVar[str]  #: "climbing" or "trick"
     player_counts: ClassVar[tuple[int, ...]]
     default_players: ClassVar[int]
-    low_score_wins: ClassVar[bool] = False  #: penalty games: lowest total wins
-    score_label: ClassVar[str] = "Score"  #: "Deals won", "Penalty", "Coins", ...
-    deal_word: ClassVar[str] = "Deal"  #: what one deal is called ("Round" in 2v1)
+    # (these two are class values a variant may set per game, as Twos does by option)
+    low_score_wins: bool = False  #: penalty games: lowest total wins
+    deal_word: ClassVar[str] = "deal"  #: what the game calls one deal ("round" in 2v1)
+    score_label: str = "Score"  #: "Deals won", "Penalty", "Coins", ...
     #: every action kind of the variant: kind -> (carries cards?, what its value is:
     #: ``None`` (no value), ``"int"``, ``"word"`` (a short string) or ``"card"`` (a code))
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {}
@@ -229,7 +233,7 @@ class Game(ABC):
         self.names = list(names) if names else [f"Player {i + 1}" for i in range(players)]
         if len(self.names) != players:
             raise ValueError("one name per seat")
-        self.history: list[dict[str, Any]] = []  #: public log, each {"seat", "text", ...}
+        self.history: list[LogEntry] = []  #: the public log
         self.actions: list[tuple[int, dict[str, Any]]] = []  #: every applied action
         self.totals = [0] * players
         self.results: list[DealResult] = []
@@ -267,7 +271,32 @@ class Game(ABC):
 
     @abstractmethod
     def check(self, seat: int, action: Action) -> str | None:
-        """``None`` if ``action`` is legal for ``seat`` now, else the reason it is not."""
+        """``None`` if ``action`` is legal for ``seat`` now, else the reason it is not.
+        Every variant asks :meth:`malformed`, then :meth:`turn_reason`, first."""
+
+    def turn_reason(self, seat: int) -> str | None:
+        """``None`` if ``seat`` is asked to act now, else why not, in the one wording
+        every game uses: the match is over, the deal is over, the seat has made its
+        secret choice and waits for the others (:meth:`has_chosen`), or it is another
+        seat's turn (naming the seats asked)."""
+        if self.match_over:
+            return "The match is over."
+        if self.deal_over:
+            return f"The {self.deal_word} is over."
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return f"There is no seat {seat!r} at this table (seats 0 to {self.players - 1})."
+        acting = self.to_act()
+        if seat in acting:
+            return None
+        who = " and ".join(self.names[s] for s in acting)
+        if self.has_chosen(seat):
+            return f"You have already made your choice: waiting for {who}."
+        return f"It is not your turn: waiting for {who}."
+
+    def has_chosen(self, seat: int) -> bool:
+        """Whether ``seat`` has made a choice that several seats make at once, in
+        secret, and now waits for the others (2v1's exchange, for one)."""
+        return False
 
     @abstractmethod
     def _apply(self, seat: int, action: Action) -> None:
@@ -347,8 +376,10 @@ class Game(ABC):
         return f"{c!r:.40} is not a card: cards are codes like 3S or 10H."
 
     @abstractmethod
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know, JSON-able. Common keys, used by the UI:
+    def observation(self, seat: int) -> Observation:
+        """Everything ``seat`` may know, JSON-able (typed in :mod:`.observation`; each
+        variant returns its own subclass of :class:`~.observation.Observation`).
+        Common keys, used by the UI:
 
         ``variant``, ``seat``, ``players``, ``names``, ``hand`` (codes),
         ``hand_counts`` (per seat), ``to_act``, ``dealer``, ``deal_number``,
@@ -388,7 +419,7 @@ class Game(ABC):
         return sorted(codes, key=lambda c: self.card_sort_key(c, by))
 
     @abstractmethod
-    def card_sort_key(self, code: str, by: str = "rank") -> tuple:
+    def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         """Sort key of one card in this variant's order."""
 
     def describe(self, seat: int, action: Action) -> str | None:
@@ -415,9 +446,8 @@ class Game(ABC):
         specs = self.option_specs(self.players)
         return [f"{s.label}: {s.label_of(self.options[s.id])}" for s in specs]
 
-    def log(self, text: str, seat: int | None = None, **extra: Any) -> None:
-        entry: dict[str, Any] = {"seat": seat, "text": text, "deal": self.deal_number}
-        entry.update(extra)
+    def log(self, text: str, seat: int | None = None, **extra: Unpack[LogExtras]) -> None:
+        entry: LogEntry = {"seat": seat, "text": text, "deal": self.deal_number, **extra}
         self.history.append(entry)
 
     # ----- loading saved data ------------------------------------------------------------
@@ -475,7 +505,8 @@ class Game(ABC):
 
     def _load_base(self, d: dict[str, Any]) -> None:
         self.rng = rng_from_json(d["rng"])
-        self.history = [dict(h) for h in d["history"]]
+        # entries of a log this engine wrote (validate_base checks each text and seat)
+        self.history = [cast(LogEntry, dict(h)) for h in d["history"]]
         self.actions = [(s, dict(a)) for s, a in d["actions"]]
         self.totals = list(d["totals"])
         self.results = [DealResult.from_json(r) for r in d["results"]]
@@ -489,18 +520,18 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def from_json(cls, data: dict[str, Any]) -> Game:
+    def from_json(cls, data: dict[str, Any]) -> Self:
         """Rebuild a game from :meth:`to_json` output (use ``_load_base``)."""
 
     @classmethod
-    def _blank(cls, data: dict[str, Any]) -> Game:
+    def _blank(cls, data: dict[str, Any]) -> Self:
         """A game object with the base fields of ``data`` and no deal run yet."""
         g = cls.__new__(cls)
         Game.__init__(g, data["players"], data["options"], data["seed"], data["names"])
         g._load_base(data)
         return g
 
-    def replay(self) -> Game:
+    def replay(self) -> Self:
         """A fresh game from the same seed and options with every action re-applied."""
         g = type(self)(self.players, dict(self.options), self.seed, list(self.names))
         for seat, a in self.actions:

@@ -22,10 +22,19 @@ choice it could not know. Nothing here knows any strategy.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from .cards import HIDDEN as HIDDEN_CODE
+from .observation import LogEntry, TwoVOneObservation, seat_card
+from .protocol import Action
 from .two_v_one import BLINDFOLD, CARDS, DECK, HANDS_PER_ROUND, RAINBOW, SUIT_ORDER, pair_value
+
+if TYPE_CHECKING:
+    from .two_v_one import TwoVOneGame
+
+#: the chance the lone player secretly kept ``a`` rather than ``b``
+KeepPrior = Callable[[int, int], float]
 
 N = 3
 NCARDS = len(DECK)
@@ -69,7 +78,7 @@ def bits(mask: int) -> list[int]:
     return [*_LOW9[mask & 511], *_HIGH9[mask >> 9 & 511]]
 
 
-def mask_of(codes) -> int:
+def mask_of(codes: Iterable[str]) -> int:
     m = 0
     for c in codes:
         m |= 1 << INDEX[c]
@@ -119,7 +128,7 @@ class RoundSim:
         self.bid_queue: list[int] = []
         self.high_bid = 0  # 0: nobody has bid
         self.high_seat = -1
-        self.eligible = (True, True, True)
+        self.eligible: tuple[bool, ...] = (True, True, True)
         self.pending = [0, 0, 0]  # exchange choices (masks), 0 while not chosen
         self.lone = -1
         self.bid = 0
@@ -349,21 +358,22 @@ class RoundSim:
 
 
 # ----- moves <-> protocol actions --------------------------------------------------------------
-def move_of(phase: str, action: Any) -> int:
+def move_of(phase: str, action: Action) -> int:
     """The sim move of a protocol :class:`~.protocol.Action` in ``phase``."""
+    value = action.value
     if phase in (BID, RAISE):
-        return int(action.value)
+        assert value is not None
+        return int(value)
     if phase == KEEP:
-        return INDEX[action.value]
+        assert type(value) is str
+        return INDEX[value]
     if phase == EXCHANGE:
         return mask_of(action.cards)
     return INDEX[action.cards[0]]
 
 
-def action_of(phase: str, move: int) -> Any:
+def action_of(phase: str, move: int) -> Action:
     """The protocol action of a sim ``move`` in ``phase``."""
-    from .protocol import Action
-
     if phase in (BID, RAISE):
         return Action(phase, value=move)
     if phase == KEEP:
@@ -373,7 +383,7 @@ def action_of(phase: str, move: int) -> Any:
     return Action(phase, (CODES[move],))
 
 
-def from_game(game: Any) -> RoundSim:
+def from_game(game: TwoVOneGame) -> RoundSim:
     """An exact copy of a protocol game's current round (for tests and tools)."""
     s = RoundSim()
     s.phase = OVER if game.deal_over else game.phase
@@ -415,7 +425,7 @@ class Knowledge:
     make it again in a simulation).
     """
 
-    def __init__(self, obs: dict[str, Any]) -> None:
+    def __init__(self, obs: TwoVOneObservation) -> None:
         me = obs["seat"]
         self.me = me
         self.phase = obs["phase"]
@@ -430,17 +440,19 @@ class Knowledge:
         self.room = [0 if s == me else obs["hand_counts"][s] for s in range(N)]
         self.discard_slot = [False, False, False]
         self.taken_back = [False, False, False]
-        self.my_discard = INDEX[obs["my_discard"]] if obs.get("my_discard") else -1
-        self.up = INDEX[obs["lead"]] if obs.get("lead") else -1
+        my_discard, lead = obs["my_discard"], obs["lead"]
+        self.my_discard = INDEX[my_discard] if my_discard else -1
+        self.up = INDEX[lead] if lead else -1
         self.down = -1  # the lone's face-down card, where this seat may see it
         self.follows = [-1, -1, -1]  # follows this seat can see (its own included)
         self._read_table(obs)
         self._read_log(obs)
 
-    def _read_table(self, obs: dict[str, Any]) -> None:
+    def _read_table(self, obs: TwoVOneObservation) -> None:
         me, lone, phase = self.me, self.lone, self.phase
-        if phase == KEEP and obs.get("last_hand"):
-            self.up, self.down = (INDEX[c] for c in obs["last_hand"]["lone"])
+        last = obs.get("last_hand")
+        if phase == KEEP and last:
+            self.up, self.down = (INDEX[c] for c in last["lone"])
         if phase == FOLLOW:
             for t in obs["table"]:
                 s, cards = t["seat"], t["cards"]
@@ -474,21 +486,21 @@ class Knowledge:
                 if s != me and "ready" in obs["seat_tags"][s]:
                     self.taken_back[s] = True  # nothing has moved yet: it chooses again
 
-    def _read_log(self, obs: dict[str, Any]) -> None:
+    def _read_log(self, obs: TwoVOneObservation) -> None:
         me, lone = self.me, self.lone
-        hand_entries: list[dict[str, Any]] = []
+        hand_entries: list[LogEntry] = []
         returns: list[int | None] = []  # per hand: the card back (-1: secret, None: none)
         holder = None  # who announced the rainbow last
         for h in obs.get("history", ()):
             if h.get("deal") != obs["deal_number"]:
                 continue
-            k = h.get("kind")
-            if k == "rainbow":
+            kind = h.get("kind")
+            if kind == "rainbow":
                 holder = h.get("seat")
-            elif k == "hand" and "lone_cards" in h:
+            elif kind == "hand" and "lone_cards" in h:
                 hand_entries.append(h)
                 returns.append(None)
-            elif k == "return" and hand_entries:
+            elif kind == "return" and hand_entries:
                 c = h.get("card")
                 returns[-1] = INDEX[c] if c else -1
         if obs.get("rainbow_holder") is not None:
@@ -498,7 +510,8 @@ class Knowledge:
             a, b = (INDEX[c] for c in h["lone_cards"])
             lone_seen.append((1 << a) | (1 << b))
             led = SUIT[a]
-            for s, c in h["duo_cards"]:
+            for pair in h["duo_cards"]:
+                s, c = seat_card(pair)
                 i = INDEX[c]
                 self.out |= 1 << i
                 if SUIT[i] != led:
@@ -569,7 +582,7 @@ class Sampler:
     ``keep_prior(a, b) -> float`` (optional) is the chance the lone player secretly kept
     ``a`` rather than ``b`` after a hand it won (default one half)."""
 
-    def __init__(self, obs: dict[str, Any], keep_prior: Any = None) -> None:
+    def __init__(self, obs: TwoVOneObservation, keep_prior: KeepPrior | None = None) -> None:
         k = self.knowledge = Knowledge(obs)
         me, lone = k.me, k.lone
         self.me = me
@@ -592,8 +605,9 @@ class Sampler:
             s.bid_queue = _bid_queue(obs)
         if p == FOLLOW and lone >= 0 and k.taken_back[lone]:
             s.phase = HIDE  # the lone player lays its face-down card again
-        if p == EXCHANGE and obs.get("my_choice"):
-            s.pending[me] = mask_of(obs["my_choice"])
+        my_choice = obs["my_choice"]
+        if p == EXCHANGE and my_choice:
+            s.pending[me] = mask_of(my_choice)
         if k.my_discard >= 0:
             s.discards[me] = k.my_discard
         self.taken_back = [t for t in range(N) if k.taken_back[t]]
@@ -688,7 +702,7 @@ class Sampler:
 
 
 def determinize(
-    obs: dict[str, Any], rng: random.Random, keep_prior: Any = None
+    obs: TwoVOneObservation, rng: random.Random, keep_prior: KeepPrior | None = None
 ) -> tuple[RoundSim, list[int]]:
     """One full round consistent with what ``obs``'s seat knows (see :class:`Sampler`),
     and the seats whose hidden choice was taken back (they act again in it)."""
@@ -696,9 +710,10 @@ def determinize(
     return sampler.sample(rng), sampler.taken_back
 
 
-def _bid_queue(obs: dict[str, Any]) -> list[int]:
+def _bid_queue(obs: TwoVOneObservation) -> list[int]:
     """Who is still to speak in the bidding, rebuilt from the public bids of this round."""
     holder = obs["rainbow_holder"]
+    assert holder is not None  # announced during the bidding
     eligible = obs["eligible"]
     queue = [s for s in ((holder + 1) % N, (holder + 2) % N, holder) if eligible[s]]
     for seat, value in obs["bids"]:

@@ -19,9 +19,14 @@ move). Nothing here knows any strategy.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from .cards import SUITS, card_code
+from .observation import TwosTricksObservation, seat_card
+
+if TYPE_CHECKING:
+    from .twos_tricks import TwosTricksGame
 
 PLAYERS = 4
 #: ranks in trick order within a suit: 3 low … A, then the 2 (wild) on top
@@ -57,7 +62,7 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def mask_of(codes) -> int:
+def mask_of(codes: Iterable[str]) -> int:
     m = 0
     for c in codes:
         m |= 1 << INDEX[c]
@@ -200,7 +205,7 @@ class TricksSim:
         return (self.leader + position) % PLAYERS
 
 
-def from_game(game: Any) -> TricksSim:
+def from_game(game: TwosTricksGame) -> TricksSim:
     """An exact copy of a protocol game's current deal (for tests and tools)."""
     s = TricksSim()
     s.hands = [mask_of(h) for h in game.hands]
@@ -218,17 +223,19 @@ def from_game(game: Any) -> TricksSim:
 
 
 # ----- what one seat knows -----------------------------------------------------------------
-def plays_of_deal(obs: dict[str, Any]) -> list[tuple[int, int]]:
+def plays_of_deal(obs: TwosTricksObservation) -> list[tuple[int, int]]:
     """Every card played this deal as ``(seat, card)`` in order, from the public log."""
     deal = obs.get("deal_number")
-    return [
-        (h["seat"], INDEX[h["card"]])
-        for h in obs.get("history", ())
-        if h.get("kind") == "play" and h.get("deal") == deal and "card" in h
-    ]
+    out = []
+    for h in obs.get("history", ()):
+        if h.get("kind") == "play" and h.get("deal") == deal and "card" in h:
+            seat = h["seat"]
+            assert seat is not None  # a play names its player
+            out.append((seat, INDEX[h["card"]]))
+    return out
 
 
-def voids(obs: dict[str, Any]) -> list[int]:
+def voids(obs: TwosTricksObservation) -> list[int]:
     """Per seat, a mask of the suits (bit ``s``) it has shown it no longer holds: it
     played a card of another suit, not a 2, to a trick led in that suit."""
     out = [0] * obs["players"]
@@ -244,18 +251,20 @@ def voids(obs: dict[str, Any]) -> list[int]:
     return out
 
 
-def unseen_mask(obs: dict[str, Any]) -> int:
+def unseen_mask(obs: TwosTricksObservation) -> int:
     """The cards ``obs``'s seat has not seen: in the other hands."""
     seen = (
-        mask_of(obs["hand"]) | mask_of(obs.get("played", ())) | mask_of(c for _, c in obs["trick"])
+        mask_of(obs["hand"])
+        | mask_of(obs.get("played", ()))
+        | mask_of(seat_card(p)[1] for p in obs["trick"])
     )
     return FULL & ~seen
 
 
 def determinize(
-    obs: dict[str, Any],
+    obs: TwosTricksObservation,
     rng: random.Random,
-    weight: Any = None,
+    weight: Callable[[int, int], float] | None = None,
     void_masks: list[int] | None = None,
 ) -> TricksSim:
     """A full deal consistent with what ``obs``'s seat knows: its hand, the cards played,
@@ -271,7 +280,7 @@ def determinize(
     n = obs["players"]
     s = TricksSim()
     s.hands[me] = mask_of(obs["hand"])
-    s.trick = [INDEX[c] for _, c in obs["trick"]]
+    s.trick = [INDEX[seat_card(p)[1]] for p in obs["trick"]]
     s.leader = obs["leader"]
     s.current = obs["to_act"][0] if obs["to_act"] else me
     s.points = list(obs["points"])

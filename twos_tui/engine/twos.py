@@ -46,9 +46,10 @@ is cached per seat until that seat's hand changes.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, cast
 
 from .cards import (
     CLIMB_RANKS,
@@ -60,7 +61,8 @@ from .cards import (
     display_cards,
     parse_card,
 )
-from .climbing import ClimbingGame, Combination, describe_kind
+from .climbing import ClimbingGame, Combination, Slot, describe_kind
+from .observation import TwosObservation
 from .protocol import PASS, Action, DealResult, OptionSpec
 
 # ---------------------------------------------------------------------------------------
@@ -113,14 +115,14 @@ _CHUNK = tuple(
 )
 
 SET_KINDS = {1: "single", 2: "pair", 3: "triple"}
-SET_SLOTS = {n: ("set", n) for n in (1, 2, 3)}
-RUN_SLOTS = {n: ("run", n) for n in range(3, NRANKS + 1)}
+SET_SLOTS: dict[int, Slot] = {n: ("set", n) for n in (1, 2, 3)}
+RUN_SLOTS: dict[int, Slot] = {n: ("run", n) for n in range(3, NRANKS + 1)}
 
 #: Every bomb shape (width, length): four of a kind, and multi-runs.
 BOMB_SHAPES: tuple[tuple[int, int], ...] = ((4, 1),) + tuple(
     (w, ln) for w in (2, 3, 4) for ln in range(3, NRANKS + 1)
 )
-BOMB_SLOTS = {s: ("bomb",) + s for s in BOMB_SHAPES}
+BOMB_SLOTS: dict[tuple[int, int], Slot] = {s: ("bomb",) + s for s in BOMB_SHAPES}
 #: The text's list, weakest first (the 13-card default, and the fixed-list option).
 TEXT_BOMB_LIST: tuple[tuple[int, int], ...] = (
     (2, 3),
@@ -137,6 +139,13 @@ TEXT_BOMB_LIST: tuple[tuple[int, int], ...] = (
     (4, 4),
 )
 STRICT = "same-suit"
+
+#: a canonical play: ``(slot, top card, strict mark, card mask)``
+Outcome = tuple[Slot, int, str | None, int]
+#: what collects outcomes (a list's ``append``)
+Collect = Callable[[Outcome], object]
+#: the options classification depends on: hand size, bomb order, same-suit runs
+OptKey = tuple[int, str, bool]
 
 
 def shape_label(shape: tuple[int, int]) -> str:
@@ -183,19 +192,19 @@ def bomb_order(hand_size: int, mode: str = "rarity") -> tuple[tuple[int, int], .
 
 
 @cache
-def _powers(hand_size: int, mode: str) -> dict[tuple, int]:
+def _powers(hand_size: int, mode: str) -> dict[Slot, int]:
     """Bomb slot -> Combination.power (1 = weakest shape)."""
     return {BOMB_SLOTS[s]: i + 1 for i, s in enumerate(bomb_order(hand_size, mode))}
 
 
-def _opt_key(options: dict[str, Any]) -> tuple[int, str, bool]:
+def _opt_key(options: dict[str, Any]) -> OptKey:
     hs = options.get("hand_size")
     if hs is None:
         hs = default_hand_size(options.get("_players", 3))
     return (hs, options.get("bomb_order", "rarity"), options.get("run_suits") == STRICT)
 
 
-def _ints_of(cards) -> list[int] | None:
+def _ints_of(cards: Iterable[str]) -> list[int] | None:
     out = []
     for c in cards:
         i = CODE_INT.get(c)
@@ -223,11 +232,11 @@ def _cards_of_mask(mask: int) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------------------
 # Classification
 
-_COMBO_CACHE: dict[tuple, dict[tuple[str, ...], Combination]] = {}
+_COMBO_CACHE: dict[OptKey, dict[tuple[str, ...], Combination]] = {}
 _CACHE_LIMIT = 200_000
 
 
-def _classify_mask(mask: int, opt: tuple[int, str, bool]) -> Combination | None:
+def _classify_mask(mask: int, opt: OptKey) -> Combination | None:
     ranks = []
     w = 0
     for r in range(NRANKS):
@@ -259,12 +268,14 @@ def _classify_mask(mask: int, opt: tuple[int, str, bool]) -> Combination | None:
     return Combination(f"bomb-{w}x{length}", cards, slot, (top,), _powers(opt[0], opt[1])[slot])
 
 
-def classify_twos(cards, options: dict[str, Any] | None = None) -> Combination | None:
+def classify_twos(
+    cards: Iterable[str], options: dict[str, Any] | None = None
+) -> Combination | None:
     """Classify card codes (any spelling parse_card accepts) or return ``None``."""
     return _classify_opt(cards, _opt_key(options or {}))
 
 
-def _classify_opt(cards, opt: tuple[int, str, bool]) -> Combination | None:
+def _classify_opt(cards: Iterable[str], opt: OptKey) -> Combination | None:
     key = tuple(cards)
     table = _COMBO_CACHE.get(opt)
     if table is None:
@@ -308,7 +319,7 @@ def _action(mask: int) -> Action:
 
 
 #: _SET_OUT[n][r][m]: the canonical sets of n cards at rank r for suit mask m
-_SET_OUT = {
+_SET_OUT: dict[int, tuple[tuple[tuple[Outcome, ...], ...], ...]] = {
     n: tuple(
         tuple(
             tuple((SET_SLOTS[n], 4 * r + t, None, sub << (4 * r)) for t, sub in _TOPS[m][n])
@@ -320,11 +331,15 @@ _SET_OUT = {
 }
 
 
-def _set_actions() -> tuple[dict, dict]:
+#: per (n, rank, suit mask): the tops and the Actions of the canonical sets
+SetTable = dict[int, tuple[tuple[tuple[tuple[int, ...], tuple[Action, ...]], ...], ...]]
+
+
+def _set_actions() -> tuple[dict[int, Action], SetTable]:
     """Per (n, rank, suit mask): the tops and the Actions of the canonical sets (built
     once; these never leave the action cache)."""
     acts: dict[int, Action] = {}
-    table = {}
+    table: SetTable = {}
     for n in (1, 2, 3):
         table[n] = tuple(
             tuple(
@@ -347,20 +362,20 @@ _ACTIONS.update(_SET_ACTIONS)
 _MASK_OF.update({a.cards: m for m, a in _SET_ACTIONS.items()})
 
 
-def _sets(ms: list[int], n: int, out: list) -> None:
+def _sets(ms: list[int], n: int, out: list[Outcome]) -> None:
     table = _SET_OUT[n]
     ext = out.extend
     for r in range(NRANKS):
         ext(table[r][ms[r]])
 
 
-_SLOTS_BY_WIDTH = {
+_SLOTS_BY_WIDTH: dict[int, dict[int, Slot]] = {
     1: RUN_SLOTS,
     **{w: {ln: BOMB_SLOTS[(w, ln)] for ln in range(3, NRANKS + 1)} for w in (2, 3, 4)},
 }
 
 
-def _multi(ms: list[int], w: int, app, only_length: int = 0) -> None:
+def _multi(ms: list[int], w: int, app: Collect, only_length: int = 0) -> None:
     """Runs (w = 1, suits free) or multi-run bombs (w >= 2): every start, length and
     top card; ``only_length`` restricts to one length."""
     pop = _POP
@@ -394,7 +409,7 @@ def _multi(ms: list[int], w: int, app, only_length: int = 0) -> None:
             r += 1
 
 
-def _bombs(ms: list[int], app) -> None:
+def _bombs(ms: list[int], app: Collect) -> None:
     slot = BOMB_SLOTS[(4, 1)]
     for r in range(NRANKS):
         if ms[r] == 15:
@@ -413,12 +428,12 @@ def _bombs(ms: list[int], app) -> None:
         _multi(ms, w, app)
 
 
-def enumerate_outcomes(ms: list[int], same_suit: bool) -> list[tuple[tuple, int, str | None, int]]:
+def enumerate_outcomes(ms: list[int], same_suit: bool) -> list[Outcome]:
     """Canonical plays of a hand given as 13 per-rank suit masks (rank 0 = the 3s).
 
     Returns ``(slot, top_card, strict, card_mask)`` tuples: one per distinct outcome.
     """
-    out: list[tuple[tuple, int, str | None, int]] = []
+    out: list[Outcome] = []
     app = out.append
     for n in (1, 2, 3):
         _sets(ms, n, out)
@@ -430,7 +445,7 @@ def enumerate_outcomes(ms: list[int], same_suit: bool) -> list[tuple[tuple, int,
     return out
 
 
-def _suited_runs(ms: list[int], app, only_length: int = 0) -> None:
+def _suited_runs(ms: list[int], app: Collect, only_length: int = 0) -> None:
     """Runs under the same-suit house rule: per top card, the same-suit run (if held)
     and a mixed-suit run (if possible)."""
     for start in range(NRANKS - 2):
@@ -473,7 +488,7 @@ class _HandPlays:
 
     __slots__ = ("hand", "mask", "ms", "opt", "_leads", "_slots", "_bomb_keys", "_bomb_acts")
 
-    def __init__(self, hand: tuple[str, ...], opt: tuple[int, str, bool]) -> None:
+    def __init__(self, hand: tuple[str, ...], opt: OptKey) -> None:
         self.hand = hand
         self.opt = opt
         ms = [0] * NRANKS
@@ -486,8 +501,8 @@ class _HandPlays:
         self.mask = mask
         self.ms = ms
         self._leads: list[Action] | None = None
-        self._slots: dict[tuple, tuple[list, list, list]] = {}
-        self._bomb_keys: list | None = None
+        self._slots: dict[Slot, tuple[list[int], list[Action], list[str | None]]] = {}
+        self._bomb_keys: list[tuple[int, int]] | None = None
         self._bomb_acts: list[Action] = []
 
     @property
@@ -501,7 +516,7 @@ class _HandPlays:
                 for r in range(NRANKS):
                     if pop[ms[r]] >= n:
                         acts.extend(table[r][ms[r]][1])
-            out: list = []
+            out: list[Outcome] = []
             if self.opt[2]:
                 _suited_runs(ms, out.append)
             else:
@@ -512,12 +527,13 @@ class _HandPlays:
             self._leads = acts
         return self._leads
 
-    def _slot(self, slot: tuple) -> tuple[list, list, list]:
+    def _slot(self, slot: Slot) -> tuple[list[int], list[Action], list[str | None]]:
         entry = self._slots.get(slot)
         if entry is None:
-            out: list = []
+            out: list[Outcome] = []
             if slot[0] == "set":
                 n = slot[1]
+                assert type(n) is int
                 table = _SET_TABLE[n]
                 tops: list[int] = []
                 acts: list[Action] = []
@@ -529,10 +545,12 @@ class _HandPlays:
                         acts.extend(a)
                 entry = self._slots[slot] = (tops, acts, [None] * len(tops))
                 return entry
+            length = slot[1]
+            assert type(length) is int
             if self.opt[2]:
-                _suited_runs(self.ms, out.append, slot[1])
+                _suited_runs(self.ms, out.append, length)
             else:
-                _multi(self.ms, 1, out.append, slot[1])
+                _multi(self.ms, 1, out.append, length)
             get = _ACTIONS.get
             entry = self._slots[slot] = (
                 [o[1] for o in out],
@@ -542,7 +560,7 @@ class _HandPlays:
         return entry
 
     def _load_bombs(self) -> None:
-        out: list = []
+        out: list[Outcome] = []
         _bombs(self.ms, out.append)
         powers = _powers(self.opt[0], self.opt[1])
         get = _ACTIONS.get
@@ -555,6 +573,7 @@ class _HandPlays:
     def beating(self, top: Combination) -> list[Action]:
         if self._bomb_keys is None:
             self._load_bombs()
+            assert self._bomb_keys is not None
         topcard = top.key[0]
         if top.power:
             return self._bomb_acts[bisect_right(self._bomb_keys, (top.power, topcard)) :]
@@ -667,10 +686,16 @@ class TwosGame(ClimbingGame):
     )
     player_counts: ClassVar[tuple[int, ...]] = (2, 3)
     default_players: ClassVar[int] = 3
-    low_score_wins: ClassVar[bool] = False  # instance value follows the "scoring" option
-    score_label: ClassVar[str] = "Deals won"
+    low_score_wins: bool = False  # instance value follows the "scoring" option
+    score_label: str = "Deals won"
 
-    def __init__(self, players=None, options=None, seed=0, names=None) -> None:
+    def __init__(
+        self,
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        names: list[str] | None = None,
+    ) -> None:
         super().__init__(players, options, seed, names)
         self._setup_runtime()
 
@@ -682,7 +707,7 @@ class TwosGame(ClimbingGame):
         self.score_label = "Penalty points" if penalty else "Deals won"
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TwosGame:
+    def from_json(cls, data: dict[str, Any]) -> Self:
         g = super().from_json(data)
         g._setup_runtime()
         return g
@@ -721,14 +746,14 @@ class TwosGame(ClimbingGame):
         return f"First to win {self.options['deals_to_win']} deals"
 
     # ----- cards ----------------------------------------------------------------------------
-    def card_sort_key(self, code: str, by: str = "rank") -> tuple:
+    def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         i = CODE_INT.get(code)
         if i is None:
             i = CODE_INT[parse_card(code)]
         return (i & 3, i >> 2) if by == "suit" else (i >> 2, i & 3)
 
     @classmethod
-    def classify_cards(cls, cards, options: dict[str, Any]) -> Combination | None:
+    def classify_cards(cls, cards: tuple[str, ...], options: dict[str, Any]) -> Combination | None:
         return classify_twos(cards, options)
 
     def classify(self, cards: tuple[str, ...]) -> Combination | None:
@@ -785,7 +810,8 @@ class TwosGame(ClimbingGame):
     def enumerate_combos(self, seat: int, top: Combination | None) -> list[Combination]:
         hp = self._hand_plays(seat)
         acts = hp.leads if top is None else hp.beating(top)
-        return [self.classify(a.cards) for a in acts]
+        # every listed play is a combination
+        return cast(list[Combination], [self.classify(a.cards) for a in acts])
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.deal_over or self.match_over or seat != self.current:
@@ -802,7 +828,7 @@ class TwosGame(ClimbingGame):
             acts = [a for a in acts if req in a.cards or a.kind == "pass"]
         return acts
 
-    def lookup_play(self, seat: int, cards) -> Combination | None:
+    def lookup_play(self, seat: int, cards: object) -> Combination | None:
         """Fast path of ``check``: a canonical play (as listed) still in the hand."""
         if type(cards) is tuple:
             m = _MASK_OF.get(cards)
@@ -810,7 +836,7 @@ class TwosGame(ClimbingGame):
                 return _classify_opt(cards, self._opt)
         return None
 
-    def parse_selection(self, seat: int, cards) -> tuple[str, ...]:
+    def parse_selection(self, seat: int, cards: Iterable[object]) -> tuple[str, ...]:
         if type(cards) is tuple:
             m = _MASK_OF.get(cards)
             if m is not None and m & self._hand_plays(seat).mask == m:
@@ -898,8 +924,9 @@ class TwosGame(ClimbingGame):
         )
 
     # ----- observations -----------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
-        obs = super().observation(seat)
-        obs["bomb_order"] = self.bomb_order_text()
-        obs["score_label"] = self.score_label
-        return obs
+    def observation(self, seat: int) -> TwosObservation:
+        return {
+            **super().observation(seat),
+            "bomb_order": self.bomb_order_text(),
+            "score_label": self.score_label,
+        }

@@ -20,13 +20,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Iterable
+from typing import Any, ClassVar, Self, cast
 
 from .cards import (
     HIDDEN,
     SUIT_GLYPH,
     SUIT_NAME,
     CardError,
+    CardFace,
     display,
     display_cards,
     full_deck,
@@ -35,6 +37,7 @@ from .cards import (
     standard_face,
     suit_of,
 )
+from .observation import LastTrickView, TwosTricksObservation
 from .protocol import Action, DealResult, Decision, Game, OptionSpec
 
 HONOURS = frozenset((11, 12, 13, 14))
@@ -50,7 +53,7 @@ def trick_rank(code: str) -> int:
     return 15 if r == 2 else r
 
 
-def holds_suit(hand, suit: str) -> bool:
+def holds_suit(hand: Iterable[str], suit: str) -> bool:
     """Whether ``hand`` holds a card of ``suit`` (its 2 included)."""
     return any(c[-1] == suit for c in hand)
 
@@ -81,7 +84,7 @@ def resolve_trick(plays: list[tuple[int, str]]) -> tuple[int, list[tuple[int, in
     return best, []
 
 
-def honour_points(cards) -> int:
+def honour_points(cards: Iterable[str]) -> int:
     return sum(1 for c in cards if rank_of(c) in HONOURS)
 
 
@@ -99,8 +102,8 @@ class TwosTricksGame(Game):
     family: ClassVar[str] = "trick"
     player_counts: ClassVar[tuple[int, ...]] = (4,)
     default_players: ClassVar[int] = 4
-    low_score_wins: ClassVar[bool] = False
-    score_label: ClassVar[str] = "Points"
+    low_score_wins: bool = False
+    score_label: str = "Points"
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {"play": (True, None)}
 
     @classmethod
@@ -129,7 +132,13 @@ class TwosTricksGame(Game):
             ),
         )
 
-    def __init__(self, players=None, options=None, seed=0, names=None) -> None:
+    def __init__(
+        self,
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        names: list[str] | None = None,
+    ) -> None:
         super().__init__(players, options, seed, names)
         n = self.players
         self.dealer = n - 1  # so that seat 0 leads the first deal
@@ -141,14 +150,14 @@ class TwosTricksGame(Game):
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.current = 0
         self.leader = 0
-        self.trick: list[list[Any]] = []  # [seat, card] in play order
+        self.trick: list[tuple[int, str]] = []  # (seat, card) in play order
         self.taken: list[list[str]] = [[] for _ in range(n)]
         self.tricks_taken = [0] * n
         self.points = [0] * n  # this deal
         self.honours = [0] * n
         self.catch_points = [0] * n
         self.trick_number = 1
-        self.last_trick: dict[str, Any] | None = None
+        self.last_trick: LastTrickView | None = None
 
     # ----- deals ---------------------------------------------------------------------------
     def start_deal(self, first: bool = False) -> None:
@@ -189,7 +198,7 @@ class TwosTricksGame(Game):
         self.taken[0] = [c for c in full_deck() if c not in set(used)]
         self.leader = self.current = (self.dealer + 1) % self.players if leader is None else leader
 
-    def _sorted(self, cards) -> list[str]:
+    def _sorted(self, cards: Iterable[str]) -> list[str]:
         return sorted(cards, key=lambda c: self.card_sort_key(c, "suit"))
 
     @property
@@ -209,14 +218,10 @@ class TwosTricksGame(Game):
 
     def check(self, seat: int, action: Action) -> str | None:
         bad = self.malformed(seat, action)
+        if bad is None and (seat != self.current or self.deal_over or self.match_over):
+            bad = self.turn_reason(seat)  # (the seat to play needs no to_act() call)
         if bad is not None:
             return bad
-        if self.match_over:
-            return "The match is over."
-        if self.deal_over:
-            return "The deal is over."
-        if seat != self.current:
-            return f"It is not your turn: waiting for {self.names[self.current]}."
         if action.kind != "play":
             return f"Play one card ('{action.kind}' is not a move in this game)."
         if len(action.cards) != 1:
@@ -241,7 +246,7 @@ class TwosTricksGame(Game):
     def _apply(self, seat: int, action: Action) -> None:
         card = parse_card(action.cards[0])
         self.hands[seat].remove(card)
-        self.trick.append([seat, card])
+        self.trick.append((seat, card))
         verb = "leads" if len(self.trick) == 1 else "plays"
         self.log(f"{self.names[seat]} {verb} {display(card)}.", seat, kind="play", card=card)
         if len(self.trick) < self.players:
@@ -250,7 +255,7 @@ class TwosTricksGame(Game):
         self._finish_trick()
 
     def _finish_trick(self) -> None:
-        plays = [(s, c) for s, c in self.trick]
+        plays = list(self.trick)
         idx, catches = resolve_trick(plays)
         winner, win_card = plays[idx]
         cards = [c for _, c in plays]
@@ -353,10 +358,10 @@ class TwosTricksGame(Game):
         return {c for i, h in enumerate(self.hands) if i != seat for c in h}
 
     # ----- display -------------------------------------------------------------------------------
-    def card_face(self, code: str):
+    def card_face(self, code: str) -> CardFace:
         return standard_face(code if code == HIDDEN else parse_card(code))
 
-    def card_sort_key(self, code: str, by: str = "rank") -> tuple:
+    def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         si = SUIT_ORDER.index(code[-1])
         r = trick_rank(code)
         return (si, r) if by == "suit" else (r, si)
@@ -380,11 +385,11 @@ class TwosTricksGame(Game):
             tags.append("leads")
         return tags
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> TwosTricksObservation:
         n = self.players
         led = self.led_suit
         history = [
-            dict(h)
+            h.copy()
             for h in self.history
             if h.get("deal") == self.deal_number or h.get("kind") in ("deal-end", "match-end")
         ]
@@ -457,14 +462,14 @@ class TwosTricksGame(Game):
         return d
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TwosTricksGame:
+    def from_json(cls, data: dict[str, Any]) -> Self:
         g = cls._blank(data)
         g._reset_deal_state()
         g.hands = [list(h) for h in data["hands"]]
         g.dealer = data["dealer"]
         g.current = data["current"]
         g.leader = data["leader"]
-        g.trick = [list(p) for p in data["trick"]]
+        g.trick = [(s, c) for s, c in data["trick"]]
         g.taken = [list(t) for t in data["taken"]]
         g.tricks_taken = list(data["tricks_taken"])
         g.points = list(data["points"])
@@ -475,11 +480,14 @@ class TwosTricksGame(Game):
         g.last_trick = (
             None
             if lt is None
-            else {
-                **lt,
-                "plays": [list(p) for p in lt["plays"]],
-                "catches": [list(x) for x in lt["catches"]],
-            }
+            else cast(
+                LastTrickView,
+                {  # validated
+                    **lt,
+                    "plays": [list(p) for p in lt["plays"]],
+                    "catches": [list(x) for x in lt["catches"]],
+                },
+            )
         )
         return g
 

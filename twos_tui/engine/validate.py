@@ -69,7 +69,7 @@ def text(v: Any, where: str, max_len: int = MAX_TEXT) -> str:
     return v
 
 
-def array(v: Any, where: str, length: int | None = None, max_len: int = MAX_LIST) -> list:
+def array(v: Any, where: str, length: int | None = None, max_len: int = MAX_LIST) -> list[Any]:
     if type(v) is not list:
         raise fail(where, f"expected a list, found {_show(v)}")
     if length is not None and len(v) != length:
@@ -114,7 +114,7 @@ def hands(v: Any, where: str, players: int, deck: frozenset[str] | set[str]) -> 
     return [cards(h, f"{where}[{i}]", deck) for i, h in enumerate(array(v, where, players))]
 
 
-def one_of(v: Any, where: str, allowed: tuple) -> Any:
+def one_of(v: Any, where: str, allowed: tuple[object, ...]) -> Any:
     for a in allowed:
         if type(v) is type(a) and v == a:
             return v

@@ -14,6 +14,7 @@ import io
 import json
 import sqlite3
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,11 +43,12 @@ class Frame:
     tags: list[list[str]] = field(default_factory=list)
 
 
-def _merged_table(observations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _merged_table(observations: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The table as the seats see it, each hidden card (``"??"``) filled in from the
-    seat that can see it: the deal is over, nothing is secret any more."""
+    seat that can see it: the deal is over, nothing is secret any more. (Observations
+    are read by key as plain mappings: this knows no variant.)"""
 
-    def entries(obs: dict[str, Any]) -> list[dict[str, Any]]:
+    def entries(obs: Mapping[str, Any]) -> list[dict[str, Any]]:
         # the climbing games' current trick (passes included), else the table
         t = obs.get("trick")
         if not (isinstance(t, list) and all(isinstance(e, dict) for e in t)) or (
@@ -137,7 +139,8 @@ class DealReplay:
 
     def _frame(self, step: int, seat: int | None, action: dict[str, Any] | None) -> Frame:
         g = self.game
-        obs = [g.observation(s) for s in range(g.players)]
+        # read by key as plain mappings: a replay knows no variant's keys
+        obs: list[Mapping[str, Any]] = [g.observation(s) for s in range(g.players)]
         first = obs[0]
         return Frame(
             step=step,

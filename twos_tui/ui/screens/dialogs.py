@@ -80,7 +80,7 @@ class DealEndScreen(ModalScreen[str]):
         g = self.session.game
         r = g.last_result
         over = g.match_over
-        word = getattr(g, "deal_word", "Deal")
+        word = g.deal_word.capitalize()
         with Vertical(id="end-box"):
             title = "Match over" if over else f"{word} {r.deal_number if r else g.deal_number} over"
             yield Static(Text(title, style="bold"), id="end-title")

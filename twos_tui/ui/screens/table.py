@@ -209,7 +209,7 @@ class TableScreen(SizeGuard, Screen):
         g = self.game
         view = self.table_view()
         public = view.obs if view.obs is not None else g.observation(view.me)
-        word = getattr(g, "deal_word", "Deal")
+        word = g.deal_word.capitalize()
         self.sub_title = f"{word} {public.get('deal_number', g.deal_number)}" + (
             " · demo" + (" (paused)" if self.paused else "") if self.demo else ""
         )
@@ -225,7 +225,7 @@ class TableScreen(SizeGuard, Screen):
     def _render_score(self, obs: dict[str, Any]) -> None:
         g = self.game
         totals = obs.get("totals", g.totals)
-        word = getattr(g, "deal_word", "Deal")
+        word = g.deal_word.capitalize()
         points = obs.get("points")  # trick games: this deal's points so far
         now = isinstance(points, list) and len(points) == len(totals)
         width = min(14, max(len(n) for n in g.names))

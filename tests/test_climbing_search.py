@@ -1,0 +1,183 @@
+"""The hard climbing AI: decides from its inputs only, plays legal moves, stops on time."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sim_helpers import midgame, rehide
+
+from twos_tui.ai import agent_for, ai_rng
+from twos_tui.ai import climbing_search as cs
+from twos_tui.ai.climbing_search import HardClimbingAgent
+from twos_tui.engine import Action, new_game
+
+GAMES = [
+    ("twos", 3, {}),
+    ("twos", 2, {}),
+    ("big-two", 4, {}),
+    ("big-two-5r", 4, {}),
+    ("chinese-poker", 4, {}),
+    ("chinese-poker", 2, {}),
+]
+
+
+def decide(agent, g, seat, seed):
+    return agent.choose(
+        g.observation(seat), g.legal_actions(seat), g.decision(seat), random.Random(seed)
+    )
+
+
+def test_registry_gives_hard_for_every_climbing_game():
+    for variant, _, _ in GAMES:
+        agent = agent_for(variant, "hard", budget_s=0.1, iterations=5)
+        assert isinstance(agent, HardClimbingAgent)
+        assert agent.budget_s == 0.1 and agent.iterations == 5
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), GAMES)
+def test_same_observation_same_decision_whatever_the_hidden_cards(variant, players, options):
+    """Two games that differ only in cards hidden from the seat: the same decision
+    (same generator state, an iteration cap)."""
+    agent = HardClimbingAgent(iterations=60)
+    checked = 0
+    for k, moves in enumerate((0, 5, 12, 20, 31)):
+        g = midgame(variant, players, 40 + k, moves, options)
+        seat = g.to_act()[0]
+        if len(g.legal_actions(seat)) < 2:
+            continue
+        for j in range(2):
+            h = rehide(g, seat, random.Random(100 * k + j))
+            assert h.observation(seat) == g.observation(seat)
+            assert [s.hands for s in (g, h)][0] != h.hands or players == 2
+            a = decide(agent, g, seat, 7)
+            b = decide(agent, h, seat, 7)
+            assert a == b and a in g.legal_actions(seat)
+            checked += 1
+    assert checked >= 4
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), GAMES)
+def test_iteration_cap_makes_it_reproducible(variant, players, options):
+    g = midgame(variant, players, 9, 4, options)
+    seat = g.to_act()[0]
+    agent = HardClimbingAgent(iterations=40)
+    picks = {decide(agent, g, seat, 3) for _ in range(3)}
+    assert len(picks) == 1
+
+
+MATCH_OPTIONS = {
+    "twos": {"deals_to_win": 2},
+    "big-two": {"target": 50},
+    "big-two-5r": {},
+    "chinese-poker": {"target": 50},
+}
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), GAMES)
+def test_complete_matches_without_an_illegal_action(variant, players, options):
+    """A whole seeded match with a hard seat (small iteration cap) among greedy and
+    random seats: every action it picks is legal (``apply`` would raise)."""
+    opts = dict(MATCH_OPTIONS[variant], **options)
+    g = new_game(variant, players, opts, seed=21)
+    levels = ["hard", "greedy", "random", "greedy"][:players]
+    agents = [
+        agent_for(variant, lv, iterations=8) if lv == "hard" else agent_for(variant, lv)
+        for lv in levels
+    ]
+    rngs = [ai_rng(21, s) for s in range(players)]
+    moves = 0
+    while not g.match_over:
+        if g.deal_over:
+            g.next_deal()
+            continue
+        for seat in g.to_act():
+            legal = g.legal_actions(seat)
+            act = agents[seat].choose(g.observation(seat), legal, g.decision(seat), rngs[seat])
+            assert act in legal
+            g.apply(seat, act)
+            moves += 1
+        assert moves < 20_000
+    assert g.match_over and g.results
+
+
+def test_single_legal_action_is_returned_at_once(monkeypatch):
+    g = new_game("big-two", 4, seed=3)  # the starter holds 3D alone: one legal play
+    seat = g.to_act()[0]
+    legal = g.legal_actions(seat)
+    assert len(legal) == 1
+
+    def boom(*a, **k):
+        raise AssertionError("searched with one legal action")
+
+    monkeypatch.setattr(cs, "Sampler", boom)
+    assert decide(HardClimbingAgent(), g, seat, 1) == legal[0]
+
+
+def test_a_play_that_goes_out_is_taken():
+    """Down to a pair and on lead: playing the pair wins the deal at once."""
+    g = new_game("twos", 3, seed=5)
+    seat = g.to_act()[0]
+    hand = g.hands[seat]
+    pair = next(
+        [a, b] for a, b in zip(hand, hand[1:], strict=False) if a[:-1] == b[:-1]
+    )  # a pair from the seat's own cards
+    g.hands[seat] = pair
+    g._plays = [None] * g.players
+    out = Action("play", tuple(pair))
+    assert out in g.legal_actions(seat) and len(g.legal_actions(seat)) == 3
+    assert decide(HardClimbingAgent(iterations=50), g, seat, 1) == out
+
+
+def test_the_budget_stops_the_search(monkeypatch):
+    """With no iteration cap the search stops at the first world that ends past the
+    budget (a fake clock: 0.1 s a reading)."""
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(cs, "clock", lambda: next(ticks) * 0.1)
+    g = new_game("big-two", 4, seed=5)  # the starter has three ways to play 3D
+    seat = g.to_act()[0]
+    assert len(g.legal_actions(seat)) == 3
+    agent = HardClimbingAgent(budget_s=0.4)
+    act = decide(agent, g, seat, 1)
+    assert act in g.legal_actions(seat)
+    assert 1 <= agent.last["worlds"] <= 5
+
+
+def test_hand_choice_for_two_players():
+    for seed in range(3):
+        g = new_game("chinese-poker", 2, seed=seed)
+        agent = HardClimbingAgent(iterations=60)
+        while g.phase == "choose":
+            seat = g.to_act()[0]
+            legal = g.legal_actions(seat)
+            act = decide(agent, g, seat, 5)
+            assert act.kind == "choose-hand" and act in legal
+            assert decide(agent, g, seat, 5) == act
+            g.apply(seat, act)
+        assert g.phase == "play"
+
+
+def test_unknown_decisions_get_a_legal_answer():
+    g = new_game("twos", 3, seed=1)
+    seat = g.to_act()[0]
+    dec = g.decision(seat)
+    odd = type(dec)(seat, "something-else", "?", None, None, ())
+    legal = [Action("pass"), Action("play", ("3S",))]
+    assert (
+        HardClimbingAgent(iterations=5).choose(g.observation(seat), legal, odd, random.Random(1))
+        in legal
+    )
+
+
+def test_arena_with_hard_is_reproducible_and_runs_in_workers():
+    """With an iteration cap the arena's figures repeat exactly, in this process or in
+    spawned worker processes (``--jobs``)."""
+    from twos_tui.arena import run_arena
+
+    kw = {"hard": {"iterations": 10}}
+    seats = ["hard", "greedy", "random"]
+    a = run_arena("twos", seats, 6, seed=4, agent_kw=kw)
+    b = run_arena("twos", seats, 6, seed=4, agent_kw=kw, jobs=2)
+    for x, y in zip(a["agents"], b["agents"], strict=True):
+        x.pop("decision_ms"), y.pop("decision_ms")
+        assert x == y

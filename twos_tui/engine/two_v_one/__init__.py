@@ -1,0 +1,87 @@
+"""2v1: three players, an 18-card deck, one lone player against a duo (docs/rules.md §5).
+
+A match is a series of *rounds* (one round = one deal of the protocol). A round:
+
+1. **Bidding** from the player left of the rainbow holder: pass, 3 or 4 (the exact number
+   of the 5 hands the bidder will take). A 3 may be overcalled by 4 by each other player
+   in turn; a 4 ends the bidding. When a 3 stands, its bidder may raise it to 4 before the
+   duo discard (phase ``raise``).
+2. **Exchange** when nobody bids: every player chooses two cards at once (the rainbow
+   holder must include the rainbow); nobody sees another's choice until all three have
+   chosen; then each pair goes to the left neighbour and the bidding starts again. After
+   the rainbow has been passed three times the bidding may not end without a bid: the
+   last player to speak must bid (``forced``).
+3. **Discard**: each duo member lays one card face down, out of play for the round.
+4. **Five hands.** The lone player leads in two steps: ``Action("lead", (card,))`` lays
+   the face-up card (never the rainbow), then ``Action("hide", (card,))`` the face-down
+   one. The duo then ``follow`` (one card each; led suit if they hold it; the rainbow only
+   when void), the lone's left neighbour first; after a led 2 (blindfold) both duo members
+   choose at once, face down, and their cards are revealed together. The pairs are
+   valued (:func:`pair_value`), the lone player wins ties. The winning side chooses which
+   of the lone's two cards goes back to the lone hand (``Action("keep", value=code)``);
+   the lone player's choice is secret. A played rainbow is always discarded (the other
+   card returns at once), and after the fifth hand nothing returns.
+5. **Score**: exact bid → lone +2 coins, otherwise each duo member +1. First to 7 coins
+   (option); if two players reach it in the same round, one more round is played in which
+   only they may bid, and its winner (the lone player if exact, else the other tied
+   player) wins the match.
+
+Choices where the text is silent (docs/rules.md §5.10): when the duo win a hand, the duo
+member on the lone player's left decides which card returns; a forced bid falls to the last
+eligible player to speak in the bidding when nobody has bid before; a player who passed
+before a 3 was bid may still overcall it with 4 (the text: "each other player ... may
+choose to bid 4").
+
+The package: :mod:`.deck` (the cards and pair values), :mod:`.game` (the state and the
+protocol, :class:`TwoVOneGame`), one module per part of a round holding its phase objects
+(:mod:`.bidding`, :mod:`.exchange`, :mod:`.hand_play`, :mod:`.scoring`; their base is
+:mod:`.phase`), :mod:`.view` (what a seat sees) and :mod:`.codec` (JSON).
+"""
+
+from __future__ import annotations
+
+from .deck import (
+    BLINDFOLD,
+    CARDS,
+    DEAL_SIZE,
+    DECK,
+    DECK_TABLE,
+    HANDS_PER_ROUND,
+    RAINBOW,
+    SUIT_COLOURS,
+    SUIT_GLYPHS,
+    SUIT_NAMES,
+    SUIT_ORDER,
+    card_suit,
+    card_value,
+    label,
+    labels,
+    must_follow,
+    pair_reason,
+    pair_value,
+    parse,
+)
+from .game import TwoVOneGame
+
+__all__ = [
+    "BLINDFOLD",
+    "CARDS",
+    "DEAL_SIZE",
+    "DECK",
+    "DECK_TABLE",
+    "HANDS_PER_ROUND",
+    "RAINBOW",
+    "SUIT_COLOURS",
+    "SUIT_GLYPHS",
+    "SUIT_NAMES",
+    "SUIT_ORDER",
+    "TwoVOneGame",
+    "card_suit",
+    "card_value",
+    "label",
+    "labels",
+    "must_follow",
+    "pair_reason",
+    "pair_value",
+    "parse",
+]

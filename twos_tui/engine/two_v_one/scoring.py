@@ -1,0 +1,104 @@
+"""The end of a 2v1 round: coins, the play-off and the end of the match (docs/rules.md
+§5.9). An exact bid earns the lone player 2 coins, otherwise each duo member earns 1.
+The first to the target (option ``coins_to_win``, 7) wins; if two or three players reach
+it in the same round, one more round is played in which only they may bid, and its
+winner (the lone player if exact, else the other tied player) wins the match; if several
+of them win that round together, it is played again among them (§5.10)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..protocol import Action, DealResult, Decision
+from .phase import Phase
+
+if TYPE_CHECKING:
+    from .game import TwoVOneGame
+
+
+class OverPhase(Phase):
+    """The round is over: entering it scores the round; nobody acts."""
+
+    name = "over"
+    verb = "wait"
+
+    def enter(self, g: TwoVOneGame) -> None:
+        assert g.lone is not None and g.bid is not None
+        n = g.players
+        g.phase = "over"
+        g.keep_seat = None
+        g.deal_over = True
+        took = g.hands_won[0]
+        duo = g.duo()
+        changes = [0] * n
+        if took == g.bid:
+            changes[g.lone] = 2
+            round_winners = [g.lone]
+            summary = f"{g.names[g.lone]} took exactly {took} hands as bid and gains 2 coins."
+        else:
+            for s in duo:
+                changes[s] = 1
+            round_winners = list(duo)
+            summary = (
+                f"{g.names[g.lone]} bid {g.bid} but took {took}: "
+                f"{g.names[duo[0]]} and {g.names[duo[1]]} "
+                f"gain a coin each."
+            )
+        totals = [t + c for t, c in zip(g.totals, changes, strict=False)]
+        g.totals = totals
+        details = self._match_end(g, round_winners)
+        g.results.append(
+            DealResult(g.deal_number, round_winners, changes, list(totals), summary, details)
+        )
+        g.log(summary, g.lone, kind="deal-end")
+        for d in details:
+            g.log(d, None, kind="deal-end")
+        if g.match_over:
+            g.log(f"Match over: {g.names[g.winners[0]]} wins.", g.winners[0], kind="match-end")
+
+    @staticmethod
+    def _match_end(g: TwoVOneGame, round_winners: list[int]) -> list[str]:
+        """End the match, start or go on with a play-off, after a round won by
+        ``round_winners``; the lines to add to the round's result."""
+        n = g.players
+        target = g.options["coins_to_win"]
+        if g.playoff:
+            contenders = [s for s in round_winners if g.eligible[s]]
+            if len(contenders) == 1:
+                g.match_over = True
+                g.winners = contenders
+            else:  # several contenders won this play-off round together: play again
+                g.eligible = [s in contenders for s in range(n)]
+        else:
+            reached = [s for s in range(n) if g.totals[s] >= target]
+            if len(reached) == 1:
+                g.match_over = True
+                g.winners = reached
+            elif len(reached) > 1:
+                g.playoff = True
+                g.eligible = [s in reached for s in range(n)]
+        if g.playoff and not g.match_over:
+            who = " and ".join(g.names[s] for s in range(n) if g.eligible[s])
+            return [
+                f"{who} share the lead at {target}+ coins: one more round, "
+                "in which only they may bid."
+            ]
+        return []
+
+    def to_act(self, g: TwoVOneGame) -> tuple[int, ...]:
+        return ()
+
+    def check(self, g: TwoVOneGame, seat: int, action: Action) -> str | None:
+        return "Nothing to do now."
+
+    def apply(self, g: TwoVOneGame, seat: int, action: Action) -> None:
+        raise AssertionError("nothing is played after the round")
+
+    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
+        return []
+
+    def decision(self, g: TwoVOneGame, seat: int) -> Decision | None:
+        return None
+
+    def status(self, g: TwoVOneGame, acting: str) -> str:
+        return ""
