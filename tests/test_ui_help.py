@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from twos_tui.engine import new_game
+from twos_tui.engine import Action, new_game, variant_class
 from twos_tui.ui.helptext import TemplateError, help_markdown, render_template
 from twos_tui.ui.variants import available_variants
 
@@ -125,3 +125,36 @@ def test_twos_example_follows_the_bomb_order():
     else:
         assert "ranks above" in text
     assert ", ".join(order) in text
+
+
+PASS_OPTION_WORDS = ("by default a pass", "locked", "shuts you out", "keeps you out", "sit out")
+
+
+@pytest.mark.parametrize("variant", ["chinese-poker", "twos-tricks", "2v1"])
+def test_no_passing_house_rule_where_the_engine_has_none(variant):
+    """Chinese Poker's page once said "By default a pass …" although the game has no
+    passing option: a page speaks of such a rule only where the engine offers it."""
+    cls = variant_class(variant)
+    for players in cls.player_counts:
+        assert all(s.id != "passing" for s in cls.option_specs(players))
+        text = rules_part(help_markdown(new_game(variant, players, {}, 0))).lower()
+        for words in PASS_OPTION_WORDS:
+            assert words not in text, (variant, players, words)
+
+
+def test_chinese_poker_help_says_how_the_opening_passes_end():
+    """As the engine plays it: anyone may pass the opening; if all pass, the dealer leads."""
+    for players in (2, 3, 4):
+        g = new_game("chinese-poker", players, {}, 0)
+        text = " ".join(help_markdown(g).split())
+        assert "if everyone passes, the dealer must lead" in text
+        assert "the leader of a trick must play" in text
+        # the engine agrees: after everyone passes the opening, the dealer may not pass
+        while g.phase != "play":
+            seat = g.to_act()[0]
+            g.apply(seat, g.legal_actions(seat)[0])
+        for _ in range(players):
+            seat = g.to_act()[0]
+            g.apply(seat, Action("pass"))
+        assert list(g.to_act()) == [g.dealer]
+        assert g.check(g.dealer, Action("pass")) is not None
