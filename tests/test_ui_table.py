@@ -35,6 +35,21 @@ def data_home(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.fixture(autouse=True)
+def hard_ai_by_rollouts(monkeypatch):
+    """A ``hard`` seat here stops its search after a fixed number of rollouts instead of
+    its 0.4 s clock: the tests run the AI on the event loop (``ai_pause=0``), so each
+    hard move would cost 0.4 s, and a clock makes the moves depend on the machine."""
+    from twos_tui.ai import climbing_search
+
+    real = climbing_search.HardClimbingAgent.__init__
+
+    def capped(self, budget_s: float = 0.4, iterations: int | None = None) -> None:
+        real(self, budget_s, 48 if iterations is None else iterations)
+
+    monkeypatch.setattr(climbing_search.HardClimbingAgent, "__init__", capped)
+
+
 def board(app):
     """The middle of the table (any family)."""
     return app.screen.query_one("#board, #compass, #trick")
@@ -658,9 +673,12 @@ async def test_demo_with_every_seat_an_ai_pauses_and_steps():
     g = session.game
     app = make_app(session=session, ai_pause=0.01)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        # not pilot.pause(): it waits for an idle CPU, and a running demo is never idle
+        # (the whole deal went by before the space key was pressed)
+        await pilot.pause(0)
         table = app.screen
         assert isinstance(table, TableScreen) and table.demo
+        assert not g.deal_over
         await pilot.press("space")  # pause
         for _ in range(20):
             await pilot.pause()
