@@ -8,9 +8,9 @@ played (and ``game.describe`` what it is, for the preview), and plays it with
 it shows.
 
 AI seats decide in a worker (``@work(exclusive=True)``): the decision runs on a thread
-(or in the process pool, see :mod:`twos_tui.ui.ai_runner`) so the interface never waits
-for it, the seat shows "thinking…", and leaving the table cancels it. The AI's move
-appears after the pace chosen in the picker. Hot-seat games put a "pass to NAME"
+(see :mod:`twos_tui.ui.ai_runner`; the ``hard`` search's 0.4 s included) so the interface
+never waits for it, the seat shows "thinking…", and leaving the table cancels it. The AI's
+move appears after the pace chosen in the picker. Hot-seat games put a "pass to NAME"
 screen between human turns. With every seat an AI the table is a demo: space pauses,
 ``n`` steps one move, ``f`` looks over the next seat's shoulder.
 """
