@@ -64,6 +64,7 @@ def rows(deals_hard: int, deals_fast: int) -> list[Row]:
             ("hard", "normal"),
             ("hard", "random"),
             ("normal", "greedy"),
+            ("greedy", "normal"),
             ("easy", "greedy"),
             ("normal", "easy"),
         ):
@@ -79,7 +80,14 @@ def rows(deals_hard: int, deals_fast: int) -> list[Row]:
                 )
             )
     for variant, n, label in (("2v1", 3, "2v1"), ("twos-tricks", 4, "TT")):
-        for me, other in (("hard", "normal"), ("hard", "greedy"), ("normal", "greedy")):
+        for me, other in (
+            ("hard", "normal"),
+            ("hard", "greedy"),
+            ("normal", "greedy"),
+            ("greedy", "normal"),
+            ("easy", "greedy"),
+            ("normal", "easy"),
+        ):
             deals = deals_hard if me == "hard" else deals_fast
             out.append(Row(f"{label}:{me}-vs-{other}", variant, [me] + [other] * (n - 1), deals))
     return out

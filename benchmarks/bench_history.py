@@ -189,10 +189,9 @@ def deal_end_positions(count: int) -> list[dict]:
                     found.append({"game": g.to_json(), "cards": list(win[0].cards)})
                     break
             seat = seats[0]
-            g.apply(
-                seat,
-                agent.choose(g.observation(seat), g.legal_actions(seat), g.decision(seat), rng),
-            )
+            decision = g.decision(seat)
+            assert decision is not None  # the seat is to act
+            g.apply(seat, agent.choose(g.observation(seat), g.legal_actions(seat), decision, rng))
     return found
 
 

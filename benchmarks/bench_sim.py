@@ -27,6 +27,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -91,7 +92,7 @@ def main() -> int:
     )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    out = {"load_before": load(), "rows": []}
+    out: dict[str, Any] = {"load_before": load(), "rows": []}
     for item in args.variant or DEFAULT_VARIANTS:
         v, _, p = item.partition(":")
         players = int(p) if p else variant_class(v).default_players

@@ -11,10 +11,13 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any, cast
 
 from twos_tui.engine import new_game
 from twos_tui.engine import sim_two_v_one as V
 from twos_tui.engine import sim_twos_tricks as T
+from twos_tui.engine.two_v_one import TwoVOneGame
+from twos_tui.engine.twos_tricks import TwosTricksGame
 
 
 def protocol_rate(variant: str, deals: int) -> float:
@@ -33,7 +36,7 @@ def protocol_rate(variant: str, deals: int) -> float:
 
 def two_v_one_rate(deals: int) -> float:
     rng = random.Random(0)
-    starts = [V.from_game(new_game("2v1", seed=i)) for i in range(deals)]
+    starts = [V.from_game(cast(TwoVOneGame, new_game("2v1", seed=i))) for i in range(deals)]
     moves = 0
     t = time.process_time()
     for s0 in starts:
@@ -48,7 +51,9 @@ def two_v_one_rate(deals: int) -> float:
 
 def tricks_rate(deals: int) -> float:
     rng = random.Random(0)
-    starts = [T.from_game(new_game("twos-tricks", seed=i)) for i in range(deals)]
+    starts = [
+        T.from_game(cast(TwosTricksGame, new_game("twos-tricks", seed=i))) for i in range(deals)
+    ]
     moves = 0
     t = time.process_time()
     for s0 in starts:
@@ -64,7 +69,7 @@ def sample_cost(variant: str, deals: int) -> float:
     """Microseconds to deal out one seat's unseen cards, over every decision of a few
     randomly played deals."""
     rng = random.Random(1)
-    observations = []
+    observations: list[Any] = []  # the variant's own observation type
     for i in range(deals):
         g = new_game(variant, seed=i)
         while not g.deal_over:

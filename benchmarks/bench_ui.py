@@ -51,7 +51,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import cast
 
 STARTUP_CODE = """
 from twos_tui.ui.app import make_app
@@ -77,9 +79,9 @@ def bench_startup(runs: int) -> list[float]:
 
 
 def timed_app_class():
-    from rich.segment import ControlType
+    from rich.segment import ControlType, Segment
     from textual import events
-    from textual._compositor import CompositorUpdate
+    from textual._compositor import ChopsUpdate, InlineUpdate, LayoutUpdate
 
     from twos_tui.ui import app as app_module
     from twos_tui.ui.app import TwosApp
@@ -113,7 +115,7 @@ def timed_app_class():
             if (
                 renderable is None
                 or self._batch_count
-                or not isinstance(renderable, CompositorUpdate)
+                or not isinstance(renderable, (LayoutUpdate, InlineUpdate, ChopsUpdate))
             ):
                 return
             done = time.perf_counter()
@@ -124,16 +126,20 @@ def timed_app_class():
             self.frame_cpu.append(time.process_time() - self.hook_time)
             self.hook_time += time.perf_counter() - done
 
-        def _paint(self, update: CompositorUpdate) -> int:
+        def _paint(self, update: LayoutUpdate | InlineUpdate | ChopsUpdate) -> int:
             """Apply the update to a cell model of the terminal; its fingerprint."""
             w, h = self.size
             if len(self.cells) != h or (self.cells and len(self.cells[0]) != w):
                 self.cells = [[(" ", None)] * w for _ in range(h)]
             x = y = 0
-            for seg in update.__rich_console__(self.console, self.console.options):
+            # every update renders to segments only
+            segments = cast(
+                "Iterable[Segment]", update.__rich_console__(self.console, self.console.options)
+            )
+            for seg in segments:
                 if seg.control:
                     for c in seg.control:
-                        if c[0] == ControlType.CURSOR_MOVE_TO:
+                        if c[0] == ControlType.CURSOR_MOVE_TO and len(c) == 3:
                             x, y = c[1], c[2]
                     continue
                 if seg.text == "\n":
@@ -184,7 +190,8 @@ def prepared_session(seed: int, want: str):
             seats = g.to_act()
             if 0 in seats:
                 kinds = {a.kind for a in g.legal_actions(0)}
-                if want in kinds and (want == "pass" or g.decision(0).select):
+                decision = g.decision(0)  # (seat 0 is to act: it has one)
+                if want in kinds and (want == "pass" or (decision is not None and decision.select)):
                     return session
             seat = seats[0]
             session.game.apply(seat, session.ai_choose(seat))

@@ -139,7 +139,13 @@ def play_deal(
     return out
 
 
-def _task(args: tuple) -> tuple[int, list[str], dict[str, Any]]:
+#: one deal of a run: variant, players, seat specs, deal seed, options, agent_kw, index
+_Task = tuple[
+    str, int, list[str], int, dict[str, Any] | None, dict[str, dict[str, Any]] | None, int
+]
+
+
+def _task(args: _Task) -> tuple[int, list[str], dict[str, Any]]:
     variant, players, specs, deal_seed, options, agent_kw, index = args
     return index, specs, play_deal(variant, players, specs, deal_seed, options, agent_kw)
 
@@ -168,11 +174,11 @@ def run_arena(
     cls.resolve_options(players, dict(options or {}))  # unknown options fail early
     rotations = players
     groups = -(-deals // rotations)
-    tasks = []
+    tasks: list[_Task] = []
     for k in range(groups):
         deal_seed = seed * SEED_STRIDE + k
-        for r in range(rotations):
-            specs = [seats[(i - r) % players] for i in range(players)]
+        for rot in range(rotations):
+            specs = [seats[(i - rot) % players] for i in range(players)]
             tasks.append((variant, players, specs, deal_seed, options, agent_kw, len(tasks)))
     results: list[tuple[int, list[str], dict[str, Any]]] = []
     start = time.perf_counter()
@@ -180,13 +186,13 @@ def run_arena(
         import multiprocessing as mp
 
         with mp.get_context("spawn").Pool(jobs) as pool:
-            for i, r in enumerate(pool.imap_unordered(_task, tasks, chunksize=1)):
-                results.append(r)
+            for i, res in enumerate(pool.imap_unordered(_task, tasks, chunksize=1)):
+                results.append(res)
                 if progress:
                     progress(i + 1, len(tasks))
     else:
-        for i, t in enumerate(tasks):
-            results.append(_task(t))
+        for i, task in enumerate(tasks):
+            results.append(_task(task))
             if progress:
                 progress(i + 1, len(tasks))
     elapsed = time.perf_counter() - start

@@ -66,10 +66,11 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from ..engine.protocol import Action, Decision
-from ..engine.sim import Sampler, SimState, played_this_deal, rules_for
+from ..engine.sim import Move, Rules, Sampler, SimState, played_this_deal, rules_for
 
 #: rank index of a card int (every sim encoding is 4 * rank + suit, 3 lowest, 2 highest)
 ACE, TWO = 11, 12
@@ -98,7 +99,7 @@ HAND_CHOICE_EPS = 0.1
 # The rollout policy
 
 
-def policy(s: SimState, moves: list) -> Any:
+def policy(s: SimState, moves: Sequence[Move | None]) -> Move | None:
     """The move the cheap rollout policy makes for the seat to act (``None``: pass)."""
     h = s.hands[s.cur]
     if h.bit_count() <= ENDGAME_CARDS:
@@ -118,13 +119,13 @@ def policy(s: SimState, moves: list) -> Any:
     return _policy(s, moves)
 
 
-def _unbeatable(s: SimState, m: Any, cur: int) -> bool:
+def _unbeatable(s: SimState, m: Move, cur: int) -> bool:
     """Can no other seat beat the move ``m`` (in this world)?"""
     follows = s.rules.follows
     return not any(j != cur and x and follows(x, m) for j, x in enumerate(s.hands))
 
 
-def _policy(s: SimState, moves: list) -> Any:
+def _policy(s: SimState, moves: Sequence[Move | None]) -> Move | None:
     """:func:`policy` before its end-of-deal rule."""
     cur = s.cur
     hands = s.hands
@@ -274,7 +275,7 @@ def rollout(s: SimState, rng: random.Random | None = None, eps: float = 0.0) -> 
 # Beliefs: what passes and plays suggest about the unseen cards
 
 
-def belief_weights(obs: dict[str, Any], rules) -> dict[Any, dict[str, float]]:
+def belief_weights(obs: dict[str, Any], rules: Rules) -> dict[Any, dict[str, float]]:
     """Per-card weights for the opponents (see the module docstring, step 3)."""
     seat = obs["seat"]
     deal = obs["deal_number"]
@@ -320,7 +321,8 @@ def belief_weights(obs: dict[str, Any], rules) -> dict[Any, dict[str, float]]:
             top = None
         elif kind == "pass" and top is not None and s != seat and not top[3]:
             tk = top[0].bit_count()
-            if tk == 1 and top[1] == rules.move_of(top[0])[1]:
+            single = rules.move_of(top[0]) if tk == 1 else None  # (a played mask: a move)
+            if single is not None and top[1] == single[1]:
                 r = (top[0].bit_length() - 1) >> 2
                 f = 0.35 if r < 8 else (0.55 if r < ACE else 0.8)
                 for c in unseen:
@@ -406,7 +408,9 @@ class HardClimbingAgent:
         pick = self._search(sampler, seat, [moves[i] for i in cand], cand, rng, start)
         return legal[index[pick]]
 
-    def _candidates(self, sampler: Sampler, moves: list, rng: random.Random) -> list[int]:
+    def _candidates(
+        self, sampler: Sampler, moves: list[Move | None], rng: random.Random
+    ) -> list[int]:
         """Indices of the moves worth searching, the rollout policy's own choice first
         (the incumbent the others must beat)."""
         s = sampler.sample(rng)
@@ -425,7 +429,7 @@ class HardClimbingAgent:
         add(next((i for i, m in enumerate(moves) if m is None), None))
         plays = [(i, m) for i, m in enumerate(moves) if m is not None]
         # the lowest play of each pattern, then the longest plays, then the highest
-        by_slot: dict[tuple, list] = {}
+        by_slot: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         for i, m in plays:
             by_slot.setdefault((m[1], m[3]), []).append((m[2], m[0], i))
         lowest = sorted(min(v) for v in by_slot.values())
@@ -446,7 +450,7 @@ class HardClimbingAgent:
         self,
         sampler: Sampler,
         seat: int,
-        moves: list,
+        moves: list[Move | None],
         index: list[int],
         rng: random.Random,
         start: float,

@@ -28,17 +28,24 @@ that, so this package keeps one deal as integers:
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from .core import KEY, MASK, POWER, SLOT, STRICT, Move, Rules, SimState, beats
 
+if TYPE_CHECKING:
+    from ..big_two import BigTwoGame
+    from ..chinese_poker import ChinesePokerGame
 
-def _freeze(options: dict[str, Any]) -> tuple:
+#: house rules as a hashable key: sorted ``(name, value)`` pairs
+FrozenOptions: TypeAlias = tuple[tuple[str, Any], ...]
+
+
+def _freeze(options: dict[str, Any]) -> FrozenOptions:
     return tuple(sorted((k, v) for k, v in options.items() if not k.startswith("_")))
 
 
 @lru_cache(maxsize=64)
-def _rules(variant_id: str, players: int, frozen: tuple) -> Rules:
+def _rules(variant_id: str, players: int, frozen: FrozenOptions) -> Rules:
     from .. import variant_class
 
     cls = variant_class(variant_id)
@@ -46,7 +53,7 @@ def _rules(variant_id: str, players: int, frozen: tuple) -> Rules:
     if variant_id in ("big-two", "big-two-5r"):
         from .big_two import BigTwoRules
 
-        return BigTwoRules(cls, players, options)
+        return BigTwoRules(cast("type[BigTwoGame]", cls), players, options)
     if variant_id == "twos":
         from .twos import TwosRules
 
@@ -54,7 +61,7 @@ def _rules(variant_id: str, players: int, frozen: tuple) -> Rules:
     if variant_id == "chinese-poker":
         from .chinese_poker import ChinesePokerRules
 
-        return ChinesePokerRules(cls, players, options)
+        return ChinesePokerRules(cast("type[ChinesePokerGame]", cls), players, options)
     raise ValueError(f"{variant_id} has no simulation path (climbing games only)")
 
 

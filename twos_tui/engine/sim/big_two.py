@@ -10,12 +10,21 @@ cards that matter to it, so the sim and the engine list and compare the same pla
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from itertools import combinations, product
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from ..poker_hands import CODE_IDX, IDX_CODE, RANK_CARDS, mask_ints
-from .core import HandMoves, Rules, SimState
+from .core import HandMoves, Move, Rules, SimState, SlotMoves
+
+if TYPE_CHECKING:
+    import random
+
+    from ..big_two import BigTwoGame
+
+#: TABLE[r][suit mask]: moves of rank r from those suits
+SetTable: TypeAlias = tuple[tuple[tuple[Move, ...], ...], ...]
 
 _ORDER = itemgetter(2, 0)
 _KEYS = itemgetter(2)
@@ -28,17 +37,17 @@ _POP = tuple(bin(m).count("1") for m in range(16))
 _LIMIT = 60_000
 
 #: SINGLES[i]: the move of card i
-SINGLES = tuple((1 << i, S1, i, 0, None) for i in range(52))
+SINGLES: tuple[Move, ...] = tuple((1 << i, S1, i, 0, None) for i in range(52))
 
 
-def _sets(n: int) -> tuple:
+def _sets(n: int) -> SetTable:
     """SETS[r][suit mask]: the n-card sets of rank r from those suits, by key."""
     out = []
     for r in range(13):
         row = []
         for sm in range(16):
             cards = RANK_CARDS[r][sm]
-            moves = []
+            moves: list[Move] = []
             for c in combinations(cards, n):
                 m = sum(1 << i for i in c)
                 key = c[-1] if n == 2 else r
@@ -52,7 +61,7 @@ def _sets(n: int) -> tuple:
 PAIRS = _sets(2)
 TRIPLES = _sets(3)
 #: SINGLE_SETS[r][suit mask]: the single-card moves of those suits of rank r
-SINGLE_SETS = tuple(
+SINGLE_SETS: SetTable = tuple(
     tuple(tuple(SINGLES[i] for i in RANK_CARDS[r][sm]) for sm in range(16)) for r in range(13)
 )
 
@@ -63,7 +72,7 @@ class BigTwoRules(Rules):
     codes = tuple(IDX_CODE)
     index = CODE_IDX
 
-    def __init__(self, game_cls, players: int, options: dict[str, Any]) -> None:
+    def __init__(self, game_cls: type[BigTwoGame], players: int, options: dict[str, Any]) -> None:
         super().__init__(players, options)
         self.variant_id = game_cls.variant_id
         self.game_cls = game_cls
@@ -84,35 +93,32 @@ class BigTwoRules(Rules):
             )
             for rs in ranks
         )
-        self._sub: dict = {}  # (kind, cards that matter) -> five-card moves
-        self._moves: dict[int, tuple | None] = {}  # mask -> move (classification)
+        #: (kind, cards that matter) -> five-card moves
+        self._sub: dict[tuple[int, ...], tuple[Move, ...]] = {}
+        self._moves: dict[int, Move | None] = {}  # mask -> move (classification)
 
     # ----- classification ------------------------------------------------------------
-    def move_of(self, mask: int):
-        got = self._moves.get(mask, False)
+    def move_of(self, mask: int) -> Move | None:
+        got: Move | Literal[False] | None = self._moves.get(mask, False)
         if got is not False:
             return got
         idxs = mask_ints(mask)
         c = self.game_cls.classify_idx(idxs, self.options)
-        mv = None
+        mv: Move | None = None
         if c is not None:
             kind, slot, key = c
-            mv = (mask, slot[0], key, 0, None)
+            mv = (mask, cast(int, slot[0]), key, 0, None)  # Big Two slots: (count,)
         if len(self._moves) > _LIMIT:
             self._moves.clear()
         self._moves[mask] = mv
         return mv
 
-    @staticmethod
-    def _entries_moves(entries) -> tuple:
-        return tuple((e[2], S5, e[0], 0, None) for e in entries)
-
-    def _straights(self, w: int, mask: int) -> tuple:
+    def _straights(self, w: int, mask: int) -> tuple[Move, ...]:
         """Straights and straight flushes of window ``w`` (what the engine's
         ``_straight_entries`` lists, in the same order)."""
         ranks, two_top = self._win[w]
         lists = [RANK_CARDS[r][(mask >> (r << 2)) & 15] for r in ranks]
-        out = []
+        out: list[Move] = []
         for a, b, c, d, e in product(*lists):
             s0 = a & 3
             sf = (b & 3) == s0 and (c & 3) == s0 and (d & 3) == s0 and (e & 3) == s0
@@ -128,11 +134,11 @@ class BigTwoRules(Rules):
             )
         return tuple(out)
 
-    def _flushes(self, sm: int) -> tuple:
+    def _flushes(self, sm: int) -> tuple[Move, ...]:
         """Flushes that are not straight flushes from the cards ``sm`` of one suit."""
         wm = self.game_cls.WINDOW_MASKS
         suit_first = self.game_cls._flush_suit_first(self.options)
-        out = []
+        out: list[Move] = []
         for f in combinations(mask_ints(sm), 5):
             rm = 0
             m = 0
@@ -146,13 +152,13 @@ class BigTwoRules(Rules):
             out.append((m, S5, 2 * 64 + key, 0, None))
         return tuple(out)
 
-    def _five(self, mask: int) -> list:
+    def _five(self, mask: int) -> list[Move]:
         """Every five-card hand in ``mask``: straights window by window, flushes suit by
         suit, full houses rank by rank, then four of a kind (each part remembered by
         the cards that matter to it)."""
         sub = self._sub
-        out: list = []
-        k: tuple
+        out: list[Move] = []
+        k: tuple[int, ...]
         x = (mask | mask >> 1 | mask >> 2 | mask >> 3) & _NIB  # ranks held
         for w, need, cm in self._windows:
             if x & need == need:
@@ -209,14 +215,14 @@ class BigTwoRules(Rules):
             sub.clear()
         return out
 
-    def _gen_leads(self, mask: int) -> list:
+    def _gen_leads(self, mask: int) -> list[Move]:
         return self._gen_leads_into(HandMoves(mask))
 
-    def _gen_leads_into(self, hm: HandMoves) -> list:
+    def _gen_leads_into(self, hm: HandMoves) -> list[Move]:
         """Every move (and the sorted five-card list of ``hm`` on the way)."""
         mask = hm.mask
-        singles: list = []
-        sets: list = []
+        singles: list[Move] = []
+        sets: list[Move] = []
         pop = _POP
         m = mask
         r = 0
@@ -235,13 +241,13 @@ class BigTwoRules(Rules):
         hm._slots[S5] = (list(map(_KEYS, f5)), f5)
         return singles + sets + five
 
-    def _gen_slot(self, mask: int, slot: int) -> list:
+    def _gen_slot(self, mask: int, slot: int) -> list[Move]:
         if slot == S1:
             return [SINGLES[i] for i in mask_ints(mask)]
         if slot == S5:
             return self._five(mask)
         table = PAIRS if slot == S2 else TRIPLES
-        out: list = []
+        out: list[Move] = []
         pop = _POP
         for r in range(13):
             sm = (mask >> (r << 2)) & 15
@@ -249,12 +255,12 @@ class BigTwoRules(Rules):
                 out += table[r][sm]
         return out
 
-    def follows(self, mask: int, top):
+    def follows(self, mask: int, top: Move) -> list[Move]:
         slot = top[1]
         k = top[2]
         if slot == S1:  # the cards above the top card: no listing needed
             m = mask & -(2 << k)
-            out = []
+            out: list[Move] = []
             while m:
                 low = m & -m
                 out.append(SINGLES[low.bit_length() - 1])
@@ -287,14 +293,14 @@ class BigTwoRules(Rules):
     # and the five-card hands of it sorted as ``(keys, moves)`` (or None); a later hand
     # of the seat filters them instead of listing again.
 
-    def _memo(self, s: SimState, seat: int, h: int) -> list:
-        memo = s.memo[seat]
+    def _memo(self, s: SimState, seat: int, h: int) -> list[Any]:
+        memo: list[Any] | None = s.memo[seat]
         if memo is not None:
             if memo[0] == h:
                 return memo
             gone = memo[0] & ~h
-            leads = [m for m in memo[1] if not m[0] & gone]
-            five = memo[2]
+            leads: list[Move] = [m for m in memo[1] if not m[0] & gone]
+            five: SlotMoves | None = memo[2]
             if five is not None:
                 moves = [m for m in five[1] if not m[0] & gone]
                 five = ([m[2] for m in moves], moves)
@@ -304,7 +310,7 @@ class BigTwoRules(Rules):
         memo = s.memo[seat] = [h, leads, self._hands[h]._slots.get(S5)]
         return memo
 
-    def legal(self, s: SimState) -> list:
+    def legal(self, s: SimState) -> Sequence[Move | None]:
         if s.winner >= 0:
             return []
         cur = s.cur
@@ -314,36 +320,35 @@ class BigTwoRules(Rules):
             slot = top[1]
             if slot == S1:  # the cards above the top card
                 m = h & -(2 << top[2])
-                out: list = []
+                singles: list[Move | None] = []
                 while m:
                     low = m & -m
-                    out.append(SINGLES[low.bit_length() - 1])
+                    singles.append(SINGLES[low.bit_length() - 1])
                     m ^= low
-                out.append(None)
-                return out
+                singles.append(None)
+                return singles
             if slot != S5:
                 out = self.follows(h, top)
-                out.append(None)
-                return out
-            memo = self._memo(s, cur, h)
-            five = memo[2]
-            if five is None:
-                moves = [m for m in memo[1] if m[1] == S5]
-                moves.sort(key=_ORDER)
-                five = memo[2] = ([m[2] for m in moves], moves)
-            keys, moves = five
-            k = top[2]
-            out = moves[bisect_right(keys, k) :] if keys and keys[-1] > k else []
-            out.append(None)
+            else:
+                memo = self._memo(s, cur, h)
+                five: SlotMoves | None = memo[2]
+                if five is None:
+                    moves: list[Move] = [m for m in memo[1] if m[1] == S5]
+                    moves.sort(key=_ORDER)
+                    five = memo[2] = ([m[2] for m in moves], moves)
+                keys, moves = five
+                k = top[2]
+                out = moves[bisect_right(keys, k) :] if keys and keys[-1] > k else []
+            out.append(None)  # type: ignore[arg-type]  # a new list: the pass joins it
             return out
-        leads = self._memo(s, cur, h)[1]
+        leads: list[Move] = self._memo(s, cur, h)[1]
         req = s.req
         if req:
             return [m for m in leads if m[0] & req]
         return leads
 
     # ----- dealing -------------------------------------------------------------------
-    def deal(self, rng) -> SimState:
+    def deal(self, rng: random.Random) -> SimState:
         n, k = self.players, self.hand_size
         rnd = rng.random
         keys = [rnd() for _ in range(52)]

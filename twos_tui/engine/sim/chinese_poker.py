@@ -11,11 +11,18 @@ under the house rule).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..chinese_poker import CP_DECK
+from ..climbing import Slot
 from ..poker_hands import CODE_IDX, IDX_CODE, LOW_CARDS, mask_ints
-from .core import Rules, SimState
+from .core import LeadMemo, Move, Rules, SimState
+
+if TYPE_CHECKING:
+    import random
+
+    from ..chinese_poker import ChinesePokerGame
 
 SINGLE, FULL, BOMB = 1, 60, 90
 _POP = tuple(bin(m).count("1") for m in range(16))
@@ -32,7 +39,7 @@ _M1 = 0x5555555555555
 _M2 = 0x3333333333333
 #: SET_MOVE[w][r][suit mask]: the canonical w cards of rank r (w = 1: a single,
 #: 2: a pair, 3: a triple) from those suits, or None
-SET_MOVE = {
+SET_MOVE: dict[int, tuple[tuple[Move | None, ...], ...]] = {
     w: tuple(
         tuple(
             (LOW_CARDS[r][sm][w], base + 1 if w > 1 else SINGLE, r, 0, None)
@@ -75,18 +82,19 @@ def _has_quad(mask: int) -> bool:
     return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & _NIB)
 
 
-def _slot_id(slot: tuple) -> int:
+def _slot_id(slot: Slot) -> int:
+    """The sim slot of an engine slot (pairs, triples, straights: ``(kind, length)``)."""
     kind = slot[0]
     if kind == "single":
         return SINGLE
     if kind == "pairs":
-        return 20 + slot[1]
+        return 20 + cast(int, slot[1])
     if kind == "triples":
-        return 40 + slot[1]
+        return 40 + cast(int, slot[1])
     if kind == "full-house":
         return FULL
     if kind == "straight":
-        return 70 + slot[1]
+        return 70 + cast(int, slot[1])
     return BOMB
 
 
@@ -98,7 +106,9 @@ class ChinesePokerRules(Rules):
     index = CODE_IDX
     has_bombs = True
 
-    def __init__(self, game_cls, players: int, options: dict[str, Any]) -> None:
+    def __init__(
+        self, game_cls: type[ChinesePokerGame], players: int, options: dict[str, Any]
+    ) -> None:
         super().__init__(players, options)
         self.variant_id = game_cls.variant_id
         self.game_cls = game_cls
@@ -106,13 +116,13 @@ class ChinesePokerRules(Rules):
         self.deck_mask = DECK_MASK
         self.open_pass = True
         self.by_quad = options.get("bomb_compare") == "quad"
-        self._moves: dict[int, tuple | None] = {}
+        self._moves: dict[int, Move | None] = {}
 
-    def move_of(self, mask: int):
-        got = self._moves.get(mask, False)
+    def move_of(self, mask: int) -> Move | None:
+        got: Move | Literal[False] | None = self._moves.get(mask, False)
         if got is not False:
             return got
-        mv = None
+        mv: Move | None = None
         if mask and not mask & ~DECK_MASK:
             c = self.game_cls.classify_idx(mask_ints(mask), self.options)
             if c is not None:
@@ -129,7 +139,9 @@ class ChinesePokerRules(Rules):
         return [_POP[(mask >> sh) & 15] for sh in range(0, 52, 4)]
 
     @staticmethod
-    def _chains(mask: int, cnt: list[int], w: int, base: int, out: list, length: int, above: int):
+    def _chains(
+        mask: int, cnt: list[int], w: int, base: int, out: list[Move], length: int, above: int
+    ) -> None:
         """Chains of ``w`` cards at consecutive ranks, ``length`` long, top rank above
         ``above``."""
         low = LOW_CARDS
@@ -156,7 +168,7 @@ class ChinesePokerRules(Rules):
                         out.append((m, base + k, a + j, 0, None))
 
     @staticmethod
-    def _full_houses(mask: int, cnt: list[int], out: list, above: int) -> None:
+    def _full_houses(mask: int, cnt: list[int], out: list[Move], above: int) -> None:
         low = LOW_CARDS
         for t in range(above + 1, 13):
             if cnt[t] >= 3:
@@ -166,7 +178,7 @@ class ChinesePokerRules(Rules):
                         out.append((tm | low[p][(mask >> (p << 2)) & 15][2], FULL, t, 0, None))
 
     @staticmethod
-    def _straights(mask: int, cnt: list[int], out: list, length: int, above: int) -> None:
+    def _straights(mask: int, cnt: list[int], out: list[Move], length: int, above: int) -> None:
         """Straights ``length`` long with the top position above ``above``."""
         low = LOW_CARDS
         run: list[int] = []
@@ -193,8 +205,8 @@ class ChinesePokerRules(Rules):
                             out.append((m, 70 + k, run[j], 0, None))
             run = []
 
-    def _bombs_of(self, mask: int, cnt: list[int]) -> list:
-        out: list = []
+    def _bombs_of(self, mask: int, cnt: list[int]) -> list[Move]:
+        out: list[Move] = []
         if 4 not in cnt:
             return out
         low = LOW_CARDS
@@ -207,16 +219,16 @@ class ChinesePokerRules(Rules):
                         out.append((qm | fm, BOMB, q if self.by_quad else f, 1, None))
         return out
 
-    def _gen_leads(self, mask: int) -> list:
+    def _gen_leads(self, mask: int) -> list[Move]:
         return self._touching(mask)
 
-    def _touching(self, mask: int, A: int = _ALL) -> list:
+    def _touching(self, mask: int, A: int = _ALL) -> list[Move]:
         """The moves of ``mask`` that use a rank of ``A`` (a bit a rank; all of them by
         default: every move), and every bomb. After a seat's hand lost cards of the
         ranks ``A``, these are the moves its lead list must list again."""
         c = rank_counts(mask)
         low = LOW_CARDS
-        out: list = []
+        out: list[Move] = []
         app = out.append
         present = (c | c >> 1 | c >> 2) & _NIB
         ge2 = ((c >> 1) | (c >> 2)) & _NIB
@@ -291,7 +303,7 @@ class ChinesePokerRules(Rules):
             out += self._bombs_of(mask, [(c >> sh) & 15 for sh in range(0, 52, 4)])
         return out
 
-    def legal(self, s: SimState) -> list:
+    def legal(self, s: SimState) -> Sequence[Move | None]:
         if s.winner >= 0:
             return []
         cur = s.cur
@@ -299,12 +311,12 @@ class ChinesePokerRules(Rules):
         top = s.top
         if top is not None:
             out = self.follows(h, top)
-            out.append(None)
+            out.append(None)  # type: ignore[arg-type]  # a new list: the pass joins it
             return out
         # leads: a seat's list is kept in ``s.memo`` and, after the seat's hand shrank,
         # the moves using none of the ranks that lost a card are kept (they are still
         # the lowest cards of their ranks) and only the others are listed again
-        memo = s.memo[cur]
+        memo: LeadMemo | None = s.memo[cur]
         if memo is None:
             leads = self.leads(h)
             s.memo[cur] = (h, leads)
@@ -326,14 +338,14 @@ class ChinesePokerRules(Rules):
             return leads + [None]
         return leads
 
-    def _gen_slot(self, mask: int, slot: int) -> list:
+    def _gen_slot(self, mask: int, slot: int) -> list[Move]:
         return self._beating(mask, self._counts(mask), slot, -1)
 
-    def _gen_bombs(self, mask: int) -> list:
+    def _gen_bombs(self, mask: int) -> list[Move]:
         return self._bombs_of(mask, self._counts(mask))
 
-    def _beating(self, mask: int, cnt: list[int], slot: int, k: int) -> list:
-        out: list = []
+    def _beating(self, mask: int, cnt: list[int], slot: int, k: int) -> list[Move]:
+        out: list[Move] = []
         if slot == SINGLE:
             low = LOW_CARDS
             return [
@@ -351,14 +363,14 @@ class ChinesePokerRules(Rules):
             self._straights(mask, cnt, out, slot - 70, k)
         return out
 
-    def follows(self, mask: int, top):
+    def follows(self, mask: int, top: Move) -> list[Move]:
         slot = top[1]
         if slot in _SET_SLOTS and not _has_quad(mask):
             # singles, pairs, triples: rank by rank above the top, from the tables
             table = SET_MOVE[_SET_SLOTS[slot]]
             r = top[2] + 1
             m = mask >> (r << 2)
-            out = []
+            out: list[Move] = []
             while m:
                 mv = table[r][m & 15]
                 if mv is not None:
@@ -376,7 +388,7 @@ class ChinesePokerRules(Rules):
         return out
 
     # ----- dealing -------------------------------------------------------------------
-    def deal(self, rng, dealer: int | None = None) -> SimState:
+    def deal(self, rng: random.Random, dealer: int | None = None) -> SimState:
         """A random deal; with two players, two random hands of 16 (the hand choice
         is not simulated) and the third out of play."""
         n = self.players

@@ -14,13 +14,20 @@ A *move* is a plain tuple ``(mask, slot, key, power, strict)``:
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_right
+from collections.abc import Iterable, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, TypeAlias
 
 MASK, SLOT, KEY, POWER, STRICT = range(5)
 
-Move = tuple  # (mask, slot, key, power, strict)
+#: (mask, slot, key, power, strict)
+Move: TypeAlias = tuple[int, int, int, int, str | None]
+#: one slot of a hand: (keys, moves), both sorted by key then cards
+SlotMoves: TypeAlias = tuple[list[int], list[Move]]
+#: a seat's lead list remembered in ``SimState.memo``: (the hand, its moves)
+LeadMemo: TypeAlias = tuple[int, list[Move]]
 
 _ORDER = itemgetter(KEY, MASK)  # slot lists: by key, then cards (a total order)
 _POWER_KEY = itemgetter(POWER, KEY, MASK)
@@ -52,10 +59,10 @@ class HandMoves:
 
     def __init__(self, mask: int) -> None:
         self.mask = mask
-        self._leads: list | None = None
-        self._slots: dict[int, tuple[list, list]] = {}
-        self._bombs: list | None = None
-        self._bomb_keys: list | None = None
+        self._leads: list[Move] | None = None
+        self._slots: dict[int, SlotMoves] = {}
+        self._bombs: list[Move] | None = None
+        self._bomb_keys: list[tuple[int, int]] | None = None
 
 
 class Rules:
@@ -85,7 +92,7 @@ class Rules:
         self._hands: dict[int, HandMoves] = {}
 
     # ----- card conversions ----------------------------------------------------------
-    def mask_of(self, codes) -> int:
+    def mask_of(self, codes: Iterable[str]) -> int:
         idx = self.index
         m = 0
         for c in codes:
@@ -94,7 +101,7 @@ class Rules:
 
     def codes_of(self, mask: int) -> tuple[str, ...]:
         codes = self.codes
-        out = []
+        out: list[str] = []
         while mask:
             low = mask & -mask
             out.append(codes[low.bit_length() - 1])
@@ -104,7 +111,7 @@ class Rules:
     def move_of(self, mask: int) -> Move | None:
         raise NotImplementedError
 
-    def move_of_codes(self, codes) -> Move | None:
+    def move_of_codes(self, codes: Iterable[str]) -> Move | None:
         return self.move_of(self.mask_of(codes))
 
     # ----- listing -------------------------------------------------------------------
@@ -131,7 +138,7 @@ class Rules:
         lists of ``hm`` at the same time)."""
         return self._gen_leads(hm.mask)
 
-    def slot_moves(self, hm: HandMoves, slot: int) -> tuple[list, list]:
+    def slot_moves(self, hm: HandMoves, slot: int) -> SlotMoves:
         """(keys, moves) of one slot of a hand, sorted by key then cards."""
         got = hm._slots.get(slot)
         if got is None:
@@ -158,6 +165,7 @@ class Rules:
             b = self.bombs(hm)
             if not b:
                 return []
+            # bombs() has set the keys with the list
             return b[bisect_right(hm._bomb_keys, (top[3], top[2])) :]  # type: ignore[arg-type]
         keys, moves = self.slot_moves(hm, top[1])
         out = moves[bisect_right(keys, top[2]) :] if keys and keys[-1] > top[2] else []
@@ -170,23 +178,23 @@ class Rules:
                 out = out + b
         return out
 
-    def legal(self, s: SimState) -> list:
+    def legal(self, s: SimState) -> Sequence[Move | None]:
         """:meth:`SimState.legal` (a variant may list faster with ``s.memo``)."""
         if s.winner >= 0:
             return []
         h = s.hands[s.cur]
         top = s.top
         if top is not None:
-            out: list = self.follows(h, top)
-            out.append(None)
+            out = self.follows(h, top)
+            out.append(None)  # type: ignore[arg-type]  # a new list: the pass joins it
             return out
-        out = self.leads(h)
+        leads = self.leads(h)
         req = s.req
         if req:
-            out = [m for m in out if m[0] & req]
+            leads = [m for m in leads if m[0] & req]
         if self.open_pass and s.opening and s.open_passes < self.players:
-            out = out + [None]
-        return out
+            return leads + [None]
+        return leads
 
     def _gen_leads(self, mask: int) -> list[Move]:
         raise NotImplementedError
@@ -198,7 +206,7 @@ class Rules:
         return []
 
     # ----- dealing -------------------------------------------------------------------
-    def deal(self, rng) -> SimState:
+    def deal(self, rng: random.Random) -> SimState:
         """A fresh random deal (the variant's dealing rules, drawn from ``rng``)."""
         raise NotImplementedError
 
@@ -255,7 +263,7 @@ class SimState:
         self.dealer = dealer
         self.winner = winner
         #: per seat, what the rules remember of the seat's listing (or None)
-        self.memo: list = [None] * len(hands)
+        self.memo: list[Any] = [None] * len(hands)
 
     def copy(self) -> SimState:
         s = SimState.__new__(SimState)
@@ -283,7 +291,7 @@ class SimState:
         r = self.rules
         return r.open_pass and self.opening and self.open_passes < r.players
 
-    def legal(self) -> list:
+    def legal(self) -> Sequence[Move | None]:
         """The legal moves of the seat to act (``None`` = pass); empty when over.
         The list may be shared with a cache: do not modify it."""
         return self.rules.legal(self)

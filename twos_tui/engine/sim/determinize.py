@@ -25,10 +25,13 @@ cards really are.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import rules_for
 from .core import SimState
+
+if TYPE_CHECKING:
+    import random
 
 OUT = "out"  #: the weights key of the out-of-play pile
 
@@ -145,7 +148,7 @@ class Sampler:
         self.biased = [j for j, row in enumerate(rows) if min(row) != max(row)]
         self.plain = [j for j, row in enumerate(rows) if min(row) == max(row)]
 
-    def sample(self, rng) -> SimState:
+    def sample(self, rng: random.Random) -> SimState:
         """One complete deal, drawn from ``rng``."""
         n = self.rules.players
         hands = self.fixed[:]
@@ -210,7 +213,7 @@ class Sampler:
 
 
 def determinize(
-    obs: dict[str, Any], rng, weights: dict[Any, dict[str, float]] | None = None
+    obs: dict[str, Any], rng: random.Random, weights: dict[Any, dict[str, float]] | None = None
 ) -> SimState:
     """One complete deal consistent with ``obs`` (see :class:`Sampler`, which is
     quicker when sampling many)."""

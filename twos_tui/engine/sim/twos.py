@@ -6,9 +6,12 @@ per-rank suit masks, so the sim lists and compares exactly what the protocol doe
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_right
+from collections.abc import Sequence
 from typing import Any
 
+from ..climbing import Slot
 from ..twos import (
     _LOWK,
     _SET_OUT,
@@ -17,18 +20,19 @@ from ..twos import (
     CODE_INT,
     CODES,
     STRICT,
+    Outcome,
     _classify_mask,
     _opt_key,
     _powers,
     _suited_runs,
 )
-from .core import Rules, SimState
+from .core import LeadMemo, Move, Rules, SimState
 
 _POP = tuple(bin(m).count("1") for m in range(16))
 _LIMIT = 100_000
 
 
-_SLOT_ID: dict[tuple, int] = {("set", n): n for n in (1, 2, 3)}
+_SLOT_ID: dict[Slot, int] = {("set", n): n for n in (1, 2, 3)}
 _SLOT_ID.update({("run", n): 10 + n for n in range(3, 14)})
 _SLOT_ID.update({("bomb",) + s: 100 + 16 * s[0] + s[1] for s in BOMB_SHAPES})
 
@@ -75,7 +79,7 @@ class TwosRules(Rules):
         self.lowest_opens = options.get("opening") == "lowest"
         self.deck_mask = (1 << 52) - 1
         self._power = {_SLOT_ID[s]: p for s, p in _powers(self.opt[0], self.opt[1]).items()}
-        self._moves: dict[int, tuple | None] = {}
+        self._moves: dict[int, Move] = {}
         #: SET_MOVES[n][r][suit mask]: the canonical n-card sets of rank r, by key
         self.set_moves = {
             n: tuple(
@@ -94,7 +98,7 @@ class TwosRules(Rules):
         )
 
     # ----- classification ------------------------------------------------------------
-    def _from_outcome(self, o: tuple) -> tuple:
+    def _from_outcome(self, o: Outcome) -> Move:
         """The move of an engine outcome ``(slot, top card, strict, card mask)``."""
         mask = o[3]
         mv = self._moves.get(mask)
@@ -106,7 +110,7 @@ class TwosRules(Rules):
             self._moves[mask] = mv
         return mv
 
-    def move_of(self, mask: int):
+    def move_of(self, mask: int) -> Move | None:
         mv = self._moves.get(mask)
         if mv is not None:
             return mv
@@ -129,14 +133,14 @@ class TwosRules(Rules):
     def _ms(mask: int) -> list[int]:
         return [(mask >> sh) & 15 for sh in range(0, 52, 4)]
 
-    def _runs(self, mask: int, length: int = 0, above: int = -1, an: int = _NIB) -> list:
+    def _runs(self, mask: int, length: int = 0, above: int = -1, an: int = _NIB) -> list[Move]:
         """Canonical free-suit runs (what the engine's ``_multi(ms, 1, ...)`` lists): the
         lowest suit at each rank below the top and any suit at the top; ``length``
         restricts to one length, ``above`` to top cards above that card, ``an`` (nibble
         bits, with no ``length``) to runs through one of those ranks."""
         x = (mask | mask >> 1 | mask >> 2 | mask >> 3) & _NIB  # ranks held (bit 4r)
         low = mask & ~(((mask << 1) & _E) | ((mask << 2) & _C) | ((mask << 3) & _8))
-        out: list = []
+        out: list[Move] = []
         app = out.append
         suits = _SUITS
         if length:
@@ -178,10 +182,10 @@ class TwosRules(Rules):
                 sid += 1
         return out
 
-    def _touching(self, mask: int, an: int) -> list:
+    def _touching(self, mask: int, an: int) -> list[Move]:
         """The moves of ``mask`` that use a rank of ``an`` (nibble bits), and every
         bomb: what a seat's lead list must list again after those ranks lost cards."""
-        out: list = []
+        out: list[Move] = []
         table = self.all_sets
         x = mask & (an * 15)
         while x:
@@ -194,7 +198,7 @@ class TwosRules(Rules):
             out += self._gen_bombs(mask)
         return out
 
-    def legal(self, s: SimState) -> list:
+    def legal(self, s: SimState) -> Sequence[Move | None]:
         if self.same_suit:
             return super().legal(s)
         if s.winner >= 0:
@@ -204,12 +208,12 @@ class TwosRules(Rules):
         top = s.top
         if top is not None:
             out = self.follows(h, top)
-            out.append(None)
+            out.append(None)  # type: ignore[arg-type]  # a new list: the pass joins it
             return out
         # leads: each seat's list is kept in ``s.memo``; after the seat's hand shrank,
         # the moves that use no rank that lost a card are still the canonical ones, and
         # only the moves through those ranks (and the bombs) are listed again
-        memo = s.memo[cur]
+        memo: LeadMemo | None = s.memo[cur]
         if memo is None:
             leads = self.leads(h)
             s.memo[cur] = (h, leads)
@@ -227,8 +231,8 @@ class TwosRules(Rules):
             return [m for m in leads if m[0] & req]
         return leads
 
-    def _gen_leads(self, mask: int) -> list:
-        out: list = []
+    def _gen_leads(self, mask: int) -> list[Move]:
+        out: list[Move] = []
         table = self.all_sets
         m = mask
         r = 0
@@ -239,7 +243,7 @@ class TwosRules(Rules):
             m >>= 4
             r += 1
         if self.same_suit:
-            outs: list = []
+            outs: list[Outcome] = []
             _suited_runs(self._ms(mask), outs.append)
             conv = self._from_outcome
             out += [conv(o) for o in outs]
@@ -249,9 +253,9 @@ class TwosRules(Rules):
             out += self._gen_bombs(mask)
         return out
 
-    def _gen_slot(self, mask: int, slot: int) -> list:
+    def _gen_slot(self, mask: int, slot: int) -> list[Move]:
         if slot <= 3:
-            out: list = []
+            out: list[Move] = []
             table = self.set_moves[slot]
             pop = _POP
             m = mask
@@ -265,17 +269,17 @@ class TwosRules(Rules):
             return out
         if not self.same_suit:
             return self._runs(mask, slot - 10)
-        outs: list = []
+        outs: list[Outcome] = []
         _suited_runs(self._ms(mask), outs.append, slot - 10)
         conv = self._from_outcome
         return [conv(o) for o in outs]
 
-    def _gen_bombs(self, mask: int) -> list:
+    def _gen_bombs(self, mask: int) -> list[Move]:
         """Four of a kind and multi-runs (what the engine's ``_bombs`` lists): for a
         multi-run of width w, the lowest w suits at each rank below the top and, at the
         top, each top card with the lowest w - 1 suits below it."""
         cnt = rank_counts(mask)
-        out: list = []
+        out: list[Move] = []
         quads = (cnt >> 2) & _NIB
         if quads:
             sid = 100 + 16 * 4 + 1
@@ -312,7 +316,7 @@ class TwosRules(Rules):
                     sid += 1
         return out
 
-    def follows(self, mask: int, top):
+    def follows(self, mask: int, top: Move) -> list[Move]:
         slot = top[1]
         if top[3]:  # a bomb: only a stronger bomb
             if not _has_bomb(mask):
@@ -322,7 +326,7 @@ class TwosRules(Rules):
         if slot <= 3:  # a set: straight from the tables
             table = self.set_moves[slot]
             pop = _POP
-            out: list = []
+            out: list[Move] = []
             r0 = k >> 2
             sm = (mask >> (r0 << 2)) & 15
             if pop[sm] >= slot:
@@ -348,12 +352,12 @@ class TwosRules(Rules):
         return out
 
     # ----- dealing -------------------------------------------------------------------
-    def deal(self, rng) -> SimState:
+    def deal(self, rng: random.Random) -> SimState:
         n, k = self.players, self.hand_size
         rnd = rng.random
         keys = [rnd() for _ in range(52)]
         order = sorted(range(52), key=keys.__getitem__)
-        hands = []
+        hands: list[int] = []
         for j in range(n):
             m = 0
             for i in order[j * k : (j + 1) * k]:
