@@ -202,7 +202,7 @@ CHARS = {"space": " ", "enter": "\r", "left": None, "right": None}
 SETTLE = 0.25  #: seconds after a key: long after the last screen update
 
 
-async def bench_keys(count: int) -> dict[str, list[float]]:
+async def bench_keys(count: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     from textual import events
 
     from twos_tui.engine import Action
@@ -288,7 +288,9 @@ class ThinkingAgent:
         return legal[0]
 
 
-async def bench_thinking(count: int, mode: str) -> dict[str, list[float]]:
+async def bench_thinking(
+    count: int, mode: str
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Cursor moves and sorts while an AI seat thinks (see :class:`ThinkingAgent`)."""
     from textual import events
 
