@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -20,6 +21,7 @@ from ...engine import Game, new_game
 from ...play import settings as settings_file
 from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
 from ...play.session import AI, AI_NAMES, HUMAN, SeatConfig, Session
+from ..typed_app import twos_app
 from ..variants import available_variants, player_counts_text
 from .sizing import SizeGuard
 
@@ -189,7 +191,8 @@ class PickerScreen(SizeGuard, Screen[None]):
     async def rebuild_options(self) -> None:
         box = self.query_one("#options", Vertical)
         await box.remove_children()
-        rows, self.option_selects = [], []
+        rows: list[Widget] = []
+        self.option_selects = []
         specs = self.cls.option_specs(self.players)
         choice = self.settings.choice_for(self.cls.variant_id)
         remembered = choice.options if choice else {}
@@ -299,7 +302,7 @@ class PickerScreen(SizeGuard, Screen[None]):
                     self.players,
                     self.chosen_options(),
                     self.chosen_seed(),
-                    autosave=self.app.autosave,
+                    autosave=twos_app(self).autosave,
                 )
             except ValueError as e:
                 err = str(e)
@@ -307,7 +310,7 @@ class PickerScreen(SizeGuard, Screen[None]):
             self.query_one("#picker-error", Static).update(Text(f"✗ {err}", style="bold red"))
             return
         self.remember(seats)
-        self.app.start_session(session)
+        twos_app(self).start_session(session)
 
     def remember(self, seats: list[SeatConfig]) -> None:
         """Keep this game's choices (and the pace) for next time."""
@@ -336,7 +339,7 @@ class PickerScreen(SizeGuard, Screen[None]):
         self.app.push_screen(HelpScreen(game))
 
     def action_back(self) -> None:
-        self.app.go_home()
+        twos_app(self).go_home()
 
     @on(Button.Pressed, "#start")
     def _start(self) -> None:

@@ -36,6 +36,7 @@ from ...play.session import Session
 from ..ai_runner import commit, decide
 from ..boards import Board, TableView, board_for
 from ..cardart import face_style
+from ..typed_app import twos_app
 from ..widgets import HandView, InfoPanel, MessageLine, PlayLog, update_static
 from .sizing import SizeGuard
 
@@ -505,7 +506,7 @@ class TableScreen(SizeGuard, Screen):
 
         def answer(leave: bool | None) -> None:
             if leave:
-                self.app.go_home()
+                twos_app(self).go_home()
 
         self.app.push_screen(ConfirmLeave(), answer)
 
@@ -869,8 +870,8 @@ class TableScreen(SizeGuard, Screen):
             self._recap_from = len(self.game.history)
             self.after_change()
         elif choice == "again":
-            self.app.start_session(self.session.again())
+            twos_app(self).start_session(self.session.again())
         elif choice == "new":
-            self.app.open_picker(self.game.variant_id)
+            twos_app(self).open_picker(self.game.variant_id)
         elif choice == "home":
-            self.app.go_home()
+            twos_app(self).go_home()
