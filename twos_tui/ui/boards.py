@@ -296,11 +296,29 @@ class ClimbingBoard(Board):
 
     @classmethod
     def last_trick(cls, view: TableView) -> Text | None:
-        last = (view.obs or {}).get("last_trick")
+        obs = view.obs or {}
+        trick = obs.get("trick") or []
+        if view.game.deal_over and any(not e.get("pass") for e in trick):
+            # the deal ended in the middle of a trick (a player went out): that trick is
+            # the deal's last one
+            out = cls._plays_text(view, trick)
+            out_seat = [e for e in trick if not e.get("pass")][-1].get("seat")
+            out.append(
+                f"{view.name(out_seat)} went out; the {view.game.deal_word} is over.",
+                style="bold",
+            )
+            return out
+        last = obs.get("last_trick")
         if not last:
             return None
+        out = cls._plays_text(view, last.get("plays", []))
+        out.append_text(climbing_caption(view, last))
+        return out
+
+    @staticmethod
+    def _plays_text(view: TableView, plays: list[dict[str, Any]]) -> Text:
         out = Text()
-        for e in last.get("plays", []):
+        for e in plays:
             out.append(f"{view.name(e.get('seat'))}: ", style="bold")
             if e.get("pass"):
                 out.append("pass", style="italic")
@@ -308,7 +326,6 @@ class ClimbingBoard(Board):
                 out.append_text(chips(list(e.get("cards", [])), view.face))
                 out.append(f"  {_play_label(e)}", style="italic")
             out.append("\n")
-        out.append_text(climbing_caption(view, last))
         return out
 
 

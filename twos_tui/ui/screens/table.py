@@ -511,16 +511,28 @@ class TableScreen(SizeGuard, Screen):
         self.app.push_screen(ConfirmLeave(), answer)
 
     def action_last_trick(self) -> None:
+        view = self.table_view()
+        if view.obs is None:
+            return
+        dialog = self.last_trick_dialog()
+        if dialog is None:
+            self.show_message("No trick has been finished yet this deal.", "")
+            return
+        self.app.push_screen(dialog)
+
+    def last_trick_dialog(self) -> Any:
+        """The last-trick view (an :class:`InfoDialog`), or None before the first trick
+        ends. Only public play is shown, so it needs no seat at the screen (the deal-end
+        dialog asks for it while a hot-seat table is hidden)."""
         from .dialogs import InfoDialog
 
         view = self.table_view()
         if view.obs is None:
-            return
+            view.obs = self.game.observation(view.me)
         text = type(self.board).last_trick(view)
         if text is None:
-            self.show_message("No trick has been finished yet this deal.", "")
-            return
-        self.app.push_screen(InfoDialog("Last trick", text))
+            return None
+        return InfoDialog("Last trick", text)
 
     def action_show_log(self) -> None:
         from .dialogs import InfoDialog
@@ -861,7 +873,9 @@ class TableScreen(SizeGuard, Screen):
         hints = {
             g.names[seat]: n for (deal, seat), n in self.hints.items() if deal == g.deal_number
         }
-        self.app.push_screen(DealEndScreen(self.session, hints), self._deal_end_choice)
+        self.app.push_screen(
+            DealEndScreen(self.session, hints, self.last_trick_dialog), self._deal_end_choice
+        )
 
     def _deal_end_choice(self, choice: str | None) -> None:
         if choice == "next":

@@ -1,0 +1,102 @@
+"""Pilot tests of what a tester found playing the app in tmux (issue 10, second round):
+the deal-end dialog's keys, the pickers' open lists, the trick caption's wording, 2v1's
+own words, and Enter on a choice. Each fails on the app as it was before the fix."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ui_helpers import flat, play_until, screen_lines, screen_text
+
+from twos_tui.play.session import Session
+from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.dialogs import DealEndScreen, InfoDialog
+from twos_tui.ui.screens.home import HomeScreen
+from twos_tui.ui.screens.table import TableScreen
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    return tmp_path
+
+
+def deal_over(variant: str, seed: int = 1, players: int | None = None) -> Session:
+    """A session (seat 0 human) whose first deal is over, the match not."""
+    session = Session.start(variant, None, players, {}, seed)
+    play_until(session.game, lambda g: g.deal_over, random.Random(seed))
+    assert not session.game.match_over
+    return session
+
+
+async def at_deal_end(pilot) -> DealEndScreen:
+    for _ in range(20):
+        await pilot.pause()
+        if isinstance(pilot.app.screen, DealEndScreen):
+            return pilot.app.screen
+    raise AssertionError(f"no deal-end dialog; on {pilot.app.screen!r}")
+
+
+# ---------------------------------------------------------------------------------------
+# 1. the deal-end dialog: h and Esc never send the player home; its keys are its own
+# ---------------------------------------------------------------------------------------
+
+
+async def test_deal_end_h_does_not_go_home():
+    app = make_app(session=deal_over("big-two"), ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_deal_end(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, DealEndScreen)
+
+
+async def test_deal_end_escape_goes_on_to_the_next_deal():
+    session = deal_over("big-two")
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_deal_end(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert session.game.deal_number == 2 and not session.game.deal_over
+
+
+async def test_deal_end_home_is_q_and_the_buttons_and_footer_say_so():
+    app = make_app(session=deal_over("big-two"), ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_deal_end(pilot)
+        text = flat(screen_text(app))
+        assert "Next deal (⏎)" in text and "Home (q)" in text
+        footer = screen_lines(app)[-1]
+        assert "Hint" not in footer and "Sort" not in footer  # the table's keys
+        assert "Home" in footer and "q" in footer and "Last trick" in footer
+        assert "⏎ Continue" in footer
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+
+@pytest.mark.parametrize("variant", ["big-two", "twos-tricks"])
+async def test_deal_end_t_shows_the_deals_last_trick(variant):
+    session = deal_over(variant)
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_deal_end(pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, InfoDialog)
+        text = flat(screen_text(app))
+        g = session.game
+        obs = g.observation(0)
+        if variant == "big-two":  # the deal ended inside a trick: that trick is shown
+            last = [e for e in obs["trick"] if not e.get("pass")][-1]
+            assert f"{g.names[last['seat']]} went out" in text
+        else:
+            assert f"Trick {obs['last_trick']['number']}" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DealEndScreen)
