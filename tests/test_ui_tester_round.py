@@ -100,3 +100,43 @@ async def test_deal_end_t_shows_the_deals_last_trick(variant):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, DealEndScreen)
+
+
+# ---------------------------------------------------------------------------------------
+# 2. an open drop-down is framed and stands out from the form under it
+# ---------------------------------------------------------------------------------------
+
+
+def brightness(colour) -> float:
+    r, g, b = colour.rgb
+    return (0.299 * r + 0.587 * g + 0.114 * b) / 255
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_open_dropdown_has_a_border_and_its_own_background(size):
+    from textual.widgets import Select
+
+    from twos_tui.ui.screens.picker import PickerScreen
+
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=size) as pilot:
+        app.open_picker("big-two")
+        await pilot.pause()
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, PickerScreen)
+        for select in (picker.query_one("#players", Select), picker.query(Select).last()):
+            select.focus()
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            overlay = select.query_one("SelectOverlay")
+            assert select.expanded and overlay.region.height > 0
+            edges = overlay.styles.border
+            assert all(edge[0] not in ("", "none", "hidden") for edge in edges)
+            under = picker.background_colors[1]
+            own = overlay.background_colors[1]
+            assert abs(brightness(own) - brightness(under)) > 0.08
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not select.expanded
