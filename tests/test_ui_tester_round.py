@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ui_helpers import flat, play_until, screen_lines, screen_text
+from ui_helpers import flat, play_until, region_text, screen_lines, screen_text
 
 from twos_tui.play.session import Session
 from twos_tui.ui.app import make_app
@@ -140,3 +140,47 @@ async def test_open_dropdown_has_a_border_and_its_own_background(size):
             await pilot.press("escape")
             await pilot.pause()
             assert not select.expanded
+
+
+# ---------------------------------------------------------------------------------------
+# 3. the finished trick's caption: no stray " ;", who leads said once, bombs written ×
+# ---------------------------------------------------------------------------------------
+
+
+def won_by_a_bomb() -> Session:
+    """Twos, seed 5: the human seat has just won a trick with the four 2s (bomb 4×1)."""
+    session = Session.start("twos", None, None, {}, 5)
+    g = session.game
+    rng = random.Random(5)
+    for _ in range(400):
+        seat = g.to_act()[0]
+        last = g.observation(seat).get("last_trick")
+        if seat == 0 and g.history[-1].get("kind") == "trick" and last:
+            top = [p for p in last["plays"] if not p.get("pass")][-1]
+            if top["kind"].startswith("bomb-"):
+                return session
+        legal = g.legal_actions(seat)
+        bombs = [a for a in legal if a.kind == "play" and len(a.cards) >= 6]
+        g.apply(seat, bombs[0] if bombs else rng.choice(legal))
+    raise AssertionError("no trick won by a bomb")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_trick_caption_has_no_stray_semicolon_and_says_who_leads_once(size):
+    session = won_by_a_bomb()
+    name = session.game.names[0]
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        shown = flat(region_text(app, table.query_one("#board")))
+        assert f"{name} won the trick with bomb 4×1" in shown
+        assert "4x1" not in shown and " ;" not in shown
+        assert shown.count(f"{name} leads") + shown.count(f"{name} to lead") == 1
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, InfoDialog)
+        dialog = flat(screen_text(app))
+        assert "bomb 4×1" in dialog and "4x1" not in dialog and " ;" not in dialog
+        assert dialog.count(f"{name} leads") == 1

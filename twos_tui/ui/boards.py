@@ -24,6 +24,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from ..engine import Game
+from ..engine.climbing import describe_kind
 from .cardart import CARD_H, Canvas, best_stride, chips, fan_width
 from .widgets import SeatPanel
 
@@ -123,21 +124,28 @@ class Board(Widget):
 # ---------------------------------------------------------------------------------------
 
 
-def _play_label(entry: dict[str, Any]) -> str:
-    return entry.get("label") or (entry.get("kind") or "").replace("-", " ")
+def play_label(entry: dict[str, Any]) -> str:
+    """What a play is, in the words the log uses ("bomb 2×3", "full house")."""
+    return entry.get("label") or describe_kind(entry.get("kind") or "")
 
 
-def climbing_caption(view: TableView, last: dict[str, Any]) -> Text:
-    """ "Ana won the trick with pair 9♦ 9♣ and leads." from ``last_trick``."""
+def climbing_caption(view: TableView, last: dict[str, Any], leads: bool = True) -> Text:
+    """ "Ana won the trick with pair 9♦ 9♣" from ``last_trick``, then (``leads``)
+    "Ana leads." on a line of its own; the table leaves that out, as its status line
+    already says who leads. The cards end their line: no punctuation runs into the
+    chips' padding."""
     plays = [p for p in last.get("plays", []) if not p.get("pass")]
     winner = last.get("winner")
     t = Text()
     t.append(f"{view.name(winner)} won the trick", style="bold")
     if plays:
         top = plays[-1]
-        t.append(f" with {_play_label(top)} ")
+        t.append(f" with {play_label(top)} ")
         t.append_text(chips(list(top.get("cards", [])), view.face))
-    t.append(f"; {view.name(winner)} leads.")
+    elif leads:
+        t.append(".")
+    if leads:
+        t.append(f"\n{view.name(winner)} leads.")
     return t
 
 
@@ -183,7 +191,7 @@ class TrickPlays(Widget):
             held = True
         foot = Text()
         if held and last:
-            foot.append_text(climbing_caption(view, last))
+            foot.append_text(climbing_caption(view, last, leads=False))
             foot.append("\n")
         foot.append(obs.get("status", ""), style="dim")
         notes = private_notes(view)
@@ -217,7 +225,7 @@ class TrickPlays(Widget):
                 line.append("pass", style="italic")
             else:
                 line.append_text(chips(list(e.get("cards", [])), view.face))
-                label = _play_label(e)
+                label = play_label(e)
                 if label:
                     line.append(f"  {label}", style="italic")
             if held:
@@ -324,7 +332,7 @@ class ClimbingBoard(Board):
                 out.append("pass", style="italic")
             else:
                 out.append_text(chips(list(e.get("cards", [])), view.face))
-                out.append(f"  {_play_label(e)}", style="italic")
+                out.append(f"  {play_label(e)}", style="italic")
             out.append("\n")
         return out
 
@@ -649,7 +657,9 @@ __all__ = [
     "TableView",
     "TrickBoard",
     "board_for",
+    "climbing_caption",
     "held_plays",
+    "play_label",
     "private_notes",
     "trick_positions",
 ]
