@@ -184,3 +184,44 @@ async def test_trick_caption_has_no_stray_semicolon_and_says_who_leads_once(size
         dialog = flat(screen_text(app))
         assert "bomb 4×1" in dialog and "4x1" not in dialog and " ;" not in dialog
         assert dialog.count(f"{name} leads") == 1
+
+
+# ---------------------------------------------------------------------------------------
+# 4. 2v1 in its own words: its last hand, its rounds (in Continue too)
+# ---------------------------------------------------------------------------------------
+
+
+async def test_2v1_last_hand_is_called_a_hand():
+    session = Session.start("2v1", None, None, {}, 3)
+    play_until(
+        session.game,
+        lambda g: any(h.get("kind") == "hand" for h in g.history) and 0 in g.to_act(),
+        random.Random(3),
+    )
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert "Last hand" in screen_lines(app)[-1]  # the footer
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, InfoDialog)
+        text = flat(screen_text(app))
+        assert "Last hand" in text and "trick" not in text.lower()
+
+
+async def test_continue_lists_a_2v1_save_by_its_round():
+    from twos_tui.ui.screens.home import ContinueScreen
+
+    session = Session.start("2v1", None, None, {}, 3)
+    play_until(session.game, lambda g: g.deal_over, random.Random(3))
+    session.next_deal()
+    session.flush()
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(ContinueScreen())
+        await pilot.pause()
+        await pilot.pause()
+        text = flat(screen_text(app))
+        assert "Round 2 ·" in text and "deal 2" not in text.lower()

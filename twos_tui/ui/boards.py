@@ -114,6 +114,11 @@ class Board(Widget):
         return None
 
     @classmethod
+    def trick_word(cls, obs: dict[str, Any]) -> str:
+        """What the game calls what :meth:`last_trick` shows: "trick" (2v1: "hand")."""
+        return "trick"
+
+    @classmethod
     def holds_finished_trick(cls, obs: dict[str, Any]) -> bool:
         """Nothing new is on the table and the trick just finished is on show."""
         return False
@@ -608,6 +613,11 @@ class TrickBoard(Board):
     @classmethod
     def holds_finished_trick(cls, obs: dict[str, Any]) -> bool:
         return held_plays(obs) is not None
+
+    @classmethod
+    def trick_word(cls, obs: dict[str, Any]) -> str:
+        # 2v1 is played in hands (its observation has a last hand, never a last trick)
+        return "hand" if "last_hand" in obs and "last_trick" not in obs else "trick"
 
     @classmethod
     def last_trick(cls, view: TableView) -> Text | None:

@@ -80,7 +80,8 @@ class DealEndScreen(ModalScreen[str]):
         Binding("enter", "default('again')", "Play again", priority=True),
         Binding("escape", "next", "Continue", show=False),
         Binding("n", "choose('new')", "New game"),
-        Binding("t", "last_trick", "Last trick"),
+        Binding("t", "last_trick('trick')", "Last trick"),
+        Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
         Binding("q", "choose('home')", "Home"),
         Binding("left,right", "app.focus_next", show=False),
     ]
@@ -90,11 +91,13 @@ class DealEndScreen(ModalScreen[str]):
         session: Session,
         hints: dict[str, int] | None = None,
         last_trick: Callable[[], ModalScreen | None] | None = None,
+        trick_word: str = "trick",
     ) -> None:
         super().__init__()
         self.session = session
         self.hints = hints or {}
         self.last_trick = last_trick
+        self.trick_word = trick_word
 
     def compose(self) -> ComposeResult:
         g = self.session.game
@@ -152,7 +155,7 @@ class DealEndScreen(ModalScreen[str]):
         if action == "next":
             return not over
         if action == "last_trick":
-            return self.last_trick is not None
+            return self.last_trick is not None and parameters == (self.trick_word,)
         return True
 
     def action_default(self, _shown: str = "") -> None:
@@ -169,10 +172,11 @@ class DealEndScreen(ModalScreen[str]):
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
 
-    def action_last_trick(self) -> None:
+    def action_last_trick(self, _word: str = "") -> None:
         dialog = self.last_trick() if self.last_trick is not None else None
         if dialog is None:
-            self.notify("No trick was finished this deal.")
+            word = self.session.game.deal_word
+            self.notify(f"No {self.trick_word} was finished this {word}.")
             return
         self.app.push_screen(dialog)
 

@@ -34,7 +34,7 @@ from ...ai import suggest
 from ...engine import Action, Decision
 from ...play.session import Session
 from ..ai_runner import commit, decide
-from ..boards import Board, TableView, board_for
+from ..boards import BOARDS, Board, TableView, board_for
 from ..cardart import face_style
 from ..typed_app import twos_app
 from ..widgets import HandView, InfoPanel, MessageLine, PlayLog, update_static
@@ -70,7 +70,8 @@ class TableScreen(SizeGuard, Screen):
         Binding("enter", "submit", "Play"),
         Binding("p", "pass_turn", "Pass"),
         Binding("h", "hint", "Hint"),
-        Binding("t", "last_trick", "Last trick"),
+        Binding("t", "last_trick('trick')", "Last trick"),
+        Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
         Binding("l", "show_log", "Log", show=False),
         Binding("s", "sort", "Sort"),
         Binding("ctrl+z", "undo", "Undo", show=False),
@@ -105,6 +106,8 @@ class TableScreen(SizeGuard, Screen):
         self._flash_until = 0.0
         self._flash_timer: Any = None
         self._seen_history = len(session.game.history)  #: bombs before this are old news
+        #: what the last-trick view shows, in the game's word ("trick"; 2v1: "hand")
+        self.trick_word = BOARDS[session.game.family].trick_word(dict(session.game.observation(0)))
 
     def app_settings_sort(self, variant_id: str) -> str:
         settings = getattr(self.app, "settings", None)
@@ -510,13 +513,14 @@ class TableScreen(SizeGuard, Screen):
 
         self.app.push_screen(ConfirmLeave(), answer)
 
-    def action_last_trick(self) -> None:
+    def action_last_trick(self, _word: str = "") -> None:
         view = self.table_view()
         if view.obs is None:
             return
         dialog = self.last_trick_dialog()
         if dialog is None:
-            self.show_message("No trick has been finished yet this deal.", "")
+            word = self.game.deal_word
+            self.show_message(f"No {self.trick_word} has been finished yet this {word}.", "")
             return
         self.app.push_screen(dialog)
 
@@ -532,7 +536,7 @@ class TableScreen(SizeGuard, Screen):
         text = type(self.board).last_trick(view)
         if text is None:
             return None
-        return InfoDialog("Last trick", text)
+        return InfoDialog(f"Last {self.trick_word}", text)
 
     def action_show_log(self) -> None:
         from .dialogs import InfoDialog
@@ -637,6 +641,8 @@ class TableScreen(SizeGuard, Screen):
             return self.demo
         if action in ("pick", "submit", "hint"):
             return not self.demo
+        if action == "last_trick" and parameters:
+            return parameters[0] == self.trick_word  # the one in the game's word
         if action == "pass_turn":
             # always in the footer at a table with players: the bindings shown never
             # change from turn to turn (recomposing the footer costs a frame)
@@ -874,7 +880,8 @@ class TableScreen(SizeGuard, Screen):
             g.names[seat]: n for (deal, seat), n in self.hints.items() if deal == g.deal_number
         }
         self.app.push_screen(
-            DealEndScreen(self.session, hints, self.last_trick_dialog), self._deal_end_choice
+            DealEndScreen(self.session, hints, self.last_trick_dialog, self.trick_word),
+            self._deal_end_choice,
         )
 
     def _deal_end_choice(self, choice: str | None) -> None:
