@@ -225,3 +225,44 @@ async def test_continue_lists_a_2v1_save_by_its_round():
         await pilot.pause()
         text = flat(screen_text(app))
         assert "Round 2 ·" in text and "deal 2" not in text.lower()
+
+
+# ---------------------------------------------------------------------------------------
+# 5. a decision made by choices only (2v1: which card goes back): Enter takes one
+# ---------------------------------------------------------------------------------------
+
+
+def at_return_choice() -> Session:
+    """2v1: the human seat (the duo) chooses which card goes back to the lone hand."""
+    for seed in range(1, 40):
+        session = Session.start("2v1", None, None, {}, seed)
+        g = session.game
+        rng = random.Random(seed)
+        for _ in range(300):
+            if g.deal_over:
+                break
+            if 0 in g.to_act() and g.decision(0).kind == "keep" and g.lone != 0:
+                return session
+            seat = g.to_act()[0]
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+    raise AssertionError("no return choice for seat 0")
+
+
+async def test_enter_takes_the_marked_choice_when_a_card_goes_back():
+    session = at_return_choice()
+    g = session.game
+    first = g.decision(0).choices[0]
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen) and table._decision is not None
+        footer = screen_lines(app)[-1]
+        assert "Select" not in footer  # nothing to select: space is not offered
+        marked = [b for b in table.query(".choice") if b.display and b.variant == "primary"]
+        assert [str(b.label) for b in marked] == [f"{first.label} ({first.key})"]
+        n = len(g.actions)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(g.actions) > n
+        assert g.actions[n] == (0, first.action.to_json())

@@ -106,6 +106,7 @@ class TableScreen(SizeGuard, Screen):
         self._flash_until = 0.0
         self._flash_timer: Any = None
         self._seen_history = len(session.game.history)  #: bombs before this are old news
+        self._footer_choices_only = False  #: the footer was last drawn for choices only
         #: what the last-trick view shows, in the game's word ("trick"; 2v1: "hand")
         self.trick_word = BOARDS[session.game.family].trick_word(dict(session.game.observation(0)))
 
@@ -379,7 +380,14 @@ class TableScreen(SizeGuard, Screen):
                 b.display = False
             if extra:
                 box.mount_all(extra)
+            # choices only: the first is what Enter takes, drawn as the default button
+            default = bool(sig) and d is not None and not d.select
+            for i, b in enumerate(pool):
+                b.variant = "primary" if default and i == 0 else "default"
         self.query_one("#sort", Button).label = f"Sort: {self.sort_by}"
+        if self._choices_only() != self._footer_choices_only:
+            self._footer_choices_only = self._choices_only()
+            self.refresh_bindings()  # space Select comes and goes with it
 
     # ----- selection --------------------------------------------------------------------
     def selection_action(self) -> Action | None:
@@ -611,12 +619,12 @@ class TableScreen(SizeGuard, Screen):
     def action_submit(self) -> None:
         a = self.selection_action()
         if a is None:
-            if (
-                self._decision is not None
-                and self._decision.choices
-                and len(self._decision.choices) == 1
-            ):
-                self.act(self._decision.choices[0].action)
+            d = self._decision
+            if d is not None and d.choices:
+                # a decision made by choices only (2v1: the card that goes back; a bid):
+                # Enter takes the first, the button drawn as the default (a focused
+                # choice button takes Enter itself)
+                self.act(d.choices[0].action)
             return
         reason = self.current_reason()
         if reason is not None:
@@ -639,7 +647,10 @@ class TableScreen(SizeGuard, Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("demo_pause", "demo_step", "demo_follow"):
             return self.demo
-        if action in ("pick", "submit", "hint"):
+        if action == "pick":
+            # nothing to select in a decision made by choices only: space is not offered
+            return not self.demo and not self._choices_only()
+        if action in ("submit", "hint"):
             return not self.demo
         if action == "last_trick" and parameters:
             return parameters[0] == self.trick_word  # the one in the game's word
@@ -648,6 +659,10 @@ class TableScreen(SizeGuard, Screen):
             # change from turn to turn (recomposing the footer costs a frame)
             return not self.demo
         return True
+
+    def _choices_only(self) -> bool:
+        d = self._decision
+        return d is not None and not d.select
 
     @staticmethod
     def _pass_choice(d) -> Any:
