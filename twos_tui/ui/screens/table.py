@@ -34,7 +34,7 @@ from ...ai import suggest
 from ...engine import Action, Decision
 from ...play.session import Session
 from ..ai_runner import commit, decide
-from ..boards import BOARDS, Board, TableView, board_for
+from ..boards import Board, TableView, board_for
 from ..cardart import face_style
 from ..typed_app import twos_app
 from ..widgets import HandView, InfoPanel, MessageLine, PlayLog, update_static
@@ -107,8 +107,9 @@ class TableScreen(SizeGuard, Screen):
         self._flash_timer: Any = None
         self._seen_history = len(session.game.history)  #: bombs before this are old news
         self._footer_choices_only = False  #: the footer was last drawn for choices only
-        #: what the last-trick view shows, in the game's word ("trick"; 2v1: "hand")
-        self.trick_word = BOARDS[session.game.family].trick_word(dict(session.game.observation(0)))
+        #: what the last-trick view shows, in the game's word ("trick"; 2v1: "hand"):
+        #: the board says which, once it is composed
+        self.trick_word = "trick"
 
     def app_settings_sort(self, variant_id: str) -> str:
         settings = getattr(self.app, "settings", None)
@@ -163,6 +164,8 @@ class TableScreen(SizeGuard, Screen):
     def on_mount(self) -> None:
         g = self.game
         self.title = g.name
+        self.trick_word = type(self.board).trick_word(dict(g.observation(0)))
+        self.refresh_bindings()
         self.query_one(HandView).focus()
         w, h = self.app.size
         self._apply_size(w, h)
