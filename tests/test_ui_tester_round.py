@@ -259,6 +259,7 @@ async def test_enter_takes_the_marked_choice_when_a_card_goes_back():
         assert isinstance(table, TableScreen) and table._decision is not None
         footer = screen_lines(app)[-1]
         assert "Select" not in footer  # nothing to select: space is not offered
+        assert "⏎ Choose" in footer and "Play" not in footer
         marked = [b for b in table.query(".choice") if b.display and b.variant == "primary"]
         assert [str(b.label) for b in marked] == [f"{first.label} ({first.key})"]
         n = len(g.actions)

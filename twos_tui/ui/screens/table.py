@@ -68,6 +68,7 @@ class TableScreen(SizeGuard, Screen):
         Binding("n", "demo_step", "Step"),
         Binding("f", "demo_follow", "Next seat"),
         Binding("enter", "submit", "Play"),
+        Binding("enter", "submit('choice')", "Choose"),  # choices only: the marked one
         Binding("p", "pass_turn", "Pass"),
         Binding("h", "hint", "Hint"),
         Binding("t", "last_trick('trick')", "Last trick"),
@@ -619,7 +620,7 @@ class TableScreen(SizeGuard, Screen):
         self.query_one(HandView).focus()  # a clicked or tabbed-to button gives focus back
         self.after_change()
 
-    def action_submit(self) -> None:
+    def action_submit(self, _shown: str = "") -> None:
         a = self.selection_action()
         if a is None:
             d = self._decision
@@ -653,7 +654,10 @@ class TableScreen(SizeGuard, Screen):
         if action == "pick":
             # nothing to select in a decision made by choices only: space is not offered
             return not self.demo and not self._choices_only()
-        if action in ("submit", "hint"):
+        if action == "submit":
+            # "⏎ Play", or "⏎ Choose" where Enter takes the marked choice
+            return not self.demo and bool(parameters) == self._choices_only()
+        if action == "hint":
             return not self.demo
         if action == "last_trick" and parameters:
             return parameters[0] == self.trick_word  # the one in the game's word
