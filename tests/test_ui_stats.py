@@ -69,7 +69,7 @@ async def test_a_deal_played_in_the_app_is_in_stats_and_replays(data_home):
         g = session.game
         result = g.last_result
         history.RECORDER.flush()
-        await pilot.press("h")  # home from the deal-end dialog
+        await pilot.press("q")  # home from the deal-end dialog
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         await pilot.press("s")

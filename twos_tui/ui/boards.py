@@ -24,6 +24,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from ..engine import Game
+from ..engine.climbing import describe_kind
 from .cardart import CARD_H, Canvas, best_stride, chips, fan_width
 from .widgets import SeatPanel
 
@@ -113,6 +114,11 @@ class Board(Widget):
         return None
 
     @classmethod
+    def trick_word(cls, obs: dict[str, Any]) -> str:
+        """What the game calls what :meth:`last_trick` shows: "trick" (2v1: "hand")."""
+        return "trick"
+
+    @classmethod
     def holds_finished_trick(cls, obs: dict[str, Any]) -> bool:
         """Nothing new is on the table and the trick just finished is on show."""
         return False
@@ -123,21 +129,28 @@ class Board(Widget):
 # ---------------------------------------------------------------------------------------
 
 
-def _play_label(entry: dict[str, Any]) -> str:
-    return entry.get("label") or (entry.get("kind") or "").replace("-", " ")
+def play_label(entry: dict[str, Any]) -> str:
+    """What a play is, in the words the log uses ("bomb 2×3", "full house")."""
+    return entry.get("label") or describe_kind(entry.get("kind") or "")
 
 
-def climbing_caption(view: TableView, last: dict[str, Any]) -> Text:
-    """ "Ana won the trick with pair 9♦ 9♣ and leads." from ``last_trick``."""
+def climbing_caption(view: TableView, last: dict[str, Any], leads: bool = True) -> Text:
+    """ "Ana won the trick with pair 9♦ 9♣" from ``last_trick``, then (``leads``)
+    "Ana leads." on a line of its own; the table leaves that out, as its status line
+    already says who leads. The cards end their line: no punctuation runs into the
+    chips' padding."""
     plays = [p for p in last.get("plays", []) if not p.get("pass")]
     winner = last.get("winner")
     t = Text()
     t.append(f"{view.name(winner)} won the trick", style="bold")
     if plays:
         top = plays[-1]
-        t.append(f" with {_play_label(top)} ")
+        t.append(f" with {play_label(top)} ")
         t.append_text(chips(list(top.get("cards", [])), view.face))
-    t.append(f"; {view.name(winner)} leads.")
+    elif leads:
+        t.append(".")
+    if leads:
+        t.append(f"\n{view.name(winner)} leads.")
     return t
 
 
@@ -183,7 +196,7 @@ class TrickPlays(Widget):
             held = True
         foot = Text()
         if held and last:
-            foot.append_text(climbing_caption(view, last))
+            foot.append_text(climbing_caption(view, last, leads=False))
             foot.append("\n")
         foot.append(obs.get("status", ""), style="dim")
         notes = private_notes(view)
@@ -217,7 +230,7 @@ class TrickPlays(Widget):
                 line.append("pass", style="italic")
             else:
                 line.append_text(chips(list(e.get("cards", [])), view.face))
-                label = _play_label(e)
+                label = play_label(e)
                 if label:
                     line.append(f"  {label}", style="italic")
             if held:
@@ -296,19 +309,36 @@ class ClimbingBoard(Board):
 
     @classmethod
     def last_trick(cls, view: TableView) -> Text | None:
-        last = (view.obs or {}).get("last_trick")
+        obs = view.obs or {}
+        trick = obs.get("trick") or []
+        if view.game.deal_over and any(not e.get("pass") for e in trick):
+            # the deal ended in the middle of a trick (a player went out): that trick is
+            # the deal's last one
+            out = cls._plays_text(view, trick)
+            out_seat = [e for e in trick if not e.get("pass")][-1].get("seat")
+            out.append(
+                f"{view.name(out_seat)} went out; the {view.game.deal_word} is over.",
+                style="bold",
+            )
+            return out
+        last = obs.get("last_trick")
         if not last:
             return None
+        out = cls._plays_text(view, last.get("plays", []))
+        out.append_text(climbing_caption(view, last))
+        return out
+
+    @staticmethod
+    def _plays_text(view: TableView, plays: list[dict[str, Any]]) -> Text:
         out = Text()
-        for e in last.get("plays", []):
+        for e in plays:
             out.append(f"{view.name(e.get('seat'))}: ", style="bold")
             if e.get("pass"):
                 out.append("pass", style="italic")
             else:
                 out.append_text(chips(list(e.get("cards", [])), view.face))
-                out.append(f"  {_play_label(e)}", style="italic")
+                out.append(f"  {play_label(e)}", style="italic")
             out.append("\n")
-        out.append_text(climbing_caption(view, last))
         return out
 
 
@@ -585,6 +615,11 @@ class TrickBoard(Board):
         return held_plays(obs) is not None
 
     @classmethod
+    def trick_word(cls, obs: dict[str, Any]) -> str:
+        # 2v1 is played in hands (its observation has a last hand, never a last trick)
+        return "hand" if "last_hand" in obs and "last_trick" not in obs else "trick"
+
+    @classmethod
     def last_trick(cls, view: TableView) -> Text | None:
         obs = view.obs or {}
         g = view.game
@@ -632,7 +667,9 @@ __all__ = [
     "TableView",
     "TrickBoard",
     "board_for",
+    "climbing_caption",
     "held_plays",
+    "play_label",
     "private_notes",
     "trick_positions",
 ]

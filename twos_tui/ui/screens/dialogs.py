@@ -7,6 +7,8 @@ markup), already cleaned of control characters by the play layer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -63,18 +65,39 @@ class PassScreen(Screen[None]):
 
 class DealEndScreen(ModalScreen[str]):
     """Each player's change and the totals (and the hints asked); next deal, or play
-    again / new game / home."""
+    again / new game / home.
+
+    Enter takes the focused button (the next deal, or play again, at first); Esc goes on
+    to the next deal too (with the match over it does nothing): it never leaves the game.
+    Home takes ``q``, as at the table. ``t``
+    shows the deal's last trick. The dialog has its own footer: the table's keys (h Hint…)
+    do not work here and must not show through."""
 
     BINDINGS = [
-        Binding("enter", "default", "Continue"),
-        Binding("h", "choose('home')", "Home"),
-        Binding("escape", "choose('home')", "Home", show=False),
+        # priority: shown in the footer even with a button focused (which takes the
+        # focused button all the same)
+        Binding("enter", "default('next')", "Continue", priority=True),
+        Binding("enter", "default('again')", "Play again", priority=True),
+        Binding("escape", "next", "Continue", show=False),
+        Binding("n", "choose('new')", "New game"),
+        Binding("t", "last_trick('trick')", "Last trick"),
+        Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
+        Binding("q", "choose('home')", "Home"),
+        Binding("left,right", "app.focus_next", show=False),
     ]
 
-    def __init__(self, session: Session, hints: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        hints: dict[str, int] | None = None,
+        last_trick: Callable[[], ModalScreen | None] | None = None,
+        trick_word: str = "trick",
+    ) -> None:
         super().__init__()
         self.session = session
         self.hints = hints or {}
+        self.last_trick = last_trick
+        self.trick_word = trick_word
 
     def compose(self) -> ComposeResult:
         g = self.session.game
@@ -113,24 +136,49 @@ class DealEndScreen(ModalScreen[str]):
                 yield Static(body, id="end-body")
             with Horizontal(id="end-buttons"):
                 if over:
-                    yield Button("Play again", id="again", variant="success")
-                    yield Button("New game", id="new")
+                    yield Button("Play again (⏎)", id="again", variant="success")
+                    yield Button("New game (n)", id="new")
                 else:
-                    yield Button(f"Next {word.lower()}", id="next", variant="success")
-                yield Button("Home", id="home")
+                    yield Button(f"Next {word.lower()} (⏎)", id="next", variant="success")
+                yield Button("Home (q)", id="home")
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#end-buttons").query(Button).first().focus()
 
-    def action_default(self) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters == ("new",):
+            return self.session.game.match_over  # only offered when the match is over
+        over = self.session.game.match_over
+        if action == "default":
+            return parameters == (("again",) if over else ("next",))
+        if action == "next":
+            return not over
+        if action == "last_trick":
+            return self.last_trick is not None and parameters == (self.trick_word,)
+        return True
+
+    def action_default(self, _shown: str = "") -> None:
         focused = self.focused
         if isinstance(focused, Button) and focused.id:
             self.dismiss(focused.id)
             return
+        self.action_next()
+
+    def action_next(self) -> None:
+        """The safe choice: the next deal, or (the match over) play again."""
         self.dismiss("again" if self.session.game.match_over else "next")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
+
+    def action_last_trick(self, _word: str = "") -> None:
+        dialog = self.last_trick() if self.last_trick is not None else None
+        if dialog is None:
+            word = self.session.game.deal_word
+            self.notify(f"No {self.trick_word} was finished this {word}.")
+            return
+        self.app.push_screen(dialog)
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

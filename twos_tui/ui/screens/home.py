@@ -12,6 +12,7 @@ from textual.widgets import Button, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import __version__
+from ...engine import variant_class
 from ...play.locks import holder
 from ...play.saves import SaveInfo, delete_save, move_to_damaged, scan_saves
 from ..typed_app import twos_app
@@ -112,6 +113,14 @@ def continue_entries() -> list[SaveInfo]:
     return [s for s in infos if s.ok and not s.match_over] + [s for s in infos if not s.ok]
 
 
+def deal_word(variant_id: str) -> str:
+    """What the game calls a deal ("round" in 2v1); "deal" for a game this build lacks."""
+    try:
+        return variant_class(variant_id).deal_word
+    except (ValueError, ImportError, AttributeError):
+        return "deal"
+
+
 def save_label(info: SaveInfo, locked: bool = False) -> Text:
     """Two lines a person recognises: the game and who plays, then deal, score, when.
     Everything from the file is plain text (cleaned by the play layer), never markup."""
@@ -120,7 +129,8 @@ def save_label(info: SaveInfo, locked: bool = False) -> Text:
         t.append(info.variant_name, style="bold")
         t.append(f"  {info.opponents()}")
         t.append("\n")
-        t.append(f"  deal {info.deal_number} · {info.score()} · {info.when()}", style="dim")
+        word = deal_word(info.variant).capitalize()
+        t.append(f"  {word} {info.deal_number} · {info.score()} · {info.when()}", style="dim")
         if locked:
             t.append("  · open in another window", style="italic")
         return t

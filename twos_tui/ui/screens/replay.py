@@ -15,6 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Header, Static
 
 from ...play.replay import DealReplay, Frame
+from ..boards import play_label
 from ..widgets import InfoPanel, cards_text
 from .stats import KeyHints
 
@@ -137,7 +138,7 @@ class ReplayScreen(Screen[None]):
                 table.append("pass", style="italic")
             else:
                 table.append_text(cards_text(list(e.get("cards", [])), face))
-                label = e.get("label") or (e.get("kind") or "").replace("-", " ")
+                label = play_label(e)
                 if label:
                     table.append(f"  {label}", style="italic")
             table.append("\n")

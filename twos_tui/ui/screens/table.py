@@ -68,9 +68,11 @@ class TableScreen(SizeGuard, Screen):
         Binding("n", "demo_step", "Step"),
         Binding("f", "demo_follow", "Next seat"),
         Binding("enter", "submit", "Play"),
+        Binding("enter", "submit('choice')", "Choose"),  # choices only: the marked one
         Binding("p", "pass_turn", "Pass"),
         Binding("h", "hint", "Hint"),
-        Binding("t", "last_trick", "Last trick"),
+        Binding("t", "last_trick('trick')", "Last trick"),
+        Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
         Binding("l", "show_log", "Log", show=False),
         Binding("s", "sort", "Sort"),
         Binding("ctrl+z", "undo", "Undo", show=False),
@@ -105,6 +107,10 @@ class TableScreen(SizeGuard, Screen):
         self._flash_until = 0.0
         self._flash_timer: Any = None
         self._seen_history = len(session.game.history)  #: bombs before this are old news
+        self._footer_choices_only = False  #: the footer was last drawn for choices only
+        #: what the last-trick view shows, in the game's word ("trick"; 2v1: "hand"):
+        #: the board says which, once it is composed
+        self.trick_word = "trick"
 
     def app_settings_sort(self, variant_id: str) -> str:
         settings = getattr(self.app, "settings", None)
@@ -159,6 +165,8 @@ class TableScreen(SizeGuard, Screen):
     def on_mount(self) -> None:
         g = self.game
         self.title = g.name
+        self.trick_word = type(self.board).trick_word(dict(g.observation(0)))
+        self.refresh_bindings()
         self.query_one(HandView).focus()
         w, h = self.app.size
         self._apply_size(w, h)
@@ -376,7 +384,14 @@ class TableScreen(SizeGuard, Screen):
                 b.display = False
             if extra:
                 box.mount_all(extra)
+            # choices only: the first is what Enter takes, drawn as the default button
+            default = bool(sig) and d is not None and not d.select
+            for i, b in enumerate(pool):
+                b.variant = "primary" if default and i == 0 else "default"
         self.query_one("#sort", Button).label = f"Sort: {self.sort_by}"
+        if self._choices_only() != self._footer_choices_only:
+            self._footer_choices_only = self._choices_only()
+            self.refresh_bindings()  # space Select comes and goes with it
 
     # ----- selection --------------------------------------------------------------------
     def selection_action(self) -> Action | None:
@@ -510,17 +525,30 @@ class TableScreen(SizeGuard, Screen):
 
         self.app.push_screen(ConfirmLeave(), answer)
 
-    def action_last_trick(self) -> None:
+    def action_last_trick(self, _word: str = "") -> None:
+        view = self.table_view()
+        if view.obs is None:
+            return
+        dialog = self.last_trick_dialog()
+        if dialog is None:
+            word = self.game.deal_word
+            self.show_message(f"No {self.trick_word} has been finished yet this {word}.", "")
+            return
+        self.app.push_screen(dialog)
+
+    def last_trick_dialog(self) -> Any:
+        """The last-trick view (an :class:`InfoDialog`), or None before the first trick
+        ends. Only public play is shown, so it needs no seat at the screen (the deal-end
+        dialog asks for it while a hot-seat table is hidden)."""
         from .dialogs import InfoDialog
 
         view = self.table_view()
         if view.obs is None:
-            return
+            view.obs = self.game.observation(view.me)
         text = type(self.board).last_trick(view)
         if text is None:
-            self.show_message("No trick has been finished yet this deal.", "")
-            return
-        self.app.push_screen(InfoDialog("Last trick", text))
+            return None
+        return InfoDialog(f"Last {self.trick_word}", text)
 
     def action_show_log(self) -> None:
         from .dialogs import InfoDialog
@@ -592,15 +620,15 @@ class TableScreen(SizeGuard, Screen):
         self.query_one(HandView).focus()  # a clicked or tabbed-to button gives focus back
         self.after_change()
 
-    def action_submit(self) -> None:
+    def action_submit(self, _shown: str = "") -> None:
         a = self.selection_action()
         if a is None:
-            if (
-                self._decision is not None
-                and self._decision.choices
-                and len(self._decision.choices) == 1
-            ):
-                self.act(self._decision.choices[0].action)
+            d = self._decision
+            if d is not None and d.choices:
+                # a decision made by choices only (2v1: the card that goes back; a bid):
+                # Enter takes the first, the button drawn as the default (a focused
+                # choice button takes Enter itself)
+                self.act(d.choices[0].action)
             return
         reason = self.current_reason()
         if reason is not None:
@@ -623,13 +651,25 @@ class TableScreen(SizeGuard, Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("demo_pause", "demo_step", "demo_follow"):
             return self.demo
-        if action in ("pick", "submit", "hint"):
+        if action == "pick":
+            # nothing to select in a decision made by choices only: space is not offered
+            return not self.demo and not self._choices_only()
+        if action == "submit":
+            # "⏎ Play", or "⏎ Choose" where Enter takes the marked choice
+            return not self.demo and bool(parameters) == self._choices_only()
+        if action == "hint":
             return not self.demo
+        if action == "last_trick" and parameters:
+            return parameters[0] == self.trick_word  # the one in the game's word
         if action == "pass_turn":
             # always in the footer at a table with players: the bindings shown never
             # change from turn to turn (recomposing the footer costs a frame)
             return not self.demo
         return True
+
+    def _choices_only(self) -> bool:
+        d = self._decision
+        return d is not None and not d.select
 
     @staticmethod
     def _pass_choice(d) -> Any:
@@ -861,7 +901,10 @@ class TableScreen(SizeGuard, Screen):
         hints = {
             g.names[seat]: n for (deal, seat), n in self.hints.items() if deal == g.deal_number
         }
-        self.app.push_screen(DealEndScreen(self.session, hints), self._deal_end_choice)
+        self.app.push_screen(
+            DealEndScreen(self.session, hints, self.last_trick_dialog, self.trick_word),
+            self._deal_end_choice,
+        )
 
     def _deal_end_choice(self, choice: str | None) -> None:
         if choice == "next":
