@@ -579,7 +579,12 @@ async def test_hint_marks_cards_says_why_changes_nothing_and_is_counted():
         after = s.to_json()
         for moving in ("updated", "clock"):
             after.pop(moving, None)
+        # the hint is counted and saved with the game (a resumed deal still counts it)
+        assert after.pop("hints") == [[s.game.deal_number, 0, 1]]
+        assert before.pop("hints") == []
         assert after == before  # neither the game nor any AI generator moved
+        resumed = Session.from_json(s.to_json(), autosave=False)
+        assert resumed.hints_this_deal() == {"Player 1": 1}
         message = str(screen.query_one("#message").render())
         assert message.startswith("Hint: ")
         hand = screen.query_one(HandView)

@@ -126,9 +126,10 @@ class Session:
                 pass  # the folder cannot be written: the first autosave will say so
 
     def count_hint(self, seat: int) -> None:
-        """A hint was shown to ``seat`` in this deal (saved with the next autosave)."""
+        """A hint was shown to ``seat`` in this deal (and the count saved)."""
         key = (self.game.deal_number, seat)
         self.hints[key] = self.hints.get(key, 0) + 1
+        self.save()
 
     def hints_this_deal(self) -> dict[str, int]:
         """Hints asked in the current deal, by player name."""

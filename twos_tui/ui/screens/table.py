@@ -94,7 +94,6 @@ class TableScreen(SizeGuard, Screen):
         self.paused = False  #: demo: paused
         self.steps = 0  #: demo: moves still to play while paused
         self.thinking: int | None = None
-        self.hints: dict[tuple[int, int], int] = {}  #: (deal, seat) -> hints asked
         self._hint: tuple[int, Action] | None = None  #: (actions so far, hinted action)
         self._pass_pending = False
         self._deal_end_shown: int | None = None
@@ -579,8 +578,7 @@ class TableScreen(SizeGuard, Screen):
         if not legal:
             return
         hint = suggest(g.variant_id, g.observation(seat), legal, d, self.hint_rng(seat))
-        key = (g.deal_number, seat)
-        self.hints[key] = self.hints.get(key, 0) + 1
+        self.session.count_hint(seat)
         self._hint = (len(g.actions), hint.action)
         self._render_hint_marks()
         again = " (h again picks it up)" if hint.action.cards and d.select else ""
@@ -898,9 +896,7 @@ class TableScreen(SizeGuard, Screen):
         self._deal_end_shown = g.deal_number
         from .dialogs import DealEndScreen
 
-        hints = {
-            g.names[seat]: n for (deal, seat), n in self.hints.items() if deal == g.deal_number
-        }
+        hints = self.session.hints_this_deal()
         self.app.push_screen(
             DealEndScreen(self.session, hints, self.last_trick_dialog, self.trick_word),
             self._deal_end_choice,
