@@ -30,9 +30,12 @@ generator only:
    singles they follow, random players on 22-25%. From even odds at the start, each
    odd follow multiplies the odds that the player moves at random by 6 and each plain
    one by 0.85; the share of random moves is 0.8 times that probability. (Measured
-   paired at 600 rollouts a decision, 80 seeded Big Two deals: against three random
-   players 78.8% -> 87.5% of deals won, 10 deals won only with it, 3 only without;
-   against three ``greedy`` 55.0% -> 61.3%; against three ``normal`` unchanged.)
+   paired, 600 rollouts a decision, the same seeded deals with and without it: against
+   all-random, Big Two 78.8% -> 87.5% of 80 deals won (10 deals won only with it, 3
+   only without), Chinese Poker 82.5% -> 90.0% (9 / 3); against all-``normal``, Big
+   Two 41.2% both ways, Chinese Poker 32.5% -> 40.0% (11 / 5), Twos for three 38.9%
+   -> 41.1% of 90 (12 / 10), Twos for two 53.7% -> 61.3% (15 / 9); against
+   all-``greedy``, Big Two 55.0% -> 61.3%, Twos for three 71.1% -> 74.4%.)
    A rollout scores 1 when the seat wins the deal, plus a small bonus for the cards it
    shed (a tie-break that also plays for the penalty games' score).
 5. **Elimination.** The policy's own move is the incumbent. After a few worlds, a
