@@ -64,6 +64,7 @@ def rows(deals_hard: int, deals_fast: int) -> list[Row]:
             ("hard", "normal"),
             ("hard", "random"),
             ("normal", "greedy"),
+            ("greedy", "normal"),
             ("easy", "greedy"),
             ("normal", "easy"),
         ):
@@ -79,10 +80,133 @@ def rows(deals_hard: int, deals_fast: int) -> list[Row]:
                 )
             )
     for variant, n, label in (("2v1", 3, "2v1"), ("twos-tricks", 4, "TT")):
-        for me, other in (("hard", "normal"), ("hard", "greedy"), ("normal", "greedy")):
+        for me, other in (
+            ("hard", "normal"),
+            ("hard", "greedy"),
+            ("normal", "greedy"),
+            ("greedy", "normal"),
+            ("easy", "greedy"),
+            ("normal", "easy"),
+        ):
             deals = deals_hard if me == "hard" else deals_fast
             out.append(Row(f"{label}:{me}-vs-{other}", variant, [me] + [other] * (n - 1), deals))
     return out
+
+
+GAMES = {
+    "B2": "Big Two (4)",
+    "B2-5r": "Big Two five-round (4)",
+    "CP": "Chinese Poker (4)",
+    "Twos3": "Twos (3)",
+    "Twos2": "Twos (2, 20 cards)",
+    "2v1": "2v1 (3)",
+    "TT": "Twos trick-taking (4)",
+}
+PAIRINGS = (
+    "normal-vs-greedy",
+    "greedy-vs-normal",
+    "easy-vs-greedy",
+    "normal-vs-easy",
+    "hard-vs-greedy",
+    "hard-vs-normal",
+    "hard-vs-random",
+)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+#: issue 8's targets for the first-named level, in points of the measure (None: no target)
+TARGETS: dict[str, dict[str, str]] = {
+    "hard-vs-greedy": {
+        "B2": "≥ 45",
+        "B2-5r": "≥ 45",
+        "CP": "≥ 45",
+        "Twos3": "≥ 62",
+        "Twos2": "≥ 65",
+    },
+    "hard-vs-normal": {
+        "B2": "≥ 40",
+        "B2-5r": "≥ 40",
+        "CP": "≥ 40",
+        "Twos3": "≥ 55",
+        "Twos2": "≥ 60",
+    },
+    "hard-vs-random": {k: "≥ 92" for k in ("B2", "B2-5r", "CP", "Twos3", "Twos2")},
+}
+
+
+def _met(target: str, value: float) -> str:
+    op, num = target.split()
+    ok = value >= float(num) if op == "≥" else value <= float(num)
+    return "yes" if ok else "**no**"
+
+
+def markdown(paths: list[str]) -> str:
+    """The README's tables: the first seat's deal win rate (climbing games) or its share
+    of the coins / of the top scores (trick games), with 95% intervals, chance, deals,
+    the target where issue 8 sets one; and the decision times per level."""
+    found: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    r = json.loads(line)
+                    found[r["key"]] = r
+    out = [
+        "| game | first level vs the others | deals | measure | 95% interval | chance | target |"
+    ]
+    out.append("|---|---|---|---|---|---|---|")
+    times: dict[str, list[dict[str, float]]] = {}
+    for label, game in GAMES.items():
+        for pairing in PAIRINGS:
+            r = found.get(f"{label}:{pairing}")
+            if r is None:
+                continue
+            me, other = r["agents"][0], r["agents"][1]
+            times.setdefault(me["name"], []).append(me["decision_ms"])
+            chance = me["chance"]
+            if label == "2v1":  # 2 coins a round are handed out: the share of them
+                value, (lo, hi) = me["coin_share"], (x / 2 for x in me["avg_score_ci95"])
+                chance = 1 / 3
+                what = f"coin share (the others {_pct(other['coin_share'])}%)"
+            elif label == "TT":
+                value, (lo, hi) = me["top_share"], me["top_share_ci95"]
+                chance = 1 / 4
+                what = f"top-score share (the others {_pct(other['top_share'])}%)"
+            else:
+                value, (lo, hi) = me["win_rate"], me["win_ci95"]
+                what = "deals won"
+            target = TARGETS.get(pairing, {}).get(label)
+            if target is None and pairing == "normal-vs-greedy":
+                target = f"≥ {100 * chance + 8:.1f}"
+            if target is None and pairing == "greedy-vs-normal":
+                target = f"≤ {100 * chance - 4:.1f}"
+            tcell = f"{target} ({_met(target, 100 * value)})" if target else ""
+            if label in ("2v1", "TT") and pairing.startswith("hard"):
+                olo, ohi = (
+                    other["top_share_ci95"]
+                    if label == "TT"
+                    else [x / 2 for x in other["avg_score_ci95"]]
+                )
+                tcell = "above the others, intervals apart (" + ("yes)" if lo > ohi else "**no**)")
+            out.append(
+                f"| {game} | {pairing.replace('-vs-', ' vs ')} | {r['deals']} | "
+                f"{_pct(value)}% {what} | {_pct(lo)}–{_pct(hi)}% | {_pct(chance)}% | {tcell} |"
+            )
+    out += ["", "| level | decisions | median ms (of the rows' medians) | worst p95 ms | max ms |"]
+    out.append("|---|---|---|---|---|")
+    for name in ("easy", "normal", "hard", "greedy"):
+        ds = times.get(name)
+        if not ds:
+            continue
+        meds = sorted(d["median"] for d in ds)
+        out.append(
+            f"| {name} | {sum(int(d['decisions']) for d in ds):,} | {meds[len(meds) // 2]:.2f} | "
+            f"{max(d['p95'] for d in ds):.2f} | {max(d['max'] for d in ds):.2f} |"
+        )
+    return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,7 +218,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", action="append", help="run rows whose key contains this")
     ap.add_argument("--out", help="append one JSON line per finished row here")
     ap.add_argument("--list", action="store_true", help="print the rows and stop")
+    ap.add_argument(
+        "--markdown",
+        metavar="JSONL",
+        nargs="+",
+        help="print the README's tables from JSON lines written by --out, and stop",
+    )
     a = ap.parse_args(argv)
+    if a.markdown:
+        print(markdown(a.markdown))
+        return 0
     todo = rows(a.deals_hard, a.deals)
     if a.only:
         todo = [r for r in todo if any(s in r.key for s in a.only)]

@@ -4,6 +4,10 @@
 
 * startup: wall time from launching ``python -c`` (a fresh interpreter, like typing the
   command) until the home screen has been composed and painted (headless), median of runs.
+* ``--thinking busy|hard``: the same key timing for cursor moves and sorts while an AI
+  seat thinks on the table's worker thread the whole time (``busy``: pure-Python CPU
+  work that holds the GIL like a 0.4 s search; ``hard``: the ``hard`` agent deciding
+  again and again).
 * keypress: what a player feels, timed *inside* the app, so the test harness's own waits
   are not counted. The real app runs headless at 80x24 (``App.run_test``) on a seeded
   3-player Twos table where the human is to play; two hooks are added by a subclass used only here:
@@ -31,7 +35,9 @@
   selection, which also autosaves) and Pass (p). For Play and Pass each sample is a fresh
   table brought by the engine to a position where the human may play/pass, with the AI
   pause set long so the AI's following turns are not in the figure (in the real game the
-  AI waits ``AI_PAUSE`` = 0.6 s before moving). Median and p90 per key.
+  AI waits for the pace chosen, 0.6 s by default, before moving). Median and p90 per key,
+  in wall-clock time and in the process's CPU time over the same span (the CPU figure
+  leaves out the time other processes held the cores; the load average is printed).
 """
 
 from __future__ import annotations
@@ -89,14 +95,18 @@ def timed_app_class():
         def __init__(self, *a, **kw) -> None:
             super().__init__(*a, **kw)
             self.key_at: float | None = None
+            self.key_cpu = 0.0
             self.frames: list[tuple[float, int]] = []  #: (time, screen fingerprint)
+            self.frame_cpu: list[float] = []  #: process CPU time at each frame
             self.hook_time = 0.0  #: time spent in this hook since the key (subtracted)
             self.cells: list[list[tuple[str, object]]] = []
 
         async def on_event(self, event: events.Event) -> None:
             if isinstance(event, events.Key) and not event.is_forwarded:
                 self.key_at = time.perf_counter()
+                self.key_cpu = time.process_time()
                 self.frames = []
+                self.frame_cpu = []
                 self.hook_time = 0.0
             await super().on_event(event)
 
@@ -113,6 +123,7 @@ def timed_app_class():
                 renderable.render_segments(self.console)
                 done = time.perf_counter()
             self.frames.append((done - self.hook_time, self._paint(renderable)))
+            self.frame_cpu.append(time.process_time() - self.hook_time)
             self.hook_time += time.perf_counter() - done
 
         def _paint(self, update: LayoutUpdate | InlineUpdate | ChopsUpdate) -> int:
@@ -140,17 +151,27 @@ def timed_app_class():
                     x += 1
             return hash(tuple(tuple(r) for r in self.cells))
 
-        def updated_after(self) -> float:
-            """Seconds from the key to the screen update after which the screen showed
-            its final state (every later update left it the same)."""
+        def final_frame(self) -> int:
+            """Index of the screen update after which the screen showed its final state
+            (every later update left it the same)."""
             assert self.key_at is not None and self.frames
             final = self.frames[-1][1]
-            at = self.frames[-1][0]
-            for t, fp in reversed(self.frames):
-                if fp != final:
+            at = len(self.frames) - 1
+            for i in range(len(self.frames) - 1, -1, -1):
+                if self.frames[i][1] != final:
                     break
-                at = t
-            return at - self.key_at
+                at = i
+            return at
+
+        def updated_after(self) -> float:
+            """Seconds from the key to that screen update (wall clock)."""
+            assert self.key_at is not None
+            return self.frames[self.final_frame()][0] - self.key_at
+
+        def cpu_after(self) -> float:
+            """CPU seconds the process used from the key to that update: the same work
+            without the time the machine's other processes took the cores."""
+            return self.frame_cpu[self.final_frame()] - self.key_cpu
 
     return TimedApp
 
@@ -181,7 +202,7 @@ CHARS = {"space": " ", "enter": "\r", "left": None, "right": None}
 SETTLE = 0.25  #: seconds after a key: long after the last screen update
 
 
-async def bench_keys(count: int) -> dict[str, list[float]]:
+async def bench_keys(count: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     from textual import events
 
     from twos_tui.engine import Action
@@ -189,6 +210,7 @@ async def bench_keys(count: int) -> dict[str, list[float]]:
 
     app = timed_app_class()("twos", 3, 21, ai_pause=3600.0)
     out: dict[str, list[float]] = {"move": [], "select": [], "sort": [], "play": [], "pass": []}
+    cpu: dict[str, list[float]] = {k: [] for k in out}
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.pause()
@@ -199,6 +221,7 @@ async def bench_keys(count: int) -> dict[str, list[float]]:
             app.post_message(events.Key(key, CHARS.get(key, key)))
             await asyncio.sleep(SETTLE)
             out[kind].append(app.updated_after())
+            cpu[kind].append(app.cpu_after())
             app.key_at = None
 
         app.start_session(prepared_session(7, "play"))  # a hand the human may select from
@@ -229,7 +252,77 @@ async def bench_keys(count: int) -> dict[str, list[float]]:
                     before = len(s.game.history)
                     await timed("pass", "p")
                 assert len(s.game.history) > before, want
-    return out
+    return out, cpu
+
+
+class ThinkingAgent:
+    """Keeps an AI seat thinking, on the table's worker thread, until the benchmark stops
+    it: ``busy`` burns the CPU in pure Python (what a 0.4 s search does to the GIL);
+    ``hard`` runs the real ``hard`` agent's decision over and over."""
+
+    name = "thinking"
+
+    def __init__(self, mode: str, variant: str) -> None:
+        import threading
+
+        self.mode = mode
+        self.stop = threading.Event()
+        self.started = threading.Event()
+        self.decisions = 0
+        self.inner = None
+        if mode == "hard":
+            from twos_tui.ai import agent_for
+
+            self.inner = agent_for(variant, "hard")
+
+    def choose(self, obs, legal, decision, rng):
+        self.started.set()
+        while not self.stop.is_set():
+            if self.inner is not None:
+                self.inner.choose(obs, legal, decision, rng)
+            else:
+                t = time.perf_counter()
+                while time.perf_counter() - t < 0.4 and not self.stop.is_set():
+                    sum(i * i for i in range(200))
+            self.decisions += 1
+        return legal[0]
+
+
+async def bench_thinking(
+    count: int, mode: str
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Cursor moves and sorts while an AI seat thinks (see :class:`ThinkingAgent`)."""
+    from textual import events
+
+    from twos_tui.play.session import Session
+    from twos_tui.ui.screens.table import TableScreen
+
+    session = Session.start("twos", None, 3, {}, 7, autosave=True)
+    g = session.game
+    while g.to_act()[0] == 0:  # an AI seat to act; the human's hand on screen
+        g.apply(0, g.legal_actions(0)[0])
+    agent = ThinkingAgent(mode, "twos")
+    session.agent = lambda seat: agent  # type: ignore[method-assign]
+    app = timed_app_class()(ai_pause=0.001, session=session)
+    out: dict[str, list[float]] = {"move": [], "sort": []}
+    cpu: dict[str, list[float]] = {"move": [], "sort": []}
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(400):
+            await pilot.pause()
+            if agent.started.is_set():
+                break
+        assert agent.started.is_set() and isinstance(app.screen, TableScreen)
+        await asyncio.sleep(0.2)
+        for i in range(count):
+            for kind, key in (("move", "right" if i % 3 else "left"), ("sort", "s")):
+                app.post_message(events.Key(key, CHARS.get(key, key)))
+                await asyncio.sleep(SETTLE)
+                out[kind].append(app.updated_after())
+                cpu[kind].append(app.cpu_after())
+                app.key_at = None
+        assert not agent.stop.is_set() and app.screen.ai_busy  # it thought all along
+        agent.stop.set()
+    return out, cpu
 
 
 def summary(xs: list[float]) -> dict[str, float]:
@@ -248,12 +341,26 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--keys", type=int, default=40)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--thinking",
+        choices=("busy", "hard"),
+        help="instead: cursor moves and sorts while an AI seat thinks on its worker "
+        "thread (busy: a pure-Python CPU loop, the GIL's worst case; hard: the hard agent)",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["TWOS_TUI_HOME"] = tmp
-        start = bench_startup(args.runs)
-        keys = asyncio.run(bench_keys(args.keys))
+        if args.thinking:
+            start = []
+            keys, cpu = asyncio.run(bench_thinking(args.keys, args.thinking))
+        else:
+            start = bench_startup(args.runs)
+            keys, cpu = asyncio.run(bench_keys(args.keys))
     result: dict = {"keypress": {k: summary(v) for k, v in keys.items() if v}}
+    result["keypress_cpu"] = {k: summary(v) for k, v in cpu.items() if v}
+    result["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    if args.thinking:
+        result["while_ai_thinks"] = args.thinking
     if start:
         result["startup_s"] = {
             "median": round(statistics.median(start), 3),
@@ -270,10 +377,13 @@ def main() -> int:
                 f"max {s['max']:.3f} s ({s['n']} runs)"
             )
         for k, v in result["keypress"].items():
+            c = result["keypress_cpu"][k]
             print(
                 f"keypress '{k}' to updated table: median {v['median_ms']} ms, "
-                f"p90 {v['p90_ms']} ms, max {v['max_ms']} ms ({v['n']} presses)"
+                f"p90 {v['p90_ms']} ms, max {v['max_ms']} ms ({v['n']} presses); "
+                f"CPU median {c['median_ms']} ms"
             )
+        print("load average (1, 5, 15 min):", result["load_average"])
     return 0
 
 

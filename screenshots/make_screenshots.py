@@ -1,9 +1,10 @@
 """Make the README's SVG screenshots from seeded games.
 
-    .venv/bin/python screenshots/make_screenshots.py [--size 100x32]
+    .venv/bin/python screenshots/make_screenshots.py [--size 110x36]
 
 Writes home.svg, picker.svg, climbing.svg (Twos in play), trick.svg (Twos with tricks in
 play), 2v1.svg and help.svg next to this script. Saved games go to a temporary directory.
+From 34 rows on the table draws framed cards; smaller windows show one-line chips.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ async def wait_for_human(pilot) -> None:
     for _ in range(300):
         await pilot.pause()
         s = pilot.app.screen
-        if isinstance(s, TableScreen) and s._decision is not None and not s._ai_running:
+        if isinstance(s, TableScreen) and s._decision is not None and not s.ai_busy:
             break
     await pilot.pause()
 
@@ -89,7 +90,7 @@ async def main(size: tuple[int, int]) -> None:
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--size", default="100x32")
+    ap.add_argument("--size", default="110x36")
     args = ap.parse_args()
     w, h = (int(x) for x in args.size.split("x"))
     with tempfile.TemporaryDirectory() as tmp:

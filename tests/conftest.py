@@ -56,7 +56,7 @@ SLOW = frozenset(
         "test_ui_screens.py::test_picker_lists_every_variant_and_starts_the_chosen_rules",
         "test_ui_screens.py::test_home_shows_name_version_and_menu",
         "test_ui_screens.py::test_command_palette_entries",
-        "test_ui_screens.py::test_picker_refuses_all_ai_seats",
+        "test_ui_screens.py::test_picker_refuses_two_seats_with_one_name",
         "test_ui_snapshots.py::test_snapshot_help",
         "test_ui_snapshots.py::test_snapshot_picker",
         "test_ui_snapshots.py::test_snapshot_twos_table_selection",

@@ -244,7 +244,10 @@ def test_a_format_1_save_migrates(folder, name):
     (info,) = saves.list_saves()
     assert info.ok and info.updated == old["updated"]
     s = Session.resume(info)
-    assert s.game.to_json() == old["game"]
+    now = s.game.to_json()
+    # keys the game gained since format 1 come in empty (a climbing game's last trick)
+    assert now.pop("last_trick", None) is None
+    assert now == old["game"]
     assert [x.level for x in s.seats] == [
         {"basic": "normal"}.get(x["level"], x["level"]) for x in old["seats"]
     ]

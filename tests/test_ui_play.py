@@ -157,10 +157,7 @@ async def test_illegal_play_shows_the_engines_reason(variant, seed):
         def ready(a) -> bool:
             s = a.screen
             if not (
-                isinstance(s, TableScreen)
-                and s._decision
-                and s._decision.select
-                and not s._ai_running
+                isinstance(s, TableScreen) and s._decision and s._decision.select and not s.ai_busy
             ):
                 return False
             d = s._decision
@@ -326,11 +323,12 @@ async def test_chinese_poker_hand_choice_shows_the_offered_hands():
         g = screen.game
         offered = g.observation(screen.viewer)["offered_hands"]
         assert offered
-        shown = str(screen.query_one("#trick").render())
+        # the offered hands take the hand's place, one line each
+        shown = str(screen.query_one(HandView).render())
         for letter, codes in offered.items():
-            assert f"Hand {letter}:" in shown
+            line = next(ln for ln in shown.splitlines() if ln.startswith(f"Hand {letter} "))
             for c in codes:
-                assert g.card_face(c).label in shown
+                assert f" {g.card_face(c).label}" in line
         letter = sorted(offered)[0]
         await pilot.press(letter.lower())
         await pilot.pause()

@@ -98,18 +98,18 @@ async def test_picker_lists_every_variant_and_starts_the_chosen_rules():
         assert g.names[1] == "Bea" and table.session.hot_seat
 
 
-async def test_picker_refuses_all_ai_seats():
+async def test_picker_refuses_two_seats_with_one_name():
     app = make_app(ai_pause=0)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("n")
         await pilot.pause()
         picker = app.screen
-        picker.seat_inputs[0][1].value = "ai:normal"
+        picker.seat_inputs[1][0].value = "Player 1"
         await pilot.pause()
         await pilot.click("#start")
         await pilot.pause()
         assert isinstance(app.screen, PickerScreen)
-        assert "human" in str(picker.query_one("#picker-error").render())
+        assert "different name" in str(picker.query_one("#picker-error").render())
 
 
 @pytest.mark.parametrize("cls", available_variants(), ids=lambda c: c.variant_id)

@@ -1,47 +1,51 @@
-"""Snapshot tests (pytest-textual-snapshot): home, picker, a table of each variant family,
-the 2v1 table and help, at 80x24, from seeded games with the AI pause at zero."""
+"""Snapshot tests (pytest-textual-snapshot): home, the picker, a climbing table, a trick
+table, 2v1 in the middle of a hand and help, at 80x24 and at 120x40 (where cards are
+drawn framed), from seeded games with the AI pause at zero."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from ui_helpers import play_until, wait_for_human
 
+from twos_tui.play import saves
+from twos_tui.play.session import Session
 from twos_tui.ui.app import make_app
-from twos_tui.ui.screens.table import TableScreen
 
-SIZE = (80, 24)
+#: two to six seconds each: the full suite compares them, the quick loop leaves them out
+pytestmark = pytest.mark.slow
+
+SIZES = [(80, 24), (120, 40)]
+IDS = ["80x24", "120x40"]
 
 
 @pytest.fixture(autouse=True)
 def data_home(tmp_path, monkeypatch):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    # the save writer is shared by the process: a failed write in an earlier test (the
+    # full-disk tests) would show its notice here
+    saves.WRITER.flush()
+    saves.WRITER.error = None
 
 
-async def wait_for_human(pilot) -> None:
-    """Let the AI seats play until the human seat is asked something."""
-    app = pilot.app
-    for _ in range(200):
-        await pilot.pause()
-        screen = app.screen
-        if (
-            isinstance(screen, TableScreen)
-            and screen._decision is not None
-            and not screen._ai_running
-        ):
-            break
-    await pilot.pause()
+async def human_turn(pilot) -> None:
+    await wait_for_human(pilot)
 
 
 def test_snapshot_home(snap_compare):
-    assert snap_compare(make_app(ai_pause=0), terminal_size=SIZE)
+    assert snap_compare(make_app(ai_pause=0), terminal_size=(80, 24))
 
 
-def test_snapshot_picker(snap_compare):
-    assert snap_compare(make_app(ai_pause=0), press=["n"], terminal_size=SIZE)
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_snapshot_picker(snap_compare, size):
+    assert snap_compare(make_app(ai_pause=0), press=["n"], terminal_size=size)
 
 
-def test_snapshot_climbing_table(snap_compare):
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_snapshot_climbing_table(snap_compare, size):
     assert snap_compare(
-        make_app("big-two", seed=12, ai_pause=0), terminal_size=SIZE, run_before=wait_for_human
+        make_app("big-two", seed=12, ai_pause=0), terminal_size=size, run_before=human_turn
     )
 
 
@@ -52,28 +56,43 @@ def test_snapshot_twos_table_selection(snap_compare):
         await pilot.pause()
 
     assert snap_compare(
-        make_app("twos", seed=3, ai_pause=0), terminal_size=SIZE, run_before=run_before
+        make_app("twos", seed=3, ai_pause=0), terminal_size=(80, 24), run_before=run_before
     )
 
 
-def test_snapshot_trick_table(snap_compare):
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_snapshot_trick_table(snap_compare, size):
     assert snap_compare(
-        make_app("twos-tricks", seed=12, ai_pause=0), terminal_size=SIZE, run_before=wait_for_human
+        make_app("twos-tricks", seed=12, ai_pause=0), terminal_size=size, run_before=human_turn
     )
 
 
-def test_snapshot_2v1_table(snap_compare):
+def mid_hand_2v1() -> Session:
+    """A 2v1 round in the middle of a hand: the lone player has led, the human (duo)
+    is to follow."""
+    session = Session.start("2v1", None, 3, {}, 5)
+    play_until(
+        session.game,
+        lambda g: g.phase == "follow" and 0 in g.to_act() and g.hand_no >= 2,
+        random.Random(5),
+    )
+    return session
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_snapshot_2v1_mid_hand(snap_compare, size):
     assert snap_compare(
-        make_app("2v1", seed=12, ai_pause=0), terminal_size=SIZE, run_before=wait_for_human
+        make_app(session=mid_hand_2v1(), ai_pause=0), terminal_size=size, run_before=human_turn
     )
 
 
-def test_snapshot_help(snap_compare):
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_snapshot_help(snap_compare, size):
     async def run_before(pilot):
         await wait_for_human(pilot)
         await pilot.press("question_mark")
         await pilot.pause()
 
     assert snap_compare(
-        make_app("big-two", seed=12, ai_pause=0), terminal_size=SIZE, run_before=run_before
+        make_app("big-two", seed=12, ai_pause=0), terminal_size=size, run_before=run_before
     )

@@ -168,7 +168,7 @@ async def wait_for_my_turn(pilot, app) -> TableScreen:
     for _ in range(400):
         await pilot.pause()
         s = app.screen
-        if isinstance(s, TableScreen) and s._decision is not None and not s._ai_running:
+        if isinstance(s, TableScreen) and s._decision is not None and not s.ai_busy:
             return s
     raise AssertionError("the human never got a turn")
 
@@ -215,12 +215,12 @@ async def test_undo_before_the_ai_moves_takes_back_only_your_move(data_home):
         before = json.dumps(screen.game.to_json())
         await human_turn(pilot, screen, rng)
         await pilot.pause()
-        assert screen._ai_running  # the AI is waiting to answer
+        assert screen.ai_busy  # the AI is waiting to answer
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert json.dumps(screen.game.to_json()) == before
         assert message(screen).startswith("Took back your last move.")
-        assert screen._decision is not None and not screen._ai_running
+        assert screen._decision is not None and not screen.ai_busy
 
 
 async def test_undo_is_refused_where_another_human_would_see_it():

@@ -44,6 +44,7 @@ from typing import Any
 
 from ..engine.big_two import BigTwoGame
 from ..engine.big_two_5r import BigTwoFiveRoundGame
+from ..engine.bitmask import bits
 from ..engine.chinese_poker import CP_DECK, ChinesePokerGame
 from ..engine.observation import ClimbingObservation
 from ..engine.poker_hands import CODE_IDX, IDX_CODE
@@ -72,15 +73,6 @@ AFTER_PASS = 0.5
 _POP = tuple(bin(m).count("1") for m in range(16))
 _LOWBITS = tuple(tuple(b for b in range(4) if m >> b & 1) for m in range(16))
 NIBBLES = 0x1111111111111
-
-
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @lru_cache(maxsize=65536)

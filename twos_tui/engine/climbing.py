@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, Self, cast
 
 from .cards import CardError, display, display_cards, parse_card
-from .observation import ClimbingObservation, TableEntry, TrickMove
+from .observation import ClimbingLastTrick, ClimbingObservation, TableEntry, TrickMove
 from .protocol import PASS, Action, Choice, DealResult, Decision, Game
 
 #: a combination's pattern: ``("set", 2)``, ``("run", 5)``, ``("bomb", 4, 1)``, ...
@@ -112,6 +112,8 @@ class ClimbingGame(Game):
         self.top_seat: int | None = None  # who made it
         self.passed: list[bool] = [False] * self.players
         self.trick: list[TrickMove] = []  # plays and passes of the current trick
+        #: the trick finished last (its plays and passes, and who won it), public
+        self.last_trick: ClimbingLastTrick | None = None
         self.required_card: str | None = None  # must be in the first play of the deal
         self.opening = True  # nobody has played yet this deal
         self.out_of_play: list[str] = []  # undealt cards (hidden from everyone)
@@ -149,6 +151,7 @@ class ClimbingGame(Game):
         self.top_seat = None
         self.passed = [False] * self.players
         self.trick = []
+        self.last_trick = None
         self.opening = True
         self.required_card = None
         self.discards = []
@@ -235,6 +238,24 @@ class ClimbingGame(Game):
         # remembered for _apply, which follows at once (apply = check + _apply)
         self._checked = (seat, action.cards, codes, combo)
         return None
+
+    def describe(self, seat: int, action: Action) -> str | None:
+        if action.kind != "play" or not action.cards or self.check(seat, action) is not None:
+            return None
+        combo = self.lookup_play(seat, action.cards)
+        if combo is None:
+            try:
+                combo = self.classify(self.parse_selection(seat, action.cards))
+            except ValueError:
+                return None
+        if combo is None:
+            return None
+        what = f"{describe_kind(combo.kind)} {_show(combo.cards)}"
+        if self.top is None or self.top_seat is None:
+            return f"{what} — a new lead"
+        beaten = describe_kind(self.top.kind)
+        how = "bombs" if combo.is_bomb and not self.top.is_bomb else "beats"
+        return f"{what} — {how} {self.names[self.top_seat]}'s {beaten}"
 
     def lookup_play(self, seat: int, cards: object) -> Combination | None:
         """Fast path for :meth:`check`: the combination ``cards`` make if they are
@@ -340,6 +361,7 @@ class ClimbingGame(Game):
         """Called after a pass with nothing on the table (variants that allow it)."""
 
     def _new_trick(self, leader: int) -> None:
+        self.last_trick = {"plays": self.trick, "winner": leader}
         self.top = None
         self.top_seat = None
         self.passed = [False] * self.players
@@ -440,6 +462,14 @@ class ClimbingGame(Game):
                 else None
             ),
             "required_card": self.required_card,
+            "last_trick": (
+                None
+                if self.last_trick is None
+                else {
+                    "plays": [p.copy() for p in self.last_trick["plays"]],
+                    "winner": self.last_trick["winner"],
+                }
+            ),
             "seat_tags": [self.seat_tags(i) for i in range(self.players)],
             "history": [h.copy() for h in self.history],
             "status": self.status_line(),
@@ -459,6 +489,14 @@ class ClimbingGame(Game):
                 "top": ([self.top_seat, list(self.top.cards)] if self.top else None),
                 "passed": list(self.passed),
                 "trick": [dict(p) for p in self.trick],
+                "last_trick": (
+                    None
+                    if self.last_trick is None
+                    else {
+                        "plays": [dict(p) for p in self.last_trick["plays"]],
+                        "winner": self.last_trick["winner"],
+                    }
+                ),
                 "required_card": self.required_card,
                 "opening": self.opening,
                 "out_of_play": list(self.out_of_play),
@@ -488,6 +526,12 @@ class ClimbingGame(Game):
             g.top = cls.classify_cards(tuple(data["top"][1]), g.options)
         g.passed = list(data["passed"])
         g.trick = [cast(TrickMove, dict(p)) for p in data["trick"]]  # validated
+        lt = data.get("last_trick")  # saves made before it was kept have none
+        g.last_trick = (
+            None
+            if lt is None
+            else {"plays": [cast(TrickMove, dict(p)) for p in lt["plays"]], "winner": lt["winner"]}
+        )
         g.required_card = data["required_card"]
         g.opening = data["opening"]
         g.out_of_play = list(data["out_of_play"])

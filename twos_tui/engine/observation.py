@@ -104,10 +104,18 @@ class TopPlay(TypedDict):
     kind: str
 
 
+class ClimbingLastTrick(TypedDict):
+    """The trick finished last this deal."""
+
+    plays: list[TrickMove]  #: its plays and passes, in order
+    winner: int  #: the seat that won it (and leads next)
+
+
 class ClimbingObservation(Observation):
     trick: list[TrickMove]  #: the current trick's plays and passes, in order
     top: TopPlay | None  #: the combination to beat (``None``: a lead)
     required_card: str | None  #: the card the first play of the deal must include
+    last_trick: ClimbingLastTrick | None  #: ``None`` until a trick of this deal is over
 
 
 class TwosObservation(ClimbingObservation):

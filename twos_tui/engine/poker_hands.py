@@ -42,9 +42,12 @@ from functools import cache
 from operator import itemgetter
 from typing import Any, ClassVar
 
+from .bitmask import bits
 from .cards import CLIMB_RANKS, RANK_TEXT, display
 from .climbing import ClimbingGame, Combination, Slot, _show, describe_kind
 from .protocol import PASS, Action, DealResult, OptionSpec
+
+mask_ints = bits  #: the cards of a mask, lowest first (the name the engine uses)
 
 #: an entry (see above): ``[key, cards, mask, kind, slot, power, action, combo, need,
 #: text]``. A list of mixed fields, some filled in when first needed, indexed in the
@@ -130,16 +133,6 @@ LOW_CARDS = tuple(
     )
     for r in range(13)
 )
-
-
-def mask_ints(mask: int) -> list[int]:
-    """The card integers of a mask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def by_rank_of(mask: int) -> list[list[int]]:

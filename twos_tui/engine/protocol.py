@@ -422,6 +422,12 @@ class Game(ABC):
     def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         """Sort key of one card in this variant's order."""
 
+    def describe(self, seat: int, action: Action) -> str | None:
+        """A legal ``action`` in a few words, for a preview while it is being chosen
+        (e.g. "run 5♠ 6♣ 7♦ — beats Ana's run"); ``None`` when the variant has nothing
+        to add or the action is not legal (``check`` says why)."""
+        return None
+
     @property
     def last_result(self) -> DealResult | None:
         return self.results[-1] if self.results else None

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from .bitmask import bits as bits  # re-exported for the trick AIs
 from .cards import SUITS, card_code
 from .observation import TwosTricksObservation, seat_card
 
@@ -50,16 +51,6 @@ def suit(card: int) -> int:
 
 def is_two(card: int) -> bool:
     return card % 13 == 12
-
-
-def bits(mask: int) -> list[int]:
-    """The card indices in ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def mask_of(codes: Iterable[str]) -> int:

@@ -858,6 +858,11 @@ class TwosGame(ClimbingGame):
                 f"a rank) or a bomb with the same number of cards at every rank."
             )
         w = widths.pop()
+        if len(codes) == 2:
+            return (
+                f"{shown} is not a play: two cards must be a pair. "
+                "A run needs at least three consecutive ranks."
+            )
         if ranks[-1] - ranks[0] != len(ranks) - 1:
             if any(
                 sorted((r + k) % NRANKS for r in ranks)[-1]

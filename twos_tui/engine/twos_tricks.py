@@ -88,6 +88,11 @@ def honour_points(cards: Iterable[str]) -> int:
     return sum(1 for c in cards if rank_of(c) in HONOURS)
 
 
+def _count(n: int, word: str) -> str:
+    """``1 trick``, ``2 tricks``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 class TwosTricksGame(Game):
     variant_id: ClassVar[str] = "twos-tricks"
     name: ClassVar[str] = "Twos (tricks)"
@@ -303,8 +308,8 @@ class TwosTricksGame(Game):
             + "."
         )
         details = [
-            f"{self.names[s]}: {self.tricks_taken[s]} tricks, {self.honours[s]} "
-            f"honours, catches {self.catch_points[s]:+d}"
+            f"{self.names[s]}: {_count(self.tricks_taken[s], 'trick')}, "
+            f"{_count(self.honours[s], 'honour')}, catches {self.catch_points[s]:+d}"
             for s in range(n)
         ]
         length = self.options["game_length"]

@@ -300,6 +300,22 @@ def validate_climbing(cls: Any, d: dict[str, Any], extra: list[str], choosing: b
             text(field(t, "kind", f"trick[{i}]"), f"trick[{i}].kind", 40)
         elif t.get("pass") is not True:
             raise fail(f"trick[{i}]", "neither a play nor a pass")
+    last = d.get("last_trick")  # the trick finished last (saves before it have none)
+    if last is not None:
+        last = obj(last, "last_trick")
+        seat(field(last, "winner", "last_trick"), "last_trick.winner", players)
+        plays = array(
+            field(last, "plays", "last_trick"), "last_trick.plays", None, 4 * len(deck_list)
+        )
+        for i, t in enumerate(plays):
+            where = f"last_trick.plays[{i}]"
+            t = obj(t, where)
+            seat(field(t, "seat", where), f"{where}.seat", players)
+            if "cards" in t:
+                cards(t["cards"], f"{where}.cards", deck)
+                text(field(t, "kind", where), f"{where}.kind", 40)
+            elif t.get("pass") is not True:
+                raise fail(where, "neither a play nor a pass")
     req = opt_card(field(d, "required_card"), "required_card", deck)
     boolean(field(d, "opening"), "opening")
     if d["deal_over"]:

@@ -115,12 +115,25 @@ class Session:
         self.closed = False
         self.record_history = autosave  #: finished deals go to the history
         self.tracker = Tracker(game, clock)  #: time, undo points, recording
+        #: hints asked, (deal number, seat) -> how many: shown in the deal's summary and
+        #: kept in the save, so a resumed deal still counts the hints taken before
+        self.hints: dict[tuple[int, int], int] = {}
         if autosave:
             try:
                 locks.acquire(self.save_id)  # raises SaveLocked if another app has it
                 self.locked = True
             except OSError:
                 pass  # the folder cannot be written: the first autosave will say so
+
+    def count_hint(self, seat: int) -> None:
+        """A hint was shown to ``seat`` in this deal (saved with the next autosave)."""
+        key = (self.game.deal_number, seat)
+        self.hints[key] = self.hints.get(key, 0) + 1
+
+    def hints_this_deal(self) -> dict[str, int]:
+        """Hints asked in the current deal, by player name."""
+        g = self.game
+        return {g.names[seat]: n for (deal, seat), n in self.hints.items() if deal == g.deal_number}
 
     # ----- construction -------------------------------------------------------------
     @classmethod
@@ -231,6 +244,7 @@ class Session:
             "seats": [s.to_json() for s in self.seats],
             "ai_rngs": {str(k): rng_state_to_json(r) for k, r in self.ai_rngs.items()},
             "clock": self.tracker.clock_json(),
+            "hints": [[deal, seat, n] for (deal, seat), n in sorted(self.hints.items())],
             "game": self.game.to_json(),
         }
 
@@ -243,7 +257,7 @@ class Session:
         :class:`locks.SaveLocked` if another app has ``save_id`` open."""
         loaded = saves.load_save_data(data)
         seats = [SeatConfig(s["name"], s["kind"], s["level"]) for s in loaded.seats]
-        return cls(
+        session = cls(
             loaded.game,
             seats,
             save_id,
@@ -252,6 +266,8 @@ class Session:
             created=loaded.created,
             clock=loaded.data.get("clock"),
         )
+        session.hints = _hints_from_json(loaded.data.get("hints"), loaded.game.players)
+        return session
 
     @classmethod
     def resume(cls, info: saves.SaveInfo, copy: bool = False) -> Session:
@@ -307,3 +323,23 @@ class Session:
         if self.locked:
             locks.release(self.save_id)
             self.locked = False
+
+
+def _hints_from_json(raw: Any, players: int) -> dict[tuple[int, int], int]:
+    """The hint counts of a save; entries that are not ``[deal, seat, count]`` with
+    plausible numbers are left out (a count is a courtesy, never a reason to refuse a
+    save)."""
+    out: dict[tuple[int, int], int] = {}
+    if not isinstance(raw, list):
+        return out
+    for entry in raw[:10_000]:
+        if (
+            isinstance(entry, list)
+            and len(entry) == 3
+            and all(type(x) is int for x in entry)
+            and 0 <= entry[0] <= 1_000_000
+            and 0 <= entry[1] < players
+            and 0 < entry[2] <= 1_000_000
+        ):
+            out[(entry[0], entry[1])] = entry[2]
+    return out

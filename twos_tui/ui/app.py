@@ -8,6 +8,7 @@ import sqlite3
 import sys
 import traceback
 from collections.abc import Iterable
+from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.command import CommandPalette
@@ -15,17 +16,20 @@ from textual.screen import Screen
 
 from ..engine import Game, variant_class
 from ..play import history, saves
+from ..play import settings as settings_file
 from ..play.locks import SaveLocked
 from ..play.paths import data_dir
 from ..play.saves import SaveError, SaveInfo
 from ..play.session import Session, default_seats
 from .screens.home import HomeScreen
+from .textual_private import app_exception
 
-AI_PAUSE = 0.6  #: seconds between AI moves, slow enough to follow
+AI_PAUSE: float | None = None  #: None: the pace chosen in the picker (see play.settings)
 
 
 class TwosApp(App[int]):
     CSS_PATH = "app.tcss"
+    _theme_cache: tuple[str, Any] | None = None
     TITLE = "twos-tui"
     ENABLE_COMMAND_PALETTE = True
 
@@ -34,7 +38,7 @@ class TwosApp(App[int]):
         variant: str | None = None,
         players: int | None = None,
         seed: int | None = None,
-        ai_pause: float = AI_PAUSE,
+        ai_pause: float | None = AI_PAUSE,
         autosave: bool = True,
         session: Session | None = None,
         replay: int | None = None,
@@ -43,22 +47,61 @@ class TwosApp(App[int]):
         self.start_variant = variant
         self.start_players = players
         self.start_seed = seed
+        #: seconds before each AI move; None: the pace from the settings; 0: the AI
+        #: decides at once on the event loop (tests: every move in order, no threads)
         self.ai_pause = ai_pause
         self.autosave = autosave
         self.start_with = session
+        self.settings = settings_file.load()
         self.start_replay = replay
         self.session: Session | None = None  #: the game in play (its save is locked)
 
+    # ----- settings ---------------------------------------------------------------------
+    @property
+    def ai_sync(self) -> bool:
+        return self.ai_pause == 0
+
+    def pace(self) -> tuple[float, float]:
+        """(seconds before an AI move, seconds a finished trick stays before the next
+        lead)."""
+        if self.ai_pause is not None:
+            return (self.ai_pause, 2 * self.ai_pause)
+        return self.settings.pace()
+
+    def save_settings(self) -> None:
+        problem = settings_file.save(self.settings)
+        if problem:
+            self.notify(problem, severity="warning")
+
+    def remember_sort(self, variant_id: str, sort_by: str) -> None:
+        self.settings.sort[variant_id] = sort_by
+        self.save_settings()
+
+    def watch_theme(self, theme: str) -> None:
+        self._theme_cache = None
+        if self.is_running and theme != self.settings.theme:
+            self.settings.theme = theme
+            self.save_settings()
+
+    # ----- themes -----------------------------------------------------------------------
     @property
     def current_theme(self):
         """Textual looks the theme up for every rendered line, copying the theme table
-        each time; keep the answer until the theme (or the table) changes."""
-        key = (self.theme, len(self._registered_themes))
-        cached = self.__dict__.get("_theme_cache")
-        if cached is None or cached[0] != key:
-            cached = (key, super().current_theme)
-            self.__dict__["_theme_cache"] = cached
+        each time; keep the answer until the theme changes or a theme is (un)registered
+        (public API only: ``register_theme``/``unregister_theme`` are overridden)."""
+        name = self.theme
+        cached = self._theme_cache
+        if cached is None or cached[0] != name:
+            cached = self._theme_cache = (name, super().current_theme)
         return cached[1]
+
+    def register_theme(self, theme) -> None:
+        super().register_theme(theme)
+        self._theme_cache = None
+
+    def unregister_theme(self, theme_name: str) -> None:
+        super().unregister_theme(theme_name)
+        self._theme_cache = None
 
     def on_unmount(self) -> None:
         saves.WRITER.flush()  # the last autosave is on disk before the app is gone
@@ -72,6 +115,8 @@ class TwosApp(App[int]):
             self.call_from_thread(self.notify, message, severity="error", timeout=8)
 
     def on_mount(self) -> None:
+        if self.settings.theme and self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme  # the theme chosen last time
         history.RECORDER.on_error = self._history_failed
         history.RECORDER.start()
         if self.autosave:
@@ -257,7 +302,7 @@ def make_app(
     variant: str | None = None,
     players: int | None = None,
     seed: int | None = None,
-    ai_pause: float = AI_PAUSE,
+    ai_pause: float | None = AI_PAUSE,
     autosave: bool = True,
     session: Session | None = None,
     replay: int | None = None,
@@ -302,7 +347,8 @@ def run_app(
             app.session.close()
     if app.return_code not in (None, 0):
         # an unexpected error: Textual restored the terminal and printed the traceback
-        _crashed("".join(traceback.format_exception(app._exception)) if app._exception else "")
+        error = app_exception(app)
+        _crashed("".join(traceback.format_exception(error)) if error else "")
         return app.return_code or 1
     return result or 0
 

@@ -32,7 +32,6 @@ async def undo_at_table(screen: TableScreen) -> None:
                 pass
             except Exception:
                 pass  # its own failure is reported by the worker; the undo goes on
-    screen._ai_running = False
     try:
         taken = session.undo()
     except UndoRefused as e:

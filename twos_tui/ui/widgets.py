@@ -1,4 +1,5 @@
-"""Widgets of the table: the hand, seat panels, the trick, the score panel.
+"""Widgets of the table shared by every game: the hand, seat panels, text panels, the
+play log.
 
 Cards are drawn from the engine's ``card_face`` (rank, suit glyph, colour hint): rank
 and suit are always written out, colour only adds to them. All card text goes through
@@ -7,11 +8,13 @@ Rich ``Text`` objects, never markup, so labels like ``[10♠]`` are shown as the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import weakref
+from collections.abc import Iterable
 from typing import Any
 
-from rich.style import Style
+from rich.console import Console
 from rich.text import Text
+from textual import events
 from textual.events import Click
 from textual.geometry import Size
 from textual.message import Message
@@ -20,71 +23,60 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..engine.cards import CardFace
+from .cardart import (
+    CARD_H,
+    FACE_BG,
+    HINT_BG,
+    SELECTED_BG,
+    Canvas,
+    FaceFn,
+    best_stride,
+    chip,
+    chips,
+)
 
-FaceFn = Callable[[str], CardFace]
-
-#: colour hints from ``card_face`` -> ink that reads well on the light card face
-_COLOURS = {
-    "red": "#c0182b",
-    "black": "#111111",
-    "dim": "grey50",
-    "blue": "#1f48b0",
-    "yellow": "#8a5a00",
-    "green": "#17702a",
-    "magenta": "#93207f",
-    "white": "#4a4a4a",
-    "purple": "#6a2aa0",
-    "orange": "#a04a00",
-}
-
-
-def chip_style(face: CardFace, selected: bool = False) -> Style:
-    """The look of one card chip: a light face, the suit's colour for the text."""
-    if face.face_down:
-        return Style(color="grey85", bgcolor="#2a4a7a", bold=True)
-    colour = _COLOURS.get(face.colour, face.colour)
-    try:
-        style = Style(color=colour, bgcolor="#fffbe8" if not selected else "#ffe58a", bold=True)
-    except Exception:  # an unknown colour name from a variant: rank and suit still show
-        style = Style(color="black", bgcolor="#fffbe8", bold=True)
-    return style
-
-
-def chip(face: CardFace, width: int | None = None, selected: bool = False) -> Text:
-    label = "▒▒" if face.face_down else face.label
-    width = width or len(label) + 2
-    return Text(label.center(width), style=chip_style(face, selected))
+__all__ = [
+    "HandView",
+    "InfoPanel",
+    "MessageLine",
+    "PlayLog",
+    "SeatPanel",
+    "cards_text",
+    "chip",
+    "update_static",
+]
 
 
 def cards_text(codes: list[str], face: FaceFn) -> Text:
     """A row of card chips separated by spaces."""
-    out = Text()
-    for i, code in enumerate(codes):
-        if i:
-            out.append(" ")
-        out.append_text(chip(face(code)))
-    return out
+    return chips(codes, face)
+
+
+_SHOWN: weakref.WeakKeyDictionary[Widget, tuple] = weakref.WeakKeyDictionary()
 
 
 def update_static(widget: Static, text: Text) -> None:
     """``widget.update(text)`` unless it already shows exactly that text: an unchanged
     panel then costs no repaint and no layout pass."""
     key = (text.plain, tuple(text.spans), str(text.style), text.justify, text.end)
-    if getattr(widget, "_shown_key", None) == key:
+    if _SHOWN.get(widget) == key:
         return
-    widget._shown_key = key  # type: ignore[attr-defined]
+    _SHOWN[widget] = key
     widget.update(text)
 
 
 class HandView(Widget, can_focus=True):
-    """The player's hand as a row (or rows) of cards.
+    """The player's hand.
 
-    Selected cards are drawn raised by one line and the cursor card is underlined by a
-    bar, so neither depends on colour. Clicking a card toggles it.
+    Two looks: *chips* (one line a card, for small windows) and *framed cards* (rank and
+    suit in two corners, overlapping in a fan when the hand is wide) when the screen
+    sets ``framed`` and the cards fit. Selected cards are raised by one line; the cursor
+    card has a bar under it (and a heavy frame); the cards of a hint are marked ◆ (and a
+    double frame). None of it depends on colour. Clicking a card toggles it.
     """
 
     DEFAULT_CSS = """
-    HandView { height: auto; min-height: 3; padding: 0 1; }
+    HandView { height: auto; min-height: 3; padding: 0 0; }
     """
 
     class Toggled(Message):
@@ -100,9 +92,14 @@ class HandView(Widget, can_focus=True):
         super().__init__(**kw)
         self.cards: list[str] = []
         self.selected: set[str] = set()
+        self.hinted: set[str] = set()
         self.faces: list[CardFace] = []
         self.message_text = ""
         self.selectable = True
+        self.framed = False  #: draw framed cards when they fit (the screen decides)
+        self._longest = 2  #: the longest card label in the hand
+        #: lines shown instead of a hand (the hands offered in 2-player Chinese Poker)
+        self.offer: Text | None = None
 
     def set_hand(
         self,
@@ -112,7 +109,14 @@ class HandView(Widget, can_focus=True):
         message: str = "",
         selectable: bool = True,
     ) -> None:
-        resized = len(cards) != len(self.cards) or bool(message) != bool(self.message_text)
+        if cards != self.cards:
+            self.hinted &= set(cards)
+        self._longest = max((len(f.label) for f in faces), default=2)
+        resized = (
+            len(cards) != len(self.cards)
+            or bool(message) != bool(self.message_text)
+            or self.offer is not None
+        )
         self.cards = list(cards)
         self.faces = list(faces)
         self.selected = set(selected)
@@ -126,38 +130,101 @@ class HandView(Widget, can_focus=True):
         self.selected = set(selected)
         self.refresh()
 
+    def set_hint(self, cards: Iterable[str]) -> None:
+        hinted = set(cards) & set(self.cards)
+        if hinted != self.hinted:
+            self.hinted = hinted
+            self.refresh()
+
+    def set_framed(self, framed: bool) -> None:
+        if framed != self.framed:
+            self.framed = framed
+            self.refresh(layout=True)
+
     def watch_cursor(self) -> None:
         self.refresh()
 
     # geometry --------------------------------------------------------------------------
+    def _width(self, width: int | None = None) -> int:
+        return max(1, self.content_region.width if width is None else width)
+
+    def stride(self, width: int | None = None) -> int | None:
+        """The framed fan's stride, or ``None`` when the hand is drawn as chips."""
+        if not self.framed or not self.cards or self.message_text:
+            return None
+        return best_stride(len(self.cards), self._width(width))
+
+    def chip_geometry(self, width: int | None = None) -> tuple[int, int]:
+        """(chip width, cards a row) for the chip look: the widest chips that need the
+        fewest rows."""
+        width = self._width(width)
+        longest = self._longest
+        best: tuple[int, int, int] | None = None
+        for cell in (max(4, longest + 2), longest + 1, max(longest, 2)):
+            per_row = max(1, (width + 1) // (cell + 1))
+            rows = -(-max(1, len(self.cards)) // per_row)
+            if best is None or rows < best[0]:
+                best = (rows, cell, per_row)
+        assert best is not None
+        return best[1], best[2]
+
     @property
     def cell(self) -> int:
-        longest = max((len(f.label) for f in self.faces), default=2)
-        return max(4, longest + 2)
+        return self.chip_geometry()[0]
 
     def per_row(self, width: int | None = None) -> int:
-        width = self.content_region.width if width is None else width
-        return max(1, (max(width, 1) + 1) // (self.cell + 1))
+        if self.stride(width) is not None:
+            return max(1, len(self.cards))
+        return self.chip_geometry(width)[1]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if self.offer is not None:
+            return max(3, len(self.offer.wrap(self.app.console, max(1, width))))
         if self.message_text or not self.cards:
             return 3
+        if self.stride(width) is not None:
+            return CARD_H + 2
         rows = -(-len(self.cards) // self.per_row(width))
         return rows * 3
 
     def index_at(self, x: int, y: int) -> int | None:
-        stride = self.cell + 1
-        col, rem = divmod(x, stride)
-        if rem >= self.cell or col >= self.per_row():
+        n = len(self.cards)
+        stride = self.stride()
+        if stride is not None:
+            if x < 0 or x >= (n - 1) * stride + 5:
+                return None
+            return min(x // stride, n - 1)
+        cell, per_row = self.chip_geometry()
+        col, rem = divmod(x, cell + 1)
+        if rem >= cell or col >= per_row:
             return None
-        i = (y // 3) * self.per_row() + col
-        return i if 0 <= i < len(self.cards) else None
+        i = (y // 3) * per_row + col
+        return i if 0 <= i < n else None
 
+    # drawing ---------------------------------------------------------------------------
     def render(self) -> Text:
+        if self.offer is not None:
+            return self.offer
         if self.message_text or not self.cards:
             return Text("\n" + (self.message_text or "(no cards)"), style="italic")
-        n = self.per_row()
-        w = self.cell
+        stride = self.stride()
+        if stride is not None:
+            return self._render_framed(stride)
+        return self._render_chips()
+
+    def _marker(self, i: int, width: int, sel: bool) -> tuple[str, str]:
+        """The line under card ``i``: cursor bar, hint mark, raised mark."""
+        code = self.cards[i]
+        mark = "◆" if code in self.hinted else ("▲" if sel else "")
+        if i == self.cursor and self.selectable:
+            bar = mark.center(width, "▔") if mark else "▔" * width
+            return bar, "bold yellow" if self.has_focus else "grey50"
+        if mark:
+            return mark.center(width), "bold green" if mark == "◆" else "bold"
+        return " " * width, ""
+
+    def _render_chips(self) -> Text:
+        w, n = self.chip_geometry()
         lines: list[Text] = []
         for start in range(0, len(self.cards), n):
             top, mid, bar = Text(), Text(), Text()
@@ -165,23 +232,39 @@ class HandView(Widget, can_focus=True):
                 if i > start:
                     for t in (top, mid, bar):
                         t.append(" ")
+                code = self.cards[i]
+                sel = code in self.selected
                 face = self.faces[i]
-                sel = self.cards[i] in self.selected
-                c = chip(face, w, sel)
+                c = chip(face, w, sel, HINT_BG if code in self.hinted and not sel else None)
                 blank = Text(" " * w)
                 top.append_text(c if sel else blank)
                 mid.append_text(blank if sel else c)
-                if i == self.cursor and self.selectable and self.has_focus:
-                    bar.append("▔" * w if not sel else "▲".center(w, "▔"), style="bold yellow")
-                elif i == self.cursor and self.selectable:
-                    bar.append("▔" * w, style="grey50")
-                elif sel:
-                    bar.append("▲".center(w), style="bold")
-                else:
-                    bar.append(" " * w)
+                text, style = self._marker(i, w, sel)
+                bar.append(text, style=style)
             lines.extend([top, mid, bar])
         return Text("\n").join(lines)
 
+    def _render_framed(self, stride: int) -> Text:
+        n = len(self.cards)
+        width = (n - 1) * stride + 5
+        canvas = Canvas(width, CARD_H + 2)
+        for i, (code, face) in enumerate(zip(self.cards, self.faces, strict=False)):
+            sel = code in self.selected
+            y = 0 if sel else 1
+            if i == self.cursor and self.selectable and self.has_focus:
+                border = "cursor"
+            elif code in self.hinted:
+                border = "hint"
+            else:
+                border = "plain"
+            bg = SELECTED_BG if sel else (HINT_BG if code in self.hinted else FACE_BG)
+            canvas.card(i * stride, y, face, border, bg)
+            shown = stride if i < n - 1 else 5
+            text, style = self._marker(i, shown, sel)
+            canvas.put(i * stride, CARD_H + 1, text, _style(style))
+        return canvas.to_text()
+
+    # events ----------------------------------------------------------------------------
     def on_focus(self) -> None:
         self.refresh()
 
@@ -190,7 +273,7 @@ class HandView(Widget, can_focus=True):
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)
-        if offset is None or not self.cards or self.message_text:
+        if offset is None or not self.cards or self.message_text or self.offer is not None:
             return
         i = self.index_at(offset.x, offset.y)
         if i is not None:
@@ -198,14 +281,23 @@ class HandView(Widget, can_focus=True):
             self.post_message(self.Toggled(i))
 
 
+def _style(name: str):
+    from rich.style import Style
+
+    return Style.parse(name) if name else None
+
+
 class SeatPanel(Static):
     """One seat: name, cards left, tags (passed, dealer, lone, duo...), whose turn."""
 
     DEFAULT_CSS = """
-    SeatPanel { border: round $panel-lighten-2; height: auto; min-height: 5; padding: 0 1; }
-    SeatPanel.turn { border: heavy $warning; }
-    SeatPanel.me { border: round $accent; }
+    SeatPanel {
+        border: round $panel-lighten-2; height: auto; min-height: 4; padding: 0 1;
+        border-title-style: bold; border-subtitle-align: right;
+    }
     """
+
+    _turn: bool | None = None
 
     def show(
         self,
@@ -215,142 +307,174 @@ class SeatPanel(Static):
         turn: bool,
         extra: list[Text] | None = None,
         ai: bool = False,
+        thinking: bool = False,
     ) -> None:
         t = Text()
-        t.append(("▶ " if turn else "") + name, style="bold")
-        if ai:
-            t.append(" (AI)", style="dim")
-        t.append("\n")
         if count is not None:
             t.append(f"{count} card{'s' if count != 1 else ''}")
         if tags:
-            t.append("\n" + " · ".join(tags), style="italic")
+            if t.cell_len:
+                t.append(" · ")
+            t.append(" · ".join(tags), style="italic")
         for e in extra or []:
             t.append("\n")
             t.append_text(e)
-        self.set_class(turn, "turn")
-        self.border_title = "to play" if turn else None
+        if turn != self._turn:
+            # an inline border, not a CSS class: a class change restyles the widget
+            # through the whole stylesheet, on every turn
+            self._turn = turn
+            colours = getattr(self.app, "theme_variables", {})
+            if turn:
+                self.styles.border = ("heavy", colours.get("warning", "yellow"))
+            else:
+                self.styles.border = ("round", colours.get("panel-lighten-2", "grey50"))
+        self.border_title = Text(("▶ " if turn else "") + name + (" (AI)" if ai else ""))
+        self.border_subtitle = "thinking…" if thinking else ("to play" if turn else None)
         update_static(self, t)
 
 
+class MessageLine(Static):
+    """The line under the prompt (a reason, a preview, a hint). Its height follows its
+    text, but a new text of as many lines only repaints this line: no layout pass of
+    the screen, so selecting a card costs no more than drawing it."""
+
+    DEFAULT_CSS = """
+    MessageLine { height: auto; max-height: 3; padding: 0 1; }
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__("", **kw)
+        self.text = Text()
+        self._rows = self.ROWS
+
+    ROWS = 2  #: rows kept even for a shorter text (most reasons and previews fit)
+
+    def _rows_for(self, text: Text, width: int) -> int:
+        if not text.plain or width <= 0:
+            return self.ROWS
+        return max(self.ROWS, len(text.wrap(self.app.console, width)))
+
+    def set(self, text: Text) -> None:
+        self.text = text
+        rows = self._rows_for(text, self.content_region.width)
+        self.refresh(layout=rows != self._rows)
+        self._rows = rows
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        self._rows = self._rows_for(self.text, width)
+        return self._rows
+
+    def render(self) -> Text:
+        return self.text
+
+
 class InfoPanel(Static):
-    """A bordered panel of plain text (score panel, trick)."""
+    """A bordered panel of plain text (the score panel)."""
 
     DEFAULT_CSS = """
     InfoPanel { border: round $panel-lighten-2; padding: 0 1; height: auto; }
     """
 
 
-def _line(width: int, parts: list[tuple[int, Text]]) -> Text:
-    """Place text pieces at columns on one line (later pieces move right if they collide)."""
-    out = Text()
-    col = 0
-    for at, piece in sorted(parts, key=lambda p: p[0]):
-        at = max(at, col + (1 if col else 0))
-        out.append(" " * (at - col))
-        out.append_text(piece)
-        col = at + piece.cell_len
-    if col < width:
-        out.append(" " * (width - col))
-    return out
+class PlayLog(Widget):
+    """The public log of the deal, newest line at the bottom, always in step with the
+    table (the screen hands it the observation's history on every refresh).
 
-
-class SeatInfo:
-    """What the compass shows of one seat."""
-
-    def __init__(
-        self,
-        name: str,
-        count: int | None,
-        tags: list[str],
-        turn: bool,
-        cards: Text | None,
-        ai: bool,
-    ) -> None:
-        self.name, self.count, self.tags, self.turn = name, count, tags, turn
-        self.cards, self.ai = cards, ai
-
-    def title(self) -> Text:
-        t = Text()
-        if self.turn:
-            t.append("▶ ", style="bold yellow")
-        t.append(self.name, style="bold reverse" if self.turn else "bold")
-        if self.ai:
-            t.append(" (AI)", style="dim")
-        return t
-
-    def info(self) -> Text:
-        bits = []
-        if self.count is not None:
-            bits.append(f"{self.count} card{'s' if self.count != 1 else ''}")
-        bits.extend(self.tags)
-        if self.turn:
-            bits.append("to play")
-        return Text(" · ".join(bits), style="italic")
-
-
-class CompassView(Widget):
-    """The trick-taking table: opponents around the trick, you at the bottom.
-
-    Positions are "north", "west", "east" (the seats after yours, to your left first)
-    and "south" (you); each shows its name, cards left, tags and the card(s) it played.
+    It shows the newest lines that fit; the mouse wheel scrolls back (the border then
+    says how many newer lines are below) and new lines bring it back to the end. After
+    a resize it re-wraps and still ends on the newest line.
     """
 
     DEFAULT_CSS = """
-    CompassView { height: auto; min-height: 8; border: round $panel-lighten-2; padding: 0 1; }
+    PlayLog {
+        border: round $panel-lighten-2; padding: 0 1; height: 1fr; min-height: 3;
+        border-subtitle-align: right;
+    }
     """
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.seats: dict[str, SeatInfo] = {}
-        self.status = Text()
-        self.note = ""
+        self.entries: list[Text] = []
+        self.back = 0  #: lines scrolled back from the newest
+        self._wrapped: list[list[Text]] = []
+        self._wrap_width = -1
 
-    def show(self, seats: dict[str, SeatInfo], status: Text, note: str = "") -> None:
-        self.seats = seats
-        self.status = status
-        self.note = note
-        self.refresh(layout=True)
+    def set_entries(self, entries: list[Text]) -> None:
+        """The whole log (only what changed is re-wrapped)."""
+        keep = 0
+        for old, new in zip(self.entries, entries, strict=False):
+            if old.plain != new.plain or old.style != new.style:
+                break
+            keep += 1
+        if keep == len(self.entries) == len(entries):
+            return
+        self.entries = list(entries)
+        del self._wrapped[keep:]
+        self.back = 0
+        self.border_subtitle = None
+        self.refresh()
 
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return 8 if "north" in self.seats else 6
+    def add_entries(self, entries: list[Text]) -> None:
+        """New lines at the end of the log."""
+        if not entries:
+            return
+        self.entries.extend(entries)
+        self.back = 0
+        self.border_subtitle = None
+        self.refresh()
+
+    def lines(self, width: int) -> list[Text]:
+        """Every entry wrapped to ``width``, oldest first."""
+        if width != self._wrap_width:
+            self._wrapped = []
+            self._wrap_width = width
+        console = self.app.console if self.is_attached else Console(width=width)
+        for entry in self.entries[len(self._wrapped) :]:
+            wrapped = entry.wrap(console, max(1, width), overflow="fold")
+            self._wrapped.append(list(wrapped) or [Text("")])
+        return [line for w in self._wrapped for line in w]
+
+    def _clamp(self) -> None:
+        height = self.content_region.height
+        total = len(self.lines(max(1, self.content_region.width)))
+        self.back = max(0, min(self.back, total - height))
+
+    def shown_lines(self) -> list[Text]:
+        """The lines on screen now (only the newest entries are looked at)."""
+        width = self.content_region.width
+        height = self.content_region.height
+        if width <= 0 or height <= 0:
+            return []
+        self.lines(width)  # wraps what is new
+        want = height + self.back
+        tail: list[Text] = []
+        for wrapped in reversed(self._wrapped):
+            tail[:0] = wrapped
+            if len(tail) >= want:
+                break
+        if self.back and len(tail) < want:
+            self.back = max(0, len(tail) - height)
+        end = len(tail) - self.back
+        return tail[max(0, end - height) : end]
 
     def render(self) -> Text:
-        w = max(self.content_region.width, 20)
-        if self.note:
-            return Text(self.note, style="italic")
-        lines: list[Text] = []
-        centre = w // 2
+        return Text("\n").join(self.shown_lines())
 
-        def centred(t: Text) -> Text:
-            return _line(w, [(max(0, centre - t.cell_len // 2), t)])
+    def _scroll(self, step: int) -> None:
+        before = self.back
+        self.back = max(0, self.back + step)
+        self._clamp()
+        if self.back != before:
+            self.border_subtitle = f"↓ {self.back} newer" if self.back else None
+            self.refresh()
 
-        n = self.seats.get("north")
-        if n is not None:
-            lines.append(centred(n.title()))
-            lines.append(centred(n.info()))
-            lines.append(centred(n.cards or Text("·", style="dim")))
-        we, ea = self.seats.get("west"), self.seats.get("east")
-        names, infos, plays = [], [], []
-        if we is not None:
-            names.append((0, we.title()))
-            infos.append((0, we.info()))
-            plays.append(
-                (
-                    max(0, w // 4 - (we.cards.cell_len if we.cards else 1) // 2),
-                    we.cards or Text("·", style="dim"),
-                )
-            )
-        if ea is not None:
-            t, i = ea.title(), ea.info()
-            names.append((max(0, w - t.cell_len), t))
-            infos.append((max(0, w - i.cell_len), i))
-            c = ea.cards or Text("·", style="dim")
-            plays.append((max(0, 3 * w // 4 - c.cell_len // 2), c))
-        lines += [_line(w, names), _line(w, infos), _line(w, plays)]
-        s = self.seats.get("south")
-        if s is not None:
-            you = Text.assemble(s.cards or Text("·", style="dim"), "  ", Text(s.name, style="bold"))
-            lines.append(centred(you))
-        lines.append(self.status)
-        return Text("\n").join(lines)
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self._scroll(2)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self._scroll(-2)
+
+    def on_resize(self) -> None:
+        self.refresh()

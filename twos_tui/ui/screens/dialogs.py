@@ -1,5 +1,6 @@
-"""Screens between turns and deals: pass-to-player (hot-seat) and deal/match end; the
-questions about saves (delete? another window has it open; a damaged save).
+"""Screens between turns and deals: pass-to-player (hot-seat), deal/match end, leaving
+the table, a small read-only text dialog (last trick, the log); the questions about saves
+(delete? another window has it open; a damaged save).
 
 Player names and save reasons come from files: they are shown as plain ``Text`` (never
 markup), already cleaned of control characters by the play layer."""
@@ -18,17 +19,23 @@ from ...play.session import Session
 
 
 class PassScreen(Screen[None]):
-    """Hides the whole table until the named player is at the keyboard."""
+    """Hides the whole table until the named player is at the keyboard. It first says
+    what happened since the last player took the screen (public play only), so the
+    player who just moved sees how the trick ended."""
 
     BINDINGS = [Binding("enter", "ready", "I'm ready"), Binding("space", "ready", show=False)]
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, recap: Text | None = None) -> None:
         super().__init__()
         self.player_name = name
+        self.recap = recap if recap is not None else Text()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pass-box"):
             yield Static(Text(f"Pass to {self.player_name}", style="bold"), id="pass-title")
+            if self.recap.cell_len:
+                yield Static(Text("Since the last turn:", style="bold"), classes="pass-head")
+                yield Static(self.recap, id="pass-recap")
             yield Static(
                 Text(
                     "The table is hidden so nobody sees another player's hand.\n"
@@ -43,6 +50,9 @@ class PassScreen(Screen[None]):
                 )
         yield Footer()
 
+    def on_mount(self) -> None:
+        self.query_one("#ready", Button).focus()
+
     def action_ready(self) -> None:
         self.dismiss(None)
 
@@ -52,24 +62,27 @@ class PassScreen(Screen[None]):
 
 
 class DealEndScreen(ModalScreen[str]):
-    """Each player's change and the totals; next deal, or play again / new game / home."""
+    """Each player's change and the totals (and the hints asked); next deal, or play
+    again / new game / home."""
 
     BINDINGS = [
         Binding("enter", "default", "Continue"),
         Binding("h", "choose('home')", "Home"),
-        Binding("escape", "choose('home')", show=False),
+        Binding("escape", "choose('home')", "Home", show=False),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, hints: dict[str, int] | None = None) -> None:
         super().__init__()
         self.session = session
+        self.hints = hints or {}
 
     def compose(self) -> ComposeResult:
         g = self.session.game
         r = g.last_result
         over = g.match_over
+        word = g.deal_word.capitalize()
         with Vertical(id="end-box"):
-            title = "Match over" if over else f"Deal {r.deal_number if r else g.deal_number} over"
+            title = "Match over" if over else f"{word} {r.deal_number if r else g.deal_number} over"
             yield Static(Text(title, style="bold"), id="end-title")
             body = Text()
             if over:
@@ -88,6 +101,11 @@ class DealEndScreen(ModalScreen[str]):
                 for seat, name in enumerate(g.names):
                     ch = r.changes[seat] if seat < len(r.changes) else 0
                     body.append(f"{name:<{width}}  {ch:>+7}  {r.totals[seat]:>5}\n")
+            if self.hints:
+                asked = ", ".join(
+                    f"{name} {n} hint{'s' if n != 1 else ''}" for name, n in self.hints.items()
+                )
+                body.append(f"\nHints this {word.lower()}: {asked}\n", style="italic")
             target = g.target_text()
             if target:
                 body.append(f"\n{target}", style="dim")
@@ -98,10 +116,17 @@ class DealEndScreen(ModalScreen[str]):
                     yield Button("Play again", id="again", variant="success")
                     yield Button("New game", id="new")
                 else:
-                    yield Button("Next deal", id="next", variant="success")
+                    yield Button(f"Next {word.lower()}", id="next", variant="success")
                 yield Button("Home", id="home")
 
+    def on_mount(self) -> None:
+        self.query_one("#end-buttons").query(Button).first().focus()
+
     def action_default(self) -> None:
+        focused = self.focused
+        if isinstance(focused, Button) and focused.id:
+            self.dismiss(focused.id)
+            return
         self.dismiss("again" if self.session.game.match_over else "next")
 
     def action_choose(self, choice: str) -> None:
@@ -113,11 +138,13 @@ class DealEndScreen(ModalScreen[str]):
 
 
 class ConfirmLeave(ModalScreen[bool]):
-    """Leave the table? (The game is already saved.)"""
+    """Leave the table? (The game is already saved.) Enter answers with the focused
+    button, which is "Stay": Esc then Enter never leaves a game by accident."""
 
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Leave"),
+        Binding("y", "answer(True)", "Leave"),
         Binding("n,escape", "answer(False)", "Stay"),
+        Binding("left,right", "app.focus_next", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -129,8 +156,11 @@ class ConfirmLeave(ModalScreen[bool]):
                 )
             )
             with Horizontal(id="confirm-buttons"):
+                yield Button("Stay (n)", id="stay", variant="primary")
                 yield Button("Leave (y)", id="leave", variant="warning")
-                yield Button("Stay (n)", id="stay")
+
+    def on_mount(self) -> None:
+        self.query_one("#stay", Button).focus()
 
     def action_answer(self, leave: bool) -> None:
         self.dismiss(leave)
@@ -138,6 +168,41 @@ class ConfirmLeave(ModalScreen[bool]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "leave")
+
+
+class InfoDialog(ModalScreen[None]):
+    """A read-only text (the last trick, the log of the deal); any of Esc, Enter, q or
+    the key that opened it closes it."""
+
+    BINDINGS = [
+        Binding("escape,enter,q,t,l", "close", "Close"),
+    ]
+
+    def __init__(self, title: str, body: Text) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="info-box"):
+            yield Static(Text(self.title_text, style="bold"), id="info-title")
+            with VerticalScroll(id="info-scroll"):
+                yield Static(self.body, id="info-body")
+            with Center():
+                yield Button("Close (Esc)", id="close", variant="primary", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        scroll = self.query_one("#info-scroll", VerticalScroll)
+        scroll.focus()
+        scroll.scroll_end(animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#close")
+    def _close(self) -> None:
+        self.dismiss(None)
 
 
 class ConfirmDelete(ModalScreen[bool]):

@@ -12,6 +12,7 @@ from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
 
 from ...engine import Game
 from ..helptext import help_markdown, keys_markdown
+from ..typed_app import twos_app
 
 
 class HelpScreen(Screen[None]):
@@ -54,7 +55,7 @@ class HelpScreen(Screen[None]):
         return True
 
     def action_odds(self) -> None:
-        self.app.open_odds(self.game)
+        twos_app(self).open_odds(self.game)
 
     @on(TabbedContent.TabActivated)
     def _tab(self, event: TabbedContent.TabActivated) -> None:

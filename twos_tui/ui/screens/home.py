@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from ... import __version__
 from ...play.locks import holder
 from ...play.saves import SaveInfo, delete_save, move_to_damaged, scan_saves
+from ..typed_app import twos_app
 
 LOGO = """\
  ┌─────┐ ┌─────┐
@@ -59,10 +60,19 @@ class HomeScreen(Screen[None]):
         self.refresh_saves()
 
     def refresh_saves(self) -> None:
-        self.query_one("#continue", Button).display = bool(continue_entries())
+        self.has_saves = bool(continue_entries())
+        self.query_one("#continue", Button).display = self.has_saves
+        self.refresh_bindings()
+
+    has_saves = False  #: Continue has something to list (as of the last refresh_saves)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "continue_game":
+            return self.has_saves  # no saves: no Continue, in the menu or the footer
+        return True
 
     def action_new(self) -> None:
-        self.app.open_picker()
+        twos_app(self).open_picker()
 
     def action_continue_game(self) -> None:
         if continue_entries():
@@ -72,10 +82,10 @@ class HomeScreen(Screen[None]):
         self.app.push_screen(RulesListScreen())
 
     def action_odds(self) -> None:
-        self.app.open_odds()
+        twos_app(self).open_odds()
 
     def action_stats(self) -> None:
-        self.app.open_stats()
+        twos_app(self).open_stats()
 
     async def action_quit(self) -> None:
         self.app.exit(0)
@@ -225,7 +235,7 @@ class ContinueScreen(Screen[None]):
         if info is None:
             return
         if info.ok:
-            self.app.resume(info)
+            twos_app(self).resume(info)
             return
 
         def answer(choice: str | None) -> None:
@@ -269,4 +279,5 @@ class RulesListScreen(Screen[None]):
         from ...engine import new_game
         from .help import HelpScreen
 
-        self.app.push_screen(HelpScreen(new_game(event.option.id, seed=0)))
+        if event.option.id is not None:  # every entry has its game's id
+            self.app.push_screen(HelpScreen(new_game(event.option.id, seed=0)))

@@ -1,4 +1,6 @@
-"""The rules picker: variant, player count, who sits where, house rules, seed."""
+"""The rules picker: variant, player count, who sits where (human, or an AI and its
+level), the AI pace, house rules, seed. What was started last for a game is offered
+again next time (``play.settings``); with every seat an AI the game is a demo to watch."""
 
 from __future__ import annotations
 
@@ -10,14 +12,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from ...ai import DEFAULT_LEVEL, LEVELS
 from ...engine import Game, new_game
+from ...play import settings as settings_file
 from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
 from ...play.session import AI, AI_NAMES, HUMAN, SeatConfig, Session
+from ..typed_app import twos_app
 from ..variants import available_variants, player_counts_text
+from .sizing import SizeGuard
 
 
 def seat_kinds() -> list[tuple[Text, str]]:
@@ -26,7 +32,11 @@ def seat_kinds() -> list[tuple[Text, str]]:
     return kinds
 
 
-class PickerScreen(Screen[None]):
+def pace_choices() -> list[tuple[Text, str]]:
+    return [(Text(settings_file.PACE_LABELS[p]), p) for p in settings_file.PACES]
+
+
+class PickerScreen(SizeGuard, Screen[None]):
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("ctrl+s", "start", "Start"),
@@ -37,8 +47,10 @@ class PickerScreen(Screen[None]):
         super().__init__()
         self.variants = available_variants()
         ids = [c.variant_id for c in self.variants]
+        if variant is None:
+            variant = self.settings.last_variant
         self.variant_index = ids.index(variant) if variant in ids else 0
-        self.players = self.cls.default_players
+        self.players = self.remembered_players(self.cls)
         self.seat_inputs: list[tuple[Input, Select]] = []
         self.option_selects: list[tuple[Any, Select]] = []
         self._building = False
@@ -46,6 +58,21 @@ class PickerScreen(Screen[None]):
     @property
     def cls(self) -> type[Game]:
         return self.variants[self.variant_index]
+
+    @property
+    def settings(self) -> settings_file.Settings:
+        found = getattr(self.app, "settings", None)
+        if found is None:
+            found = settings_file.load()
+        return found  # type: ignore[no-any-return]
+
+    def remembered_players(self, cls: type[Game]) -> int:
+        """The player count last started for ``cls``, else its default (never the
+        count of the game looked at before)."""
+        choice = self.settings.choice_for(cls.variant_id)
+        if choice is not None and choice.players in cls.player_counts:
+            return choice.players
+        return cls.default_players
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="♣")
@@ -59,13 +86,27 @@ class PickerScreen(Screen[None]):
                     )
                 )
             yield ol
-            with VerticalScroll(id="settings"):
+            settings = VerticalScroll(id="settings")
+            settings.can_focus = False  # Tab goes from field to field, not to the pane
+            with settings:
                 yield Static(id="variant-desc")
                 with Horizontal(classes="row"):
                     yield Label("Players", classes="row-label")
-                    yield Select([], id="players", allow_blank=True, compact=True)
+                    counts = [(Text(str(n)), n) for n in self.cls.player_counts]
+                    yield Select(
+                        counts, id="players", allow_blank=False, compact=True, value=self.players
+                    )
                 yield Label(Text("Seats", style="bold"), classes="section")
                 yield Vertical(id="seats")
+                with Horizontal(classes="row"):
+                    yield Label("AI pace", classes="row-label")
+                    yield Select(
+                        pace_choices(),
+                        id="pace",
+                        allow_blank=False,
+                        compact=True,
+                        value=self.settings.ai_pace,
+                    )
                 yield Label(Text("House rules", style="bold"), classes="section")
                 yield Vertical(id="options")
                 with Horizontal(classes="row"):
@@ -77,9 +118,11 @@ class PickerScreen(Screen[None]):
             yield Button("Rules help (F1)", id="help", compact=True)
             yield Button("Back", id="back", compact=True)
         yield Footer()
+        yield self.guard()
 
     async def on_mount(self) -> None:
         self.title = "New game"
+        self.check_size(*self.app.size)
         ol = self.query_one("#variant-list", OptionList)
         ol.highlighted = self.variant_index
         ol.focus()
@@ -89,8 +132,7 @@ class PickerScreen(Screen[None]):
     async def rebuild(self) -> None:
         self._building = True
         cls = self.cls
-        if self.players not in cls.player_counts:
-            self.players = cls.default_players
+        self.players = self.remembered_players(cls)
         desc = Text()
         desc.append(cls.name, style="bold")
         desc.append(f" — {cls.summary}\n")
@@ -104,13 +146,24 @@ class PickerScreen(Screen[None]):
         players.set_options([(Text(str(n)), n) for n in cls.player_counts])
         players.value = self.players
         players.disabled = len(cls.player_counts) == 1
+        self.seat_inputs = []  # a new game: its own seats (remembered ones, else defaults)
         await self.rebuild_seats()
         await self.rebuild_options()
         self._building = False
+        self.update_note()
 
     async def rebuild_seats(self) -> None:
         box = self.query_one("#seats", Vertical)
-        old = [(i.value, s.value) for i, s in self.seat_inputs]
+        old: list[tuple[str, Any]] = [(i.value, s.value) for i, s in self.seat_inputs]
+        if not old:
+            choice = self.settings.choice_for(self.cls.variant_id)
+            kinds = {f"{AI}:{lvl}" for lvl in LEVELS} | {HUMAN}
+            for kept in choice.seats if choice else []:
+                kind = kept.get("kind", HUMAN)
+                if kind == AI:
+                    kind = f"{AI}:{kept.get('level', DEFAULT_LEVEL)}"
+                if kind in kinds and kept.get("name"):
+                    old.append((clean_name(kept["name"], f"Player {len(old) + 1}"), kind))
         await box.remove_children()
         rows, self.seat_inputs = [], []
         for seat in range(self.players):
@@ -138,11 +191,17 @@ class PickerScreen(Screen[None]):
     async def rebuild_options(self) -> None:
         box = self.query_one("#options", Vertical)
         await box.remove_children()
-        rows, self.option_selects = [], []
+        rows: list[Widget] = []
+        self.option_selects = []
         specs = self.cls.option_specs(self.players)
+        choice = self.settings.choice_for(self.cls.variant_id)
+        remembered = choice.options if choice else {}
         for spec in specs:
             choices = [(Text(label), i) for i, (_, label) in enumerate(spec.choices)]
             default = next(i for i, (v, _) in enumerate(spec.choices) if v == spec.default)
+            for i, (v, _) in enumerate(spec.choices):
+                if spec.id in remembered and remembered[spec.id] == v:
+                    default = i
             sel = Select(
                 choices, value=default, allow_blank=False, compact=True, classes="option-select"
             )
@@ -171,11 +230,32 @@ class PickerScreen(Screen[None]):
 
     @on(Select.Changed, "#players")
     async def _players(self, event: Select.Changed) -> None:
-        if self._building or event.value is Select.NULL or event.value == self.players:
+        # the Select's value now (not the event's: rebuilding the list for another game
+        # sends changes that are already out of date when they arrive)
+        value = event.select.value
+        if self._building or value is Select.NULL or value == self.players:
             return
-        self.players = int(event.value)
+        self.players = int(value)  # type: ignore[call-overload]
         await self.rebuild_seats()
         await self.rebuild_options()
+        self.update_note()
+
+    @on(Select.Changed, ".seat-kind")
+    def _seat_kind(self) -> None:
+        self.update_note()
+
+    def update_note(self) -> None:
+        """Say when the game will be a demo (every seat an AI)."""
+        if self.seat_inputs and all(s.is_ai for s in self.chosen_seats()):
+            self.query_one("#picker-error", Static).update(
+                Text(
+                    "Every seat is an AI: you will watch a demo "
+                    "(space pauses, n plays one move, f changes whose hand you see).",
+                    style="italic",
+                )
+            )
+        else:
+            self.query_one("#picker-error", Static).update("")
 
     # ----- reading the choices ----------------------------------------------------------
     def chosen_options(self) -> dict[str, Any]:
@@ -200,9 +280,11 @@ class PickerScreen(Screen[None]):
         text = self.query_one("#seed", Input).value.strip()
         return int(text) if text else None
 
+    def chosen_pace(self) -> str:
+        value = self.query_one("#pace", Select).value
+        return value if value in settings_file.PACES else settings_file.DEFAULT_PACE  # type: ignore[return-value]
+
     def problem(self, seats: list[SeatConfig]) -> str | None:
-        if not any(not s.is_ai for s in seats):
-            return "At least one seat must be human."
         names = [s.name for s in seats]
         if len(set(names)) != len(names):
             return "Give every seat a different name."
@@ -220,14 +302,29 @@ class PickerScreen(Screen[None]):
                     self.players,
                     self.chosen_options(),
                     self.chosen_seed(),
-                    autosave=self.app.autosave,
+                    autosave=twos_app(self).autosave,
                 )
             except ValueError as e:
                 err = str(e)
         if err is not None:
             self.query_one("#picker-error", Static).update(Text(f"✗ {err}", style="bold red"))
             return
-        self.app.start_session(session)
+        self.remember(seats)
+        twos_app(self).start_session(session)
+
+    def remember(self, seats: list[SeatConfig]) -> None:
+        """Keep this game's choices (and the pace) for next time."""
+        st = self.settings
+        st.ai_pace = self.chosen_pace()
+        st.last_variant = self.cls.variant_id
+        st.picker[self.cls.variant_id] = settings_file.PickerChoice(
+            self.players, [s.to_json() for s in seats], self.chosen_options()
+        )
+        save = getattr(self.app, "save_settings", None)
+        if save is not None:
+            save()
+        else:
+            settings_file.save(st)
 
     def action_help(self) -> None:
         from .help import HelpScreen
@@ -242,7 +339,7 @@ class PickerScreen(Screen[None]):
         self.app.push_screen(HelpScreen(game))
 
     def action_back(self) -> None:
-        self.app.go_home()
+        twos_app(self).go_home()
 
     @on(Button.Pressed, "#start")
     def _start(self) -> None:

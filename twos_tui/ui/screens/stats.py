@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from ...play import history, stats
 from ...play.paths import data_dir
 from ...play.stats import LOSS_GLYPH, WIN_GLYPH, PlayerStats, VariantStats
+from ..typed_app import twos_app
 
 PAGE_ROWS = 15  #: deals listed at first; more are read as the cursor reaches the end
 
@@ -262,7 +263,7 @@ class StatsScreen(Screen[None]):
     def _row_selected(self, event: DataTable.RowSelected) -> None:
         deal = self.selected_deal()
         if deal is not None:
-            self.app.open_replay(deal["id"])
+            twos_app(self).open_replay(deal["id"])
 
     def action_export_log(self) -> None:
         deal = self.selected_deal()

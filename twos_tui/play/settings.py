@@ -1,0 +1,153 @@
+"""The player's settings, kept between runs: the theme, the AI pace, how each game's hand
+is sorted, and the rules picker's last choices for each game (seats, AI levels, house
+rules).
+
+One small JSON file, ``settings.json`` in :func:`twos_tui.play.paths.data_dir`, written
+atomically (a temporary file, then ``os.replace``): a crash never leaves half a file. A
+missing, unreadable or damaged file gives the defaults; unknown values are dropped one by
+one, so one bad entry never costs the rest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .paths import data_dir
+
+SETTINGS_FORMAT = 1
+FILE_NAME = "settings.json"
+
+#: AI pace: seconds an AI waits before its move, and how long a finished trick (or a 2v1
+#: hand) stays on the table before the next lead
+PACES: dict[str, tuple[float, float]] = {
+    "instant": (0.0, 0.0),
+    "normal": (0.6, 1.2),
+    "slow": (1.2, 2.5),
+}
+DEFAULT_PACE = "normal"
+PACE_LABELS = {
+    "instant": "Instant: AI moves at once",
+    "normal": "Normal: a short pause",
+    "slow": "Slow: time to follow every card",
+}
+SORTS = ("rank", "suit")
+#: games whose hand reads best sorted by suit (you follow suit in them)
+SUIT_SORTED = ("twos-tricks",)
+
+
+def default_sort(variant_id: str) -> str:
+    return "suit" if variant_id in SUIT_SORTED else "rank"
+
+
+@dataclass
+class PickerChoice:
+    """What the rules picker last started for one game."""
+
+    players: int | None = None
+    seats: list[dict[str, str]] = field(default_factory=list)  #: name, kind, level
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": self.players, "seats": self.seats, "options": self.options}
+
+    @classmethod
+    def from_json(cls, d: Any) -> PickerChoice:
+        if not isinstance(d, dict):
+            return cls()
+        players = d.get("players")
+        listed = d.get("seats")
+        seats = [
+            {k: str(v) for k, v in s.items() if k in ("name", "kind", "level")}
+            for s in (listed if isinstance(listed, list) else [])
+            if isinstance(s, dict)
+        ]
+        options = d.get("options")
+        return cls(
+            players if isinstance(players, int) else None,
+            seats,
+            dict(options) if isinstance(options, dict) else {},
+        )
+
+
+@dataclass
+class Settings:
+    theme: str | None = None
+    ai_pace: str = DEFAULT_PACE
+    sort: dict[str, str] = field(default_factory=dict)  #: variant id -> "rank" / "suit"
+    picker: dict[str, PickerChoice] = field(default_factory=dict)  #: variant id -> choice
+    last_variant: str | None = None
+
+    # ----- reading ------------------------------------------------------------------
+    def sort_for(self, variant_id: str) -> str:
+        return self.sort.get(variant_id) or default_sort(variant_id)
+
+    def pace(self) -> tuple[float, float]:
+        """(seconds before an AI move, seconds a finished trick stays shown)."""
+        return PACES.get(self.ai_pace, PACES[DEFAULT_PACE])
+
+    def choice_for(self, variant_id: str) -> PickerChoice | None:
+        return self.picker.get(variant_id)
+
+    # ----- JSON ---------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": SETTINGS_FORMAT,
+            "theme": self.theme,
+            "ai_pace": self.ai_pace,
+            "sort": dict(self.sort),
+            "picker": {k: v.to_json() for k, v in self.picker.items()},
+            "last_variant": self.last_variant,
+        }
+
+    @classmethod
+    def from_json(cls, d: Any) -> Settings:
+        s = cls()
+        if not isinstance(d, dict):
+            return s
+        if isinstance(d.get("theme"), str):
+            s.theme = d["theme"]
+        if d.get("ai_pace") in PACES:
+            s.ai_pace = d["ai_pace"]
+        sort = d.get("sort")
+        if isinstance(sort, dict):
+            s.sort = {str(k): v for k, v in sort.items() if v in SORTS}
+        picker = d.get("picker")
+        if isinstance(picker, dict):
+            s.picker = {str(k): PickerChoice.from_json(v) for k, v in picker.items()}
+        if isinstance(d.get("last_variant"), str):
+            s.last_variant = d["last_variant"]
+        return s
+
+
+def settings_path() -> Path:
+    return data_dir() / FILE_NAME
+
+
+def load() -> Settings:
+    """The saved settings, or the defaults when there are none (or they cannot be read)."""
+    try:
+        text = settings_path().read_text(encoding="utf-8")
+        return Settings.from_json(json.loads(text))
+    except (OSError, ValueError):
+        return Settings()
+
+
+def save(settings: Settings) -> str | None:
+    """Write ``settings`` atomically; ``None``, or why it could not be written (the app
+    goes on with the settings in memory)."""
+    path = settings_path()
+    tmp = path.with_name(FILE_NAME + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(settings.to_json(), indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        return f"Settings not saved: {e.strerror or e}"
+    return None
