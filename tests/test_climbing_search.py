@@ -181,3 +181,41 @@ def test_arena_with_hard_is_reproducible_and_runs_in_workers():
     for x, y in zip(a["agents"], b["agents"], strict=True):
         x.pop("decision_ms"), y.pop("decision_ms")
         assert x == y
+
+
+def _obs_with(events, seat=0, players=4):
+    return {"seat": seat, "players": players, "deal_number": 1, "history": events}
+
+
+def test_erratic_reads_odd_follows_from_later_plays():
+    """A player who passed on a single and later played a higher one alone (below an
+    ace), or beat a single with a card above one it later showed, looks erratic; a
+    player whose follows are all plain looks sound; the seat itself gets no noise."""
+    rules = cs.rules_for("big-two", 4, {})
+
+    def play(seat, *cards):
+        return {"deal": 1, "kind": "play", "seat": seat, "cards": list(cards)}
+
+    def pas(seat):
+        return {"deal": 1, "kind": "pass", "seat": seat}
+
+    trick = {"deal": 1, "kind": "trick"}
+    plain = [play(0, "3D"), play(1, "5C"), play(2, "6C"), play(3, "7C"), trick]
+    base = cs.erratic(_obs_with(plain), rules)
+    assert base[0] == 0.0
+    assert base[1] == base[2] == base[3] > 0  # even odds at first, lowered a little
+    # seat 2 passes on 4C, then plays 9S alone: it held a beater and passed
+    odd_pass = [play(0, "3D"), play(1, "4C"), pas(2), pas(3), pas(0), trick, play(2, "9S")]
+    e = cs.erratic(_obs_with(odd_pass), rules)
+    assert e[2] > e[3] and e[2] > base[2]
+    # seat 3 beats 5C with KS, then plays 8H alone: it overpaid
+    overpay = [play(0, "3D"), play(1, "5C"), pas(2), play(3, "KS"), trick, play(3, "8H")]
+    e = cs.erratic(_obs_with(overpay), rules)
+    assert e[3] > e[2]
+    # passing while keeping back an ace or a two is sound play, not odd
+    keep = [play(0, "3D"), play(1, "4C"), pas(2), pas(3), pas(0), trick, play(2, "AS")]
+    e = cs.erratic(_obs_with(keep), rules)
+    assert e[2] <= e[3]
+    # other deals do not count
+    other = [{**x, "deal": 0} for x in odd_pass]
+    assert cs.erratic(_obs_with(other), rules) == [0.0] + [cs.ODD_EPS_MAX / 2] * 3
