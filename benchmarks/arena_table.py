@@ -148,11 +148,15 @@ def markdown(paths: list[str]) -> str:
     of the coins / of the top scores (trick games), with 95% intervals, chance, deals,
     the target where issue 8 sets one; and the decision times per level."""
     found: dict[str, dict[str, Any]] = {}
-    for path in paths:
+    for spec in paths:
+        # ``rows.jsonl=†``: rows from this file get the mark after their deal count (for
+        # rows measured with an older version of an agent); a later file's row wins
+        path, _, mark = spec.partition("=")
         with open(path, encoding="utf-8") as f:
             for line in f:
                 if line.strip():
                     r = json.loads(line)
+                    r["mark"] = mark
                     found[r["key"]] = r
     out = [
         "| game | first level vs the others | deals | measure | 95% interval | chance | target |"
@@ -192,7 +196,7 @@ def markdown(paths: list[str]) -> str:
                 )
                 tcell = "above the others, intervals apart (" + ("yes)" if lo > ohi else "**no**)")
             out.append(
-                f"| {game} | {pairing.replace('-vs-', ' vs ')} | {r['deals']} | "
+                f"| {game} | {pairing.replace('-vs-', ' vs ')} | {r['deals']}{r['mark']} | "
                 f"{_pct(value)}% {what} | {_pct(lo)}–{_pct(hi)}% | {_pct(chance)}% | {tcell} |"
             )
     out += ["", "| level | decisions | median ms (of the rows' medians) | worst p95 ms | max ms |"]
@@ -222,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         "--markdown",
         metavar="JSONL",
         nargs="+",
-        help="print the README's tables from JSON lines written by --out, and stop",
+        help="print the README's tables from JSON lines written by --out (FILE=MARK marks "
+        "that file's rows), and stop",
     )
     a = ap.parse_args(argv)
     if a.markdown:
