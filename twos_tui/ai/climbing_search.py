@@ -88,6 +88,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from ..engine.bitmask import bits
 from ..engine.protocol import Action, Decision
 from ..engine.sim import Move, Rules, Sampler, SimState, played_this_deal, rules_for
 
@@ -375,7 +376,7 @@ def belief_weights(obs: dict[str, Any], rules: Rules) -> dict[Any, dict[str, flo
                 for c in unseen:
                     if single_key[c] > top[2]:
                         scale(s, c, f)
-            elif tk in (2, 3) and len({c >> 2 for c in _bits(top[0])}) == 1:
+            elif tk in (2, 3) and len({c >> 2 for c in bits(top[0])}) == 1:
                 r = (top[0].bit_length() - 1) >> 2
                 for c in unseen:
                     if c >> 2 > r:
@@ -446,15 +447,6 @@ def erratic(obs: dict[str, Any], rules: Rules) -> list[float]:
         if s != seat:
             odds = ODD_PRIOR * ODD_LR ** odd[s] * PLAIN_LR ** (follows[s] - odd[s])
             out[s] = ODD_EPS_MAX * odds / (1.0 + odds)
-    return out
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
     return out
 
 
