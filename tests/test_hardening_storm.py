@@ -147,7 +147,7 @@ async def storm(per_screen: int, seed: int) -> Counter:
         await pilot.pause()
         for name, opener in opens.items():
             tries = 0
-            while counts[name] < per_screen and tries < 40:
+            while counts[name] < per_screen and tries < max(40, per_screen):
                 tries += 1
                 if screen_key(app) != name:
                     opener()
