@@ -20,7 +20,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
 from ..engine.cards import CardFace
 from .cardart import (
@@ -478,3 +478,20 @@ class PlayLog(Widget):
 
     def on_resize(self) -> None:
         self.refresh()
+
+
+class SafeOptionList(OptionList):
+    """An ``OptionList`` whose Page Up / Page Down do nothing while the list has no room.
+
+    Textual 8.2.8's list measures its lines only when it has an area; squeezed to none
+    (a tiny window) after a resize cleared that measure, paging raised ``KeyError`` and
+    ended the app. With no visible rows there is no page to move by.
+    """
+
+    def action_page_up(self) -> None:
+        if self.scrollable_content_region:
+            super().action_page_up()
+
+    def action_page_down(self) -> None:
+        if self.scrollable_content_region:
+            super().action_page_down()

@@ -16,6 +16,7 @@ from ...engine import variant_class
 from ...play.locks import holder
 from ...play.saves import SaveInfo, delete_save, move_to_damaged, scan_saves
 from ..typed_app import twos_app
+from ..widgets import SafeOptionList
 
 LOGO = """\
  ┌─────┐ ┌─────┐
@@ -155,7 +156,7 @@ class ContinueScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Continue a saved game", style="bold"), id="continue-title")
-        yield OptionList(id="saves")
+        yield SafeOptionList(id="saves")
         yield Static(
             Text("Enter: open · d: delete · m: move a damaged save aside · Esc: back"),
             id="continue-help",
@@ -268,7 +269,7 @@ class RulesListScreen(Screen[None]):
         from ..variants import available_variants
 
         yield Static(Text("Rules: pick a game", style="bold"), id="rules-title")
-        ol = OptionList(id="rules-list")
+        ol = SafeOptionList(id="rules-list")
         for cls in available_variants():
             ol.add_option(
                 Option(Text.assemble((cls.name, "bold"), f" — {cls.summary}"), id=cls.variant_id)

@@ -23,6 +23,7 @@ from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
 from ...play.session import AI, AI_NAMES, HUMAN, SeatConfig, Session
 from ..typed_app import twos_app
 from ..variants import available_variants, player_counts_text
+from ..widgets import SafeOptionList
 from .sizing import SizeGuard
 
 
@@ -77,7 +78,7 @@ class PickerScreen(SizeGuard, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="♣")
         with Horizontal(id="picker"):
-            ol = OptionList(id="variant-list")
+            ol = SafeOptionList(id="variant-list")
             for c in self.variants:
                 ol.add_option(
                     Option(

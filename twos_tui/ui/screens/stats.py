@@ -23,6 +23,7 @@ from ...play import history, stats
 from ...play.paths import data_dir
 from ...play.stats import LOSS_GLYPH, WIN_GLYPH, PlayerStats, VariantStats
 from ..typed_app import twos_app
+from ..widgets import SafeOptionList
 
 PAGE_ROWS = 15  #: deals listed at first; more are read as the cursor reaches the end
 
@@ -130,7 +131,7 @@ class StatsScreen(Screen[None]):
             Text.assemble(("Statistics", "bold"), ("  · human seats only", "dim")), id="stats-title"
         )
         with Horizontal(id="stats-main"):
-            yield OptionList(id="stats-games")
+            yield SafeOptionList(id="stats-games")
             with Vertical(id="stats-right"):
                 with VerticalScroll(id="stats-scroll"):
                     yield Static(id="stats-figures")
