@@ -1,0 +1,77 @@
+"""Hints at the table (``h``): what the hint engine suggests for the seat at the screen,
+marked on the hand and said on the message line; ``h`` again picks the hinted cards up.
+
+A hint draws from a generator of its own, derived from the seed and the position, so
+asking for one never changes the game (the AI seats' generators are not touched)."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from ...ai import suggest
+from ...engine import Action
+from ..widgets import HandView
+
+if TYPE_CHECKING:
+    from .table import TableScreen
+
+
+class HintHelper:
+    """The table's hint: the one shown (if any) and how to give the next."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self.shown: tuple[int, Action] | None = None  #: (actions so far, hinted action)
+
+    def rng(self, seat: int) -> random.Random:
+        """A generator of its own for each hint, derived from the seed and the position:
+        never the AI seats' generators, so asking for a hint cannot change the game."""
+        g = self.screen.game
+        return random.Random(f"twos-tui-hint:{g.seed}:{g.deal_number}:{len(g.actions)}:{seat}")
+
+    def give(self) -> None:
+        """``h``: show a hint, or pick up the one shown."""
+        screen = self.screen
+        seat = screen.viewer
+        d = screen._decision
+        if seat is None or d is None:
+            return
+        g = screen.game
+        shown = self.shown
+        if shown is not None and shown[0] == len(g.actions) and shown[1].cards and d.select:
+            # h again: pick the hinted cards up (Enter then plays them)
+            screen.selected = set(shown[1].cards)
+            screen._selection_changed()
+            return
+        legal = g.legal_actions(seat)
+        if not legal:
+            return
+        hint = suggest(g.variant_id, g.observation(seat), legal, d, self.rng(seat))
+        screen.session.count_hint(seat)
+        self.shown = (len(g.actions), hint.action)
+        self.render_marks()
+        again = " (h again picks it up)" if hint.action.cards and d.select else ""
+        screen.show_message(f"{self.describe(hint.action)} — {hint.reason}{again}", "hint")
+
+    def describe(self, action: Action) -> str:
+        """An action in words: the decision's own label for it, else its kind and cards."""
+        d = self.screen._decision
+        for c in d.choices if d else ():
+            if c.action == action:
+                return f"{c.label} ({c.key})" if c.key else c.label
+        g = self.screen.game
+        cards = " ".join(g.card_face(c).label for c in action.cards)
+        verb = action.kind.replace("-", " ")
+        return f"{verb} {cards}".strip()
+
+    def render_marks(self) -> None:
+        """Mark the hinted cards on the hand (a hint of an older position is dropped)."""
+        screen = self.screen
+        hand = screen.query_one(HandView)
+        hint = self.shown
+        if hint is None or hint[0] != len(screen.game.actions) or screen._decision is None:
+            self.shown = None
+            hand.set_hint(())
+            return
+        hand.set_hint(hint[1].cards)

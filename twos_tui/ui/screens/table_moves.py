@@ -1,0 +1,100 @@
+"""The human's moves at the table: Enter plays the selection (or takes the marked
+choice), ``p`` passes (or says why not), a choice's own key or button takes it; every
+move is checked by the engine first and a refusal is said on the message line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...engine import Action, Decision
+from ..widgets import HandView
+
+if TYPE_CHECKING:
+    from textual import events
+
+    from .table import TableScreen
+
+#: keys the table's bindings take before a choice could
+BOUND_KEYS = ("p", "space", "enter", "s", "q", "h", "t", "l")
+
+
+def pass_choice(d: Decision) -> Any:
+    """The decision's own "p" choice (a 2v1 bid pass is a bid of nothing), or its pass."""
+    for c in d.choices:
+        if c.key == "p" or c.action.kind == "pass":
+            return c
+    return None
+
+
+class Moves:
+    """Turns keys and buttons into the human's actions."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+
+    def act(self, action: Action) -> None:
+        screen = self.screen
+        seat = screen.viewer
+        if seat is None or screen._decision is None:
+            return
+        reason = screen.game.check(seat, action)
+        if reason is not None:
+            screen.show_message(reason, "error")
+            return
+        screen.session.apply(seat, action)
+        screen.selected.clear()
+        screen.show_message("")
+        screen.query_one(HandView).focus()  # a clicked or tabbed-to button gives focus back
+        screen.after_change()
+
+    def submit(self) -> None:
+        screen = self.screen
+        a = screen.selection_action()
+        if a is None:
+            d = screen._decision
+            if d is not None and d.choices:
+                # a decision made by choices only (2v1: the card that goes back; a bid):
+                # Enter takes the first, the button drawn as the default (a focused
+                # choice button takes Enter itself)
+                screen.act(d.choices[0].action)
+            return
+        reason = screen.current_reason()
+        if reason is not None:
+            screen.show_message(reason, "error")
+            return
+        screen.act(a)
+
+    def pass_turn(self) -> None:
+        screen = self.screen
+        d = screen._decision
+        if d is None:
+            return
+        c = pass_choice(d)
+        if c is not None:
+            screen.act(c.action)
+            return
+        assert screen.viewer is not None
+        reason = screen.game.check(screen.viewer, Action("pass")) or "You cannot pass now."
+        screen.show_message(reason, "error")
+
+    def key(self, event: events.Key) -> None:
+        """A key no binding took: a choice's own key plays it."""
+        screen = self.screen
+        d = screen._decision
+        if d is not None and event.key == "p" and pass_choice(d) is None:
+            event.stop()  # no pass on offer: say why (the footer shows p dimmed)
+            screen.action_pass_turn()
+            return
+        if d is None or event.key in BOUND_KEYS:
+            return
+        for c in d.choices:
+            if c.key and c.key == event.key:
+                event.stop()
+                screen.act(c.action)
+                return
+
+    def choose(self, index: int) -> None:
+        """The ``index``-th choice button was pressed."""
+        d = self.screen._decision
+        if d is not None and index < len(d.choices):
+            self.screen.act(d.choices[index].action)

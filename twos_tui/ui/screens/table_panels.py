@@ -1,0 +1,121 @@
+"""The table's side panels and prompt, drawn from an observation: the score panel, the
+play log, the line that says whose turn it is, and (2-player Chinese Poker) the offered
+hands drawn in the hand's place."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from ...engine import Decision
+from ..cardart import face_style
+from ..widgets import InfoPanel, PlayLog, update_static
+
+if TYPE_CHECKING:
+    from .table import TableScreen
+
+
+def render_score(screen: TableScreen, obs: dict[str, Any]) -> None:
+    """The score panel: each seat's total (trick games: and this deal's points)."""
+    g = screen.game
+    totals = obs.get("totals", g.totals)
+    word = g.deal_word.capitalize()
+    points = obs.get("points")  # trick games: this deal's points so far
+    now = isinstance(points, list) and len(points) == len(totals)
+    width = min(14, max(len(n) for n in g.names))
+    t = Text()
+    head = f"{word} {obs.get('deal_number', g.deal_number)}"
+    t.append(head, style="bold")
+    if now:
+        t.append(" " * max(1, width + 1 - len(head)) + "total  deal", style="dim")
+    t.append("\n")
+    for seat, total in enumerate(totals):
+        name = g.names[seat][:width]
+        t.append(f"{name:<{width}} {total:>5}")
+        if now:
+            t.append(f" {points[seat]:>+5d}")  # type: ignore[index]
+        if seat == screen.seat_on_screen():
+            t.append(" ◀")
+        t.append("\n")
+    target = g.target_text()
+    if target and screen.has_class("-tall"):
+        t.append(f"\n{target}", style="dim")
+    panel = screen.query_one("#score", InfoPanel)
+    panel.border_title = g.score_label
+    t.rstrip()
+    update_static(panel, t)
+
+
+def log_line(entry: dict[str, Any]) -> Text:
+    kind = entry.get("kind")
+    style = ""
+    if entry.get("bomb"):
+        style = "bold red"
+    elif kind in ("deal-end", "match-end", "trick", "hand"):
+        style = "bold"
+    elif kind == "pass":
+        style = "dim"
+    return Text(str(entry.get("text", "")), style=style)
+
+
+def render_log(screen: TableScreen, obs: dict[str, Any]) -> None:
+    history = obs.get("history", [])
+    log = screen.query_one(PlayLog)
+    known = len(log.entries)
+    if known <= len(history) and (
+        not known or log.entries[-1].plain == str(history[known - 1].get("text", ""))
+    ):
+        # the usual case: the same log and some new lines (only those are made)
+        log.add_entries([log_line(e) for e in history[known:]])
+    else:  # a new deal's log, or an undo took lines back
+        log.set_entries([log_line(e) for e in history])
+
+
+def offered_lines(screen: TableScreen, offered: dict[str, Any]) -> Text:
+    """A hand to choose from (2-player Chinese Poker): the offered hands, one line each."""
+    g = screen.game
+    lines = Text()
+    for letter, codes in sorted(offered.items()):
+        if lines.cell_len:
+            lines.append("\n")
+        lines.append(f"Hand {letter}  ", style="bold")
+        for i, c in enumerate(g.sort_cards(list(codes), screen.sort_by)):
+            if i:
+                lines.append(" ")
+            face = g.card_face(c)
+            lines.append(face.label, style=face_style(face))
+    return lines
+
+
+def prompt_text(screen: TableScreen, obs: dict[str, Any], seat: int, d: Decision | None) -> Text:
+    """The line above the hand: whose hand it is and what is asked of them (or whom the
+    table waits for)."""
+    g = screen.game
+    demo = screen.demo_controls
+    thinking = screen.ai.thinking
+    me = Text()
+    me.append(g.names[seat], style="bold")
+    if screen.demo:
+        me.append(" (AI)", style="dim")
+    tags = (obs.get("seat_tags") or [[]] * g.players)[seat]
+    if tags:
+        me.append(" · " + " · ".join(tags), style="italic")
+    me.append(" — ")
+    if d is not None:
+        me.append(d.prompt, style="bold yellow")
+    elif g.deal_over:
+        me.append(obs.get("status", "The deal is over."))
+    elif thinking is not None:
+        me.append(f"{g.names[thinking]} is thinking…", style="italic")
+    elif screen.demo and demo.paused:
+        me.append("paused", style="italic")
+    else:
+        waiting = ", ".join(g.names[s] for s in g.to_act())
+        me.append(f"waiting for {waiting}…" if waiting else obs.get("status", ""), style="italic")
+    if screen.demo:
+        me.append(
+            "  [demo: space " + ("runs" if demo.paused else "pauses") + ", n steps, f seat]",
+            style="dim",
+        )
+    return me

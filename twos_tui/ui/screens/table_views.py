@@ -1,0 +1,70 @@
+"""The views the table opens over itself: help, the last trick, the deal's log, and the
+"leave this game?" question."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from ..typed_app import twos_app
+from ..widgets import PlayLog
+
+if TYPE_CHECKING:
+    from .table import TableScreen
+
+
+class TableViews:
+    """Opens the table's dialogs."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+
+    def help(self) -> None:
+        from .help import HelpScreen
+
+        self.screen.app.push_screen(HelpScreen(self.screen.game))
+
+    def leave(self) -> None:
+        from .dialogs import ConfirmLeave
+
+        screen = self.screen
+
+        def answer(leave: bool | None) -> None:
+            if leave:
+                twos_app(screen).go_home()
+
+        screen.app.push_screen(ConfirmLeave(), answer)
+
+    def last_trick(self) -> None:
+        screen = self.screen
+        view = screen.table_view()
+        if view.obs is None:
+            return
+        dialog = screen.last_trick_dialog()
+        if dialog is None:
+            word = screen.game.deal_word
+            screen.show_message(f"No {screen.trick_word} has been finished yet this {word}.", "")
+            return
+        screen.app.push_screen(dialog)
+
+    def last_trick_dialog(self) -> Any:
+        """The last-trick view (an :class:`InfoDialog`), or None before the first trick
+        ends. Only public play is shown, so it needs no seat at the screen (the deal-end
+        dialog asks for it while a hot-seat table is hidden)."""
+        from .dialogs import InfoDialog
+
+        screen = self.screen
+        view = screen.table_view()
+        if view.obs is None:
+            view.obs = screen.game.observation(view.me)
+        text = type(screen.board).last_trick(view)
+        if text is None:
+            return None
+        return InfoDialog(f"Last {screen.trick_word}", text)
+
+    def show_log(self) -> None:
+        from .dialogs import InfoDialog
+
+        log = self.screen.query_one(PlayLog)
+        self.screen.app.push_screen(InfoDialog("Log of this deal", Text("\n").join(log.entries)))
