@@ -68,6 +68,13 @@ def test_the_private_names_kept_exist_in_the_pinned_textual():
     assert textual.__version__ == textual_private.TEXTUAL_VERSION
     pyproject = (UI.parents[1] / "pyproject.toml").read_text(encoding="utf-8")
     assert f"textual=={textual_private.TEXTUAL_VERSION}" in pyproject
+    import inspect
+
+    from textual.widgets import Header
+
+    # SafeHeader looks for the HeaderTitle part that Header composes
+    assert "yield HeaderTitle()" in inspect.getsource(Header.compose)
+    assert inspect.getmodule(textual_private.HeaderTitle) is inspect.getmodule(Header)
     app = App()
     assert hasattr(app, "_exception") and textual_private.app_exception(app) is None
     app._exception = ValueError("boom")

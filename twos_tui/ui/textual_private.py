@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+#: the title part of Textual's Header (not exported by ``textual.widgets``)
+from textual.widgets._header import HeaderTitle as HeaderTitle
+
 #: the Textual version these names were checked against (pinned in pyproject.toml)
 TEXTUAL_VERSION = "8.2.8"
 

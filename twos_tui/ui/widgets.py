@@ -15,12 +15,13 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 from textual import events
+from textual.css.query import NoMatches
 from textual.events import Click
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import OptionList, Static
+from textual.widgets import Header, OptionList, Static
 
 from ..engine.cards import CardFace
 from .cardart import (
@@ -34,6 +35,7 @@ from .cardart import (
     chip,
     chips,
 )
+from .textual_private import HeaderTitle
 
 __all__ = [
     "HandView",
@@ -495,3 +497,17 @@ class SafeOptionList(OptionList):
     def action_page_down(self) -> None:
         if self.scrollable_content_region:
             super().action_page_down()
+
+
+class SafeHeader(Header):
+    """Textual's ``Header``, but a title change that arrives after its title part was
+    removed (the screen is being taken down) is ignored instead of raising ``NoMatches``
+    and ending the app (Textual 8.2.8 catches only ``NoScreen`` there)."""
+
+    def query_one(self, selector: Any, expect_type: Any = None) -> Any:
+        try:
+            return super().query_one(selector, expect_type)
+        except NoMatches:
+            if selector is HeaderTitle:
+                return HeaderTitle()  # detached: its update goes nowhere
+            raise

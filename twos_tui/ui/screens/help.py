@@ -8,11 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
+from textual.widgets import Footer, Markdown, TabbedContent, TabPane
 
 from ...engine import Game
 from ..helptext import help_markdown, keys_markdown
 from ..typed_app import twos_app
+from ..widgets import SafeHeader
 
 
 class HelpScreen(Screen[None]):
@@ -30,7 +31,7 @@ class HelpScreen(Screen[None]):
         self.game = game
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="?")
+        yield SafeHeader(show_clock=False, icon="?")
         with TabbedContent(initial="rules"):
             with TabPane(f"{self.game.name} rules", id="rules"), VerticalScroll(id="rules-scroll"):
                 yield Markdown(help_markdown(self.game), id="rules-md", open_links=False)

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from ...ai import DEFAULT_LEVEL, LEVELS
@@ -23,7 +23,7 @@ from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
 from ...play.session import AI, AI_NAMES, HUMAN, SeatConfig, Session
 from ..typed_app import twos_app
 from ..variants import available_variants, player_counts_text
-from ..widgets import SafeOptionList
+from ..widgets import SafeHeader, SafeOptionList
 from .sizing import SizeGuard
 
 
@@ -76,7 +76,7 @@ class PickerScreen(SizeGuard, Screen[None]):
         return cls.default_players
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="♣")
+        yield SafeHeader(show_clock=False, icon="♣")
         with Horizontal(id="picker"):
             ol = SafeOptionList(id="variant-list")
             for c in self.variants:

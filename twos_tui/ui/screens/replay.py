@@ -12,11 +12,11 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from ...play.replay import DealReplay, Frame
 from ..boards import play_label
-from ..widgets import InfoPanel, cards_text
+from ..widgets import InfoPanel, SafeHeader, cards_text
 from .stats import KeyHints
 
 AUTOPLAY_S = 0.8  #: seconds per step when playing on its own
@@ -68,7 +68,7 @@ class ReplayScreen(Screen[None]):
         return len(self.replay.frames) - 1
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="▶")
+        yield SafeHeader(show_clock=False, icon="▶")
         yield Static(id="replay-step")
         with VerticalScroll(id="replay-seats"):
             yield Static(id="replay-hands")

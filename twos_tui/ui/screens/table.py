@@ -35,13 +35,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Static
+from textual.widgets import Button, Footer, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import Action, Decision
 from ...play.session import Session
 from ..boards import Board, TableView, board_for
-from ..widgets import HandView, InfoPanel, MessageLine, PlayLog, update_static
+from ..widgets import HandView, InfoPanel, MessageLine, PlayLog, SafeHeader, update_static
 from .sizing import SizeGuard
 from .table_ai import AiTurns
 from .table_buttons import ActionButtons
@@ -139,7 +139,7 @@ class TableScreen(SizeGuard, Screen):
 
     # ----- layout -----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="♠")
+        yield SafeHeader(show_clock=False, icon="♠")
         with Horizontal(id="main"):
             with Vertical(id="play-area"):
                 yield board_for(self.game, id="board")
