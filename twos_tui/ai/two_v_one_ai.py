@@ -62,6 +62,7 @@ from ..engine.sim_two_v_one import (
     mask_of,
 )
 from ..engine.two_v_one import HANDS_PER_ROUND, label, labels, pair_reason
+from .base import SuggestingAgent
 
 if TYPE_CHECKING:
     from . import Suggestion
@@ -472,23 +473,8 @@ def easy_strength(hand: list[str]) -> float:
     return wins + 0.5 * min(high, 2) + (0.5 if RB in idx else 0)
 
 
-class _Base:
+class _Base(SuggestingAgent):
     name = "2v1"
-
-    def __init__(self, **kw: Any) -> None:
-        pass
-
-    def choose(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
-    ) -> Action:
-        if len(legal) == 1:
-            return legal[0]
-        return self.suggest(obs, legal, decision, rng).action
-
-    def suggest(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
-    ) -> Suggestion:  # pragma: no cover - overridden
-        raise NotImplementedError
 
 
 def _two_v_one(obs: Observation) -> TwoVOneObservation:

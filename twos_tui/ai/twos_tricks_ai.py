@@ -46,6 +46,7 @@ from ..engine.sim_twos_tricks import (
     mask_of,
     resolve,
 )
+from .base import SuggestingAgent
 
 if TYPE_CHECKING:
     from . import Suggestion
@@ -277,23 +278,8 @@ def table_from_obs(obs: TwosTricksObservation) -> Table:
 
 
 # ===== agents =================================================================================
-class _Base:
+class _Base(SuggestingAgent):
     name = "twos-tricks"
-
-    def __init__(self, **kw: Any) -> None:
-        pass
-
-    def choose(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
-    ) -> Action:
-        if len(legal) == 1:
-            return legal[0]
-        return self.suggest(obs, legal, decision, rng).action
-
-    def suggest(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
-    ) -> Suggestion:  # pragma: no cover - overridden
-        raise NotImplementedError
 
 
 def _tricks(obs: Observation) -> TwosTricksObservation:
