@@ -43,7 +43,7 @@ def hot_seat_session(seed: int = 0) -> Session:
 
 
 async def play_one_legal(pilot, screen: TableScreen) -> None:
-    g = screen.game
+    g = screen.session.game
     action = g.legal_actions(screen.viewer)[0]
     screen.act(action)
     await pilot.pause()
@@ -192,9 +192,9 @@ def test_a_crash_exits_non_zero_with_the_game_saved(data_home, monkeypatch, caps
         screen = app.screen
         assert isinstance(screen, TableScreen)
         seat = screen.viewer
-        action = screen.game.legal_actions(seat)[0]
+        action = screen.session.game.legal_actions(seat)[0]
         screen.act(action)  # a move, autosaved in the background
-        moved["actions"] = len(screen.game.actions)
+        moved["actions"] = len(screen.session.game.actions)
         await pilot.pause()
         await pilot.press("s")  # ... and then something unexpected goes wrong
 
@@ -353,14 +353,14 @@ async def test_a_full_disk_gives_a_notice_and_play_goes_on(data_home, monkeypatc
         screen = app.screen
         for _ in range(4):
             await wait_for(
-                pilot, lambda: screen.game.deal_over or screen.viewer in screen.game.to_act()
+                pilot, lambda: screen.session.game.deal_over or screen.viewer in screen.session.game.to_act()
             )
-            if screen.game.deal_over:
+            if screen.session.game.deal_over:
                 break
-            screen.act(screen.game.legal_actions(screen.viewer)[0])
+            screen.act(screen.session.game.legal_actions(screen.viewer)[0])
             await pilot.pause()
-        assert isinstance(app.screen, TableScreen) or screen.game.deal_over
-        assert len(screen.game.actions) >= 4
+        assert isinstance(app.screen, TableScreen) or screen.session.game.deal_over
+        assert len(screen.session.game.actions) >= 4
     full_notes = [n for n in notes if "disk is full" in str(n)]
     assert len(full_notes) == 1, notes
 

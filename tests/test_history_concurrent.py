@@ -39,7 +39,7 @@ async def main():
                     break
                 await pilot.press("enter")  # next deal, or play again at the match end
             elif isinstance(screen, TableScreen) and screen._decision is not None:
-                legal = screen.game.legal_actions(screen.viewer)
+                legal = screen.session.game.legal_actions(screen.viewer)
                 screen.act(rng.choice(legal))
         else:
             raise SystemExit("too many steps")

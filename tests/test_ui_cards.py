@@ -59,7 +59,7 @@ async def test_twenty_card_hand_is_one_fan_of_framed_cards_at_80_columns():
         shown = region_text(app, hand).splitlines()
         assert sum("╭" in line or "┏" in line for line in shown) == 1  # one row of cards
         for code in hand.cards:
-            assert screen.game.card_face(code).rank in shown[1] + shown[2]
+            assert screen.session.game.card_face(code).rank in shown[1] + shown[2]
 
 
 @pytest.mark.slow
@@ -72,7 +72,7 @@ async def test_small_windows_show_chips():
         text = region_text(app, hand)
         assert "╭" not in text
         for code in hand.cards:
-            assert screen.game.card_face(code).label in text
+            assert screen.session.game.card_face(code).label in text
 
 
 @pytest.mark.slow
@@ -108,7 +108,7 @@ async def test_the_newest_play_is_marked():
     app = make_app("big-two", seed=12, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_human(pilot)
-        g = screen.game
+        g = screen.session.game
         last = next(h for h in reversed(g.history) if h.get("kind") == "play")
         marked = [ln for ln in region_text(app, screen.query_one("#trick")).splitlines()]
         line = next(ln for ln in marked if ln.lstrip().startswith("▶"))

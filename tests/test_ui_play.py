@@ -27,7 +27,7 @@ def data_home(tmp_path, monkeypatch):
 async def human_turn(pilot, screen: TableScreen, rng: random.Random) -> Action:
     """Play one legal action of the seat on screen with keys (or a click for a button
     without a key), the way a person would."""
-    g = screen.game
+    g = screen.session.game
     d = screen._decision
     legal = g.legal_actions(screen.viewer)
     most = max(len(a.cards) for a in legal)  # shed quickly: keeps the tests short
@@ -138,9 +138,9 @@ async def test_complete_game_through_the_ui(variant, options, players, advance):
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
-        assert app.screen.game.variant_id == variant
-        assert app.screen.game.seed == g.seed + 1
-        assert app.screen.game.options == g.options
+        assert app.screen.session.game.variant_id == variant
+        assert app.screen.session.game.seed == g.seed + 1
+        assert app.screen.session.game.options == g.options
 
 
 async def select_cards(pilot, screen, cards) -> None:
@@ -167,7 +167,7 @@ async def test_illegal_play_shows_the_engines_reason(variant, seed):
 
         await drive(pilot, app, random.Random(0), ready)
         screen = app.screen
-        g = screen.game
+        g = screen.session.game
         seat = screen.viewer
         order = screen._hand_order
         submit = screen._decision.submit
@@ -223,7 +223,7 @@ async def test_sort_toggle_orders_by_suit_and_back():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = app.screen
-        g = screen.game
+        g = screen.session.game
         hand = list(screen._hand_order)
         assert hand == g.sort_cards(hand, by="rank")
         await pilot.press("s")
@@ -282,7 +282,7 @@ async def test_autosave_and_continue(data_home):
         screen = app.screen
         await human_turn(pilot, screen, rng)
         await pilot.pause()
-        state = screen.game.to_json()
+        state = screen.session.game.to_json()
         assert state["actions"]
     saves = list((data_home / "saves").glob("*.json"))
     assert len(saves) == 1
@@ -297,7 +297,7 @@ async def test_autosave_and_continue(data_home):
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app2.screen, TableScreen)
-        assert app2.screen.game.to_json() == state
+        assert app2.screen.session.game.to_json() == state
         # back home: the game stays listed until it is finished
         await pilot.press("q")
         await pilot.pause()
@@ -320,7 +320,7 @@ async def test_chinese_poker_hand_choice_shows_the_offered_hands():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = app.screen
-        g = screen.game
+        g = screen.session.game
         offered = g.observation(screen.viewer)["offered_hands"]
         assert offered
         # the offered hands take the hand's place, one line each

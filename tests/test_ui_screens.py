@@ -251,7 +251,7 @@ async def test_random_key_and_click_storm_raises_nothing(start):
             await pilot.press("question_mark")
         elif start == "deal-end":
             screen = app.screen
-            g = screen.game
+            g = screen.session.game
             # finish the deal at engine level, then let the UI show the deal end
             while not g.deal_over:
                 seat = g.to_act()[0]

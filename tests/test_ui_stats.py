@@ -181,18 +181,18 @@ async def test_undo_against_the_ai_goes_back_to_your_turn(data_home):
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert "Nothing to undo" in message(screen)
-        before = json.dumps(screen.game.to_json())
-        n = len(screen.game.actions)
+        before = json.dumps(screen.session.game.to_json())
+        n = len(screen.session.game.actions)
         await human_turn(pilot, screen, rng)
         screen = await wait_for_my_turn(pilot, app)
-        assert len(screen.game.actions) > n + 1  # the AI has answered
+        assert len(screen.session.game.actions) > n + 1  # the AI has answered
         await pilot.press("ctrl+z")
         await pilot.pause()
-        assert json.dumps(screen.game.to_json()) == before
+        assert json.dumps(screen.session.game.to_json()) == before
         assert "Took back your last move and" in message(screen)
         assert screen._decision is not None and screen.viewer == 0
         hand = sorted(screen._hand_order)
-        assert hand == sorted(screen.game.observation(0)["hand"])
+        assert hand == sorted(screen.session.game.observation(0)["hand"])
         screen.session.flush()
         save = saves.read_save(saves.saves_dir() / f"{screen.session.save_id}.json")
         assert len(save["game"]["actions"]) == n
@@ -212,13 +212,13 @@ async def test_undo_before_the_ai_moves_takes_back_only_your_move(data_home):
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, TableScreen) and screen._decision is not None
-        before = json.dumps(screen.game.to_json())
+        before = json.dumps(screen.session.game.to_json())
         await human_turn(pilot, screen, rng)
         await pilot.pause()
         assert screen.ai_busy  # the AI is waiting to answer
         await pilot.press("ctrl+z")
         await pilot.pause()
-        assert json.dumps(screen.game.to_json()) == before
+        assert json.dumps(screen.session.game.to_json()) == before
         assert message(screen).startswith("Took back your last move.")
         assert screen._decision is not None and not screen.ai_busy
 

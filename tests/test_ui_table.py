@@ -72,7 +72,7 @@ async def test_p_passes_the_2v1_bid():
     app = make_app("2v1", seed=3, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_human(pilot)
-        g = screen.game
+        g = screen.session.game
         assert screen._decision.kind.startswith("bid")
         n = len(g.actions)
         await pilot.press("p")
@@ -177,7 +177,7 @@ async def test_log_is_in_step_with_the_table_and_scrolled_to_the_end():
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(4):
             screen = await wait_for_human(pilot)
-            g = screen.game
+            g = screen.session.game
             newest = str(g.history[-1]["text"])
             shown = log_lines(app)
             assert flat(newest).endswith(flat(shown[-1])) or flat(shown[-1]) in flat(newest)
@@ -192,7 +192,7 @@ async def test_log_is_in_step_with_the_table_and_scrolled_to_the_end():
                 await pilot.press("enter")
         await wait_for_human(pilot)
         assert len(log_lines(app)) >= 5
-        newest = flat(str(app.screen.game.history[-1]["text"]))
+        newest = flat(str(app.screen.session.game.history[-1]["text"]))
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         await pilot.resize_terminal(80, 24)
@@ -209,7 +209,7 @@ async def test_chinese_poker_reason_is_shown_whole_at_80x24():
     app = make_app("chinese-poker", players=4, seed=3, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_human(pilot)
-        g = screen.game
+        g = screen.session.game
         hand = screen._hand_order
         seat = screen.viewer
         # a pair and a single: the longest of the reasons ("…a straight of 5 or more…")
@@ -255,7 +255,7 @@ async def test_side_panels_read_one_line_a_player_at_80x24():
     app = make_app("chinese-poker", players=4, seed=3, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_human(pilot)
-        g = screen.game
+        g = screen.session.game
         score = [ln for ln in region_text(app, screen.query_one("#score")).splitlines()]
         body = [ln for ln in score if ln and not ln.startswith(("╭", "╰"))]
         assert len(body) == g.players + 1, body  # the deal, then one line each
@@ -285,7 +285,7 @@ async def test_chinese_poker_hand_choice_shows_every_hand_at_60x20():
     app = make_app("chinese-poker", players=2, seed=4, ai_pause=0)
     async with app.run_test(size=(60, 20)) as pilot:
         screen = await wait_for_human(pilot)
-        g = screen.game
+        g = screen.session.game
         offered = g.observation(screen.viewer)["offered_hands"]
         assert len(offered) >= 2
         lines = screen_text(app).splitlines()
@@ -409,7 +409,7 @@ async def test_twos_tricks_hand_is_sorted_by_suit():
     app = make_app("twos-tricks", seed=1, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_human(pilot)
-        g = screen.game
+        g = screen.session.game
         assert screen.sort_by == "suit"
         assert screen._hand_order == g.sort_cards(list(screen._hand_order), by="suit")
 
@@ -493,7 +493,7 @@ async def test_twos_two_unmatched_cards_are_not_a_pair():
     app = make_app(session=session, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_human(pilot)
-        g = screen.game
+        g = screen.session.game
         hand = screen._hand_order
         a, b = next(
             (x, y)
@@ -525,7 +525,7 @@ async def test_hot_seat_mover_sees_how_the_trick_ended():
                     return
                 await pilot.press("enter")
             elif isinstance(screen, TableScreen) and screen._decision is not None:
-                legal = screen.game.legal_actions(screen.viewer)
+                legal = screen.session.game.legal_actions(screen.viewer)
                 screen.selected = set(rng.choice(legal).cards)
                 await pilot.press("enter")
         raise AssertionError("no pass screen after a finished trick")
@@ -593,16 +593,16 @@ async def test_hint_marks_cards_says_why_changes_nothing_and_is_counted():
         if hinted.cards:
             assert "◆" in region_text(app, hand)
         # the hint is good: h again picks its cards up, Enter plays them
-        assert screen.game.check(screen.viewer, hinted) is None
+        assert screen.session.game.check(screen.viewer, hinted) is None
         if hinted.cards:
             await pilot.press("h")
             assert screen.selected == set(hinted.cards)
-            n = len(screen.game.actions)
+            n = len(screen.session.game.actions)
             await pilot.press("enter")
             await pilot.pause()
-            assert screen.game.actions[n] == (0, hinted.to_json())
+            assert screen.session.game.actions[n] == (0, hinted.to_json())
         # finish the deal and read the summary
-        g = screen.game
+        g = screen.session.game
         while not g.deal_over:
             seat = g.to_act()[0]
             s.apply(seat, g.legal_actions(seat)[0])

@@ -123,6 +123,22 @@ class Decision:
             "hidden": self.hidden,
         }
 
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Decision:
+        select = d.get("select")
+        return cls(
+            int(d["seat"]),
+            str(d["kind"]),
+            str(d["prompt"]),
+            (int(select[0]), int(select[1])) if select else None,
+            d.get("submit"),
+            tuple(
+                Choice(str(c["label"]), Action.from_json(c["action"]), c.get("key"))
+                for c in d.get("choices", ())
+            ),
+            bool(d.get("hidden", False)),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:

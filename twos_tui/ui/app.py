@@ -20,6 +20,7 @@ from ..play import settings as settings_file
 from ..play.locks import SaveLocked
 from ..play.paths import data_dir
 from ..play.saves import SaveError, SaveInfo
+from ..play.seat_view import LocalSeatView, SeatView
 from ..play.session import Session, default_seats
 from .screens.home import HomeScreen
 from .textual_private import app_exception
@@ -40,7 +41,7 @@ class TwosApp(App[int]):
         seed: int | None = None,
         ai_pause: float | None = AI_PAUSE,
         autosave: bool = True,
-        session: Session | None = None,
+        session: Session | SeatView | None = None,
         replay: int | None = None,
     ) -> None:
         super().__init__()
@@ -54,7 +55,8 @@ class TwosApp(App[int]):
         self.start_with = session
         self.settings = settings_file.load()
         self.start_replay = replay
-        self.session: Session | None = None  #: the game in play (its save is locked)
+        #: the table in play, as this screen sees it (a local game's save is locked)
+        self.table: SeatView | None = None
 
     # ----- settings ---------------------------------------------------------------------
     @property
@@ -173,18 +175,26 @@ class TwosApp(App[int]):
             self.pop_screen()
         self.close_session()
 
-    def close_session(self) -> None:
-        """The game in play is left: its last save goes to disk, its lock is released."""
-        if self.session is not None:
-            self.session.close()
-            self.session = None
+    @property
+    def session(self) -> Session | None:
+        """The match in play on this computer, if any (a joined table has none)."""
+        table = self.table
+        return table.session if isinstance(table, LocalSeatView) else None
 
-    def start_session(self, session: Session) -> None:
+    def close_session(self) -> None:
+        """The table in play is left: a local game's last save goes to disk and its lock
+        is released; a joined table is disconnected."""
+        if self.table is not None:
+            self.table.close()
+            self.table = None
+
+    def start_session(self, session: Session | SeatView) -> None:
         from .screens.table import TableScreen
 
         self.go_home()
-        self.session = session
-        self.push_screen(TableScreen(session))
+        table = session if isinstance(session, SeatView) else LocalSeatView(session)
+        self.table = table
+        self.push_screen(TableScreen(table))
 
     def resume(self, info: SaveInfo, copy: bool = False) -> None:
         """Open a listed save. If another running twos-tui has it open, say so and
@@ -227,7 +237,7 @@ class TwosApp(App[int]):
         from .screens.table import TableScreen
 
         if game is None and isinstance(self.screen, TableScreen):
-            game = self.screen.game
+            game = self.screen.table.rules
         if game is None:
             from .screens.home import RulesListScreen
 
@@ -343,8 +353,8 @@ def run_app(
     finally:
         saves.WRITER.flush()
         history.RECORDER.flush(timeout=10)
-        if app.session is not None:
-            app.session.close()
+        if app.table is not None:
+            app.table.close()
     if app.return_code not in (None, 0):
         # an unexpected error: Textual restored the terminal and printed the traceback
         error = app_exception(app)

@@ -23,8 +23,8 @@ from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.widget import Widget
 
-from ..engine import Game
 from ..engine.climbing import describe_kind
+from ..play.seat_view import SeatView
 from .cardart import CARD_H, Canvas, best_stride, chips, fan_width
 from .widgets import SeatPanel
 
@@ -35,7 +35,7 @@ HIDDEN_NOTE = "The table is hidden until the next player is at the screen."
 class TableView:
     """What a board needs to draw the table for the player at the screen."""
 
-    game: Game
+    game: SeatView
     obs: dict[str, Any] | None  #: the observation of ``me``; None: hidden (hot seat)
     me: int  #: the seat drawn at the bottom
     ai: list[bool] = field(default_factory=list)
@@ -99,7 +99,7 @@ class Board(Widget):
 
     family: ClassVar[str] = ""
 
-    def __init__(self, game: Game, **kw: Any) -> None:
+    def __init__(self, game: SeatView, **kw: Any) -> None:
         super().__init__(**kw)
         self.game = game
         self.view: TableView | None = None
@@ -437,7 +437,7 @@ class TrickBoard(Board):
     TrickBoard.flash { border: heavy $error; }
     """
 
-    def __init__(self, game: Game, **kw: Any) -> None:
+    def __init__(self, game: SeatView, **kw: Any) -> None:
         super().__init__(game, **kw)
         self.border_title = "Table"
 
@@ -654,7 +654,7 @@ class TrickBoard(Board):
 BOARDS: dict[str, type[Board]] = {b.family: b for b in (ClimbingBoard, TrickBoard)}
 
 
-def board_for(game: Game, **kw: Any) -> Board:
+def board_for(game: SeatView, **kw: Any) -> Board:
     """The board of ``game``'s family."""
     return BOARDS[game.family](game, **kw)
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 async def undo_at_table(screen: TableScreen) -> None:
-    session = screen.session
+    session = screen.table
     reason = session.can_undo()
     if reason is not None:
         screen.show_message(reason, error=True)

@@ -17,7 +17,7 @@ from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
-from ...play.session import Session
+from ...play.seat_view import SeatView
 
 
 class PassScreen(Screen[None]):
@@ -88,19 +88,19 @@ class DealEndScreen(ModalScreen[str]):
 
     def __init__(
         self,
-        session: Session,
+        table: SeatView,
         hints: dict[str, int] | None = None,
         last_trick: Callable[[], ModalScreen | None] | None = None,
         trick_word: str = "trick",
     ) -> None:
         super().__init__()
-        self.session = session
+        self.table = table
         self.hints = hints or {}
         self.last_trick = last_trick
         self.trick_word = trick_word
 
     def compose(self) -> ComposeResult:
-        g = self.session.game
+        g = self.table
         r = g.last_result
         over = g.match_over
         word = g.deal_word.capitalize()
@@ -148,8 +148,8 @@ class DealEndScreen(ModalScreen[str]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == ("new",):
-            return self.session.game.match_over  # only offered when the match is over
-        over = self.session.game.match_over
+            return self.table.match_over  # only offered when the match is over
+        over = self.table.match_over
         if action == "default":
             return parameters == (("again",) if over else ("next",))
         if action == "next":
@@ -167,7 +167,7 @@ class DealEndScreen(ModalScreen[str]):
 
     def action_next(self) -> None:
         """The safe choice: the next deal, or (the match over) play again."""
-        self.dismiss("again" if self.session.game.match_over else "next")
+        self.dismiss("again" if self.table.match_over else "next")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
@@ -175,7 +175,7 @@ class DealEndScreen(ModalScreen[str]):
     def action_last_trick(self, _word: str = "") -> None:
         dialog = self.last_trick() if self.last_trick is not None else None
         if dialog is None:
-            word = self.session.game.deal_word
+            word = self.table.deal_word
             self.notify(f"No {self.trick_word} was finished this {word}.")
             return
         self.app.push_screen(dialog)

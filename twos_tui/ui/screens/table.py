@@ -39,6 +39,7 @@ from textual.widgets import Button, Footer, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import Action, Decision
+from ...play.seat_view import LocalSeatView, SeatView
 from ...play.session import Session
 from ..boards import Board, TableView, board_for
 from ..widgets import HandView, InfoPanel, MessageLine, PlayLog, SafeHeader, update_static
@@ -88,15 +89,16 @@ class TableScreen(SizeGuard, Screen):
         Binding("q", "leave", "Home"),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, table: SeatView | Session) -> None:
         super().__init__()
-        self.session = session
-        self.sort_by = self.app_settings_sort(session.game.variant_id)
+        #: the table as this screen's seats see it: all the screen knows of the game
+        self.table: SeatView = table if isinstance(table, SeatView) else LocalSeatView(table)
+        self.sort_by = self.app_settings_sort(self.table.variant_id)
         self.selected: set[str] = set()
-        self.demo = not session.humans
+        self.demo = not self.table.humans and not self.table.remote
         self.viewer: int | None = None
-        if not session.hot_seat and session.humans:
-            self.viewer = session.humans[0]
+        if not self.table.hot_seat and self.table.humans:
+            self.viewer = self.table.humans[0]
         self._decision: Decision | None = None
         self._hand_order: list[str] = []
         self._faces: dict[str, Any] = {}
@@ -123,8 +125,18 @@ class TableScreen(SizeGuard, Screen):
         return settings.sort_for(variant_id)
 
     @property
-    def game(self):
-        return self.session.game
+    def game(self) -> SeatView:
+        """The table as this screen sees it (it answers like a game: names, observation,
+        decision, check, history...)."""
+        return self.table
+
+    @property
+    def session(self) -> Session:
+        """The match on this computer (a local table only: tests and the AI turns)."""
+        table = self.table
+        if not isinstance(table, LocalSeatView):
+            raise AttributeError("a table hosted elsewhere has no session here")
+        return table.session
 
     def face(self, code: str):
         """The engine's face of a card (kept: a card always looks the same)."""
@@ -202,13 +214,13 @@ class TableScreen(SizeGuard, Screen):
     def table_view(self) -> TableView:
         g = self.game
         seat = self.seat_on_screen()
-        me = seat if seat is not None else (self.session.humans or [0])[0]
+        me = seat if seat is not None else (self.table.humans or [0])[0]
         obs = g.observation(me) if seat is not None else None
         return TableView(
             g,
             obs,
             me,
-            [s.is_ai for s in self.session.seats],
+            [s.is_ai for s in self.table.seats],
             self.ai.thinking,
             self.framed,
             self._flashing(),

@@ -45,8 +45,8 @@ class AiTurns:
     async def turn(self) -> None:
         """One AI move: wait for the pace, decide off the UI thread, then play it."""
         screen = self.screen
-        s = screen.session
-        seats = s.ai_to_act()
+        table = screen.table
+        seats = table.ai_to_act()
         if not seats or screen.game.deal_over:
             return
         sync = getattr(screen.app, "ai_sync", False)
@@ -54,11 +54,12 @@ class AiTurns:
         delay = max(move, hold if self.trick_just_finished() else 0.0)
         if delay > 0:
             await asyncio.sleep(delay)
-        seats = s.ai_to_act()
+        seats = table.ai_to_act()
         if not seats:
             return
+        s = screen.session  # AI seats move only at a table played on this computer
         seat = seats[0]
-        n_actions = len(screen.game.actions)
+        n_actions = table.action_count
         if not sync:
             # the last move's autosave is on disk before the AI moves on
             await asyncio.to_thread(s.flush)
@@ -68,7 +69,7 @@ class AiTurns:
             action, rng = await decide(s, seat, sync)
         finally:
             self.thinking = None
-        if len(screen.game.actions) != n_actions or screen.game.check(seat, action) is not None:
+        if table.action_count != n_actions or s.game.check(seat, action) is not None:
             screen.advance()  # a simultaneous human choice changed the state: ask again
             return
         if sync:

@@ -17,7 +17,7 @@ class Announcer:
     def __init__(self, screen: TableScreen) -> None:
         self.screen = screen
         #: history entries before this index are old news (a loaded game's bombs too)
-        self.seen = len(screen.session.game.history)
+        self.seen = len(screen.game.history)
         self.until = 0.0  #: the event loop's time the highlight ends at
         self.timer: Any = None
 

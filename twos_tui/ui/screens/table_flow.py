@@ -34,8 +34,9 @@ class DealFlow:
         screen = self.screen
         g = screen.game
         screen.announcer.announce()
-        if screen.session.save_error:
-            screen.app.notify(screen.session.save_error, severity="error")
+        error = screen.table.save_error
+        if error:
+            screen.app.notify(error, severity="error")
         if g.deal_over:
             screen.refresh_view()
             hold = self.pace()[1]
@@ -49,7 +50,7 @@ class DealFlow:
     def advance(self) -> None:
         """Hand the turn on: an AI seat's worker, or the human whose turn it is."""
         screen = self.screen
-        s = screen.session
+        s = screen.table
         if screen.demo:
             if s.ai_to_act() and screen.demo_controls.may_move():
                 screen.ai_turn()
@@ -101,21 +102,23 @@ class DealFlow:
         self.deal_end_shown = g.deal_number
         from .dialogs import DealEndScreen
 
-        hints = screen.session.hints_this_deal()
+        hints = screen.table.hints_this_deal()
         screen.app.push_screen(
-            DealEndScreen(screen.session, hints, screen.last_trick_dialog, screen.trick_word),
+            DealEndScreen(screen.table, hints, screen.last_trick_dialog, screen.trick_word),
             self.deal_end_choice,
         )
 
     def deal_end_choice(self, choice: str | None) -> None:
         screen = self.screen
         if choice == "next":
-            screen.session.next_deal()
+            screen.table.next_deal()
             screen.selected.clear()
             self.recap_from = len(screen.game.history)
             screen.after_change()
         elif choice == "again":
-            twos_app(screen).start_session(screen.session.again())
+            again = screen.table.again()
+            if again is not None:
+                twos_app(screen).start_session(again)
         elif choice == "new":
             twos_app(screen).open_picker(screen.game.variant_id)
         elif choice == "home":

@@ -7,7 +7,7 @@ asking for one never changes the game (the AI seats' generators are not touched)
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from ...ai import suggest
 from ...engine import Action
@@ -27,8 +27,7 @@ class HintHelper:
     def rng(self, seat: int) -> random.Random:
         """A generator of its own for each hint, derived from the seed and the position:
         never the AI seats' generators, so asking for a hint cannot change the game."""
-        g = self.screen.game
-        return random.Random(f"twos-tui-hint:{g.seed}:{g.deal_number}:{len(g.actions)}:{seat}")
+        return random.Random(f"twos-tui-hint:{self.screen.table.hint_seed}:{seat}")
 
     def give(self) -> None:
         """``h``: show a hint, or pick up the one shown."""
@@ -39,7 +38,7 @@ class HintHelper:
             return
         g = screen.game
         shown = self.shown
-        if shown is not None and shown[0] == len(g.actions) and shown[1].cards and d.select:
+        if shown is not None and shown[0] == g.action_count and shown[1].cards and d.select:
             # h again: pick the hinted cards up (Enter then plays them)
             screen.selected = set(shown[1].cards)
             screen._selection_changed()
@@ -47,9 +46,9 @@ class HintHelper:
         legal = g.legal_actions(seat)
         if not legal:
             return
-        hint = suggest(g.variant_id, g.observation(seat), legal, d, self.rng(seat))
-        screen.session.count_hint(seat)
-        self.shown = (len(g.actions), hint.action)
+        hint = suggest(g.variant_id, cast(Any, g.observation(seat)), legal, d, self.rng(seat))
+        screen.table.count_hint(seat)
+        self.shown = (g.action_count, hint.action)
         self.render_marks()
         again = " (h again picks it up)" if hint.action.cards and d.select else ""
         screen.show_message(f"{self.describe(hint.action)} — {hint.reason}{again}", "hint")
@@ -70,7 +69,7 @@ class HintHelper:
         screen = self.screen
         hand = screen.query_one(HandView)
         hint = self.shown
-        if hint is None or hint[0] != len(screen.game.actions) or screen._decision is None:
+        if hint is None or hint[0] != screen.game.action_count or screen._decision is None:
             self.shown = None
             hand.set_hint(())
             return

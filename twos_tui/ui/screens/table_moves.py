@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...engine import Action, Decision
+from ...engine import Action, Decision, IllegalAction
 from ..widgets import HandView
 
 if TYPE_CHECKING:
@@ -41,7 +41,11 @@ class Moves:
         if reason is not None:
             screen.show_message(reason, "error")
             return
-        screen.session.apply(seat, action)
+        try:
+            screen.table.act(seat, action)
+        except IllegalAction as e:  # the host said no (its state moved on meanwhile)
+            screen.show_message(str(e), "error")
+            return
         screen.selected.clear()
         screen.show_message("")
         screen.query_one(HandView).focus()  # a clicked or tabbed-to button gives focus back

@@ -42,6 +42,8 @@ class Selection:
         if not a.cards and lo > 0:  # the decision's own bounds: nothing selected yet
             many = f"{lo}" if lo == hi else f"at least {lo}"
             return f"Select {many} card{'s' if lo > 1 else ''} first."
+        if screen.viewer is None:
+            return "Nothing to play now."
         return screen.game.check(screen.viewer, a)
 
     def preview(self, reason: str | None = "") -> None:

@@ -23,7 +23,7 @@ class TableViews:
     def help(self) -> None:
         from .help import HelpScreen
 
-        self.screen.app.push_screen(HelpScreen(self.screen.game))
+        self.screen.app.push_screen(HelpScreen(self.screen.table.rules))
 
     def leave(self) -> None:
         from .dialogs import ConfirmLeave
