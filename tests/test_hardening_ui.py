@@ -353,7 +353,10 @@ async def test_a_full_disk_gives_a_notice_and_play_goes_on(data_home, monkeypatc
         screen = app.screen
         for _ in range(4):
             await wait_for(
-                pilot, lambda: screen.session.game.deal_over or screen.viewer in screen.session.game.to_act()
+                pilot,
+                lambda: (
+                    screen.session.game.deal_over or screen.viewer in screen.session.game.to_act()
+                ),
             )
             if screen.session.game.deal_over:
                 break
