@@ -85,6 +85,8 @@ class SeatView(ABC):
     it without knowing where it is played."""
 
     rules: Game  #: the same variant, players and options, at its first position
+    #: a short line about the table for the screen's title (a hosted table: its join code)
+    banner: str | None = None
 
     # ----- who sits where ---------------------------------------------------------------
     @property
@@ -310,6 +312,16 @@ class SeatView(ABC):
         offered here)."""
         return None
 
+    @property
+    def can_play_again(self) -> bool:
+        """:meth:`again` is offered at the end of the match."""
+        return False
+
+    def table_info(self) -> list[str]:
+        """Lines about the table for its info dialog (a hosted table: the join code, the
+        addresses and the command to give friends; a joined one: the host)."""
+        return []
+
     def close(self) -> None:
         """The screen leaves the table."""
         return None
@@ -493,6 +505,10 @@ class LocalSeatView(SeatView):
         if self.remote_seats:
             return None
         return LocalSeatView(self.session.again())
+
+    @property
+    def can_play_again(self) -> bool:
+        return not self.remote_seats
 
     def close(self) -> None:
         self.session.close()

@@ -135,7 +135,7 @@ class DealEndScreen(ModalScreen[str]):
             with VerticalScroll(id="end-scroll"):
                 yield Static(body, id="end-body")
             with Horizontal(id="end-buttons"):
-                if over:
+                if over and self.table.can_play_again:
                     yield Button("Play again (⏎)", id="again", variant="success")
                     yield Button("New game (n)", id="new")
                 else:
@@ -151,6 +151,8 @@ class DealEndScreen(ModalScreen[str]):
             return self.table.match_over  # only offered when the match is over
         over = self.table.match_over
         if action == "default":
+            if over and not self.table.can_play_again:
+                return False  # a joined table: no "play again" (Enter takes the focused button)
             return parameters == (("again",) if over else ("next",))
         if action == "next":
             return not over
@@ -167,7 +169,10 @@ class DealEndScreen(ModalScreen[str]):
 
     def action_next(self) -> None:
         """The safe choice: the next deal, or (the match over) play again."""
-        self.dismiss("again" if self.table.match_over else "next")
+        if self.table.match_over:
+            self.dismiss("again" if self.table.can_play_again else "home")
+        else:
+            self.dismiss("next")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)

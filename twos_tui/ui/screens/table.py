@@ -26,6 +26,7 @@ each: :mod:`.table_panels` (score, log, prompt), :mod:`.table_buttons`,
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -82,6 +83,7 @@ class TableScreen(SizeGuard, Screen):
         Binding("t", "last_trick('trick')", "Last trick"),
         Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
         Binding("l", "show_log", "Log", show=False),
+        Binding("i", "table_info", "Table info", show=False),
         Binding("s", "sort", "Sort"),
         Binding("ctrl+z", "undo", "Undo", show=False),
         Binding("escape", "clear", "Clear/leave", show=False),
@@ -179,6 +181,14 @@ class TableScreen(SizeGuard, Screen):
     def on_mount(self) -> None:
         g = self.game
         self.title = g.name
+        # moves made elsewhere (players on other computers, a hosted table's AI) come
+        # from the network's thread or the server's callbacks: redraw on the UI's turn
+        loop = asyncio.get_running_loop()
+
+        def listener() -> None:
+            loop.call_soon_threadsafe(self.changed_elsewhere)
+
+        self.table.set_listener(listener)
         self.trick_word = type(self.board).trick_word(dict(g.observation(0)))
         self.refresh_bindings()
         self.query_one(HandView).focus()
@@ -186,6 +196,24 @@ class TableScreen(SizeGuard, Screen):
         self._apply_size(w, h)
         self.refresh_view()
         self.call_after_refresh(self.after_change)
+
+    def on_unmount(self) -> None:
+        self.table.set_listener(None)
+
+    def changed_elsewhere(self) -> None:
+        """The table changed by a move not made at this screen: redraw, hand on."""
+        if not self.is_attached or not self.query("#score"):
+            return
+        self.after_change()
+
+    def action_table_info(self) -> None:
+        lines = self.table.table_info()
+        if not lines:
+            self.show_message("This table is played on this computer only.")
+            return
+        from .dialogs import InfoDialog
+
+        self.app.push_screen(InfoDialog(f"{self.game.name}: this table", Text("\n".join(lines))))
 
     def on_resize(self, event) -> None:
         super().on_resize(event)
@@ -234,8 +262,10 @@ class TableScreen(SizeGuard, Screen):
         public = view.obs if view.obs is not None else g.observation(view.me)
         word = g.deal_word.capitalize()
         paused = " (paused)" if self.demo_controls.paused else ""
-        self.sub_title = f"{word} {public.get('deal_number', g.deal_number)}" + (
-            " · demo" + paused if self.demo else ""
+        self.sub_title = (
+            f"{word} {public.get('deal_number', g.deal_number)}"
+            + (" · demo" + paused if self.demo else "")
+            + (f" · {self.table.banner}" if self.table.banner else "")
         )
         self.board.show(view)
         render_score(self, public)

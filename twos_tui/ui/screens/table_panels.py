@@ -102,8 +102,11 @@ def prompt_text(screen: TableScreen, obs: dict[str, Any], seat: int, d: Decision
     if tags:
         me.append(" · " + " · ".join(tags), style="italic")
     me.append(" — ")
+    held_up = g.waiting_for()
     if d is not None:
         me.append(d.prompt, style="bold yellow")
+    elif held_up:
+        me.append(held_up, style="italic")
     elif g.deal_over:
         me.append(obs.get("status", "The deal is over."))
     elif thinking is not None:
