@@ -15,6 +15,7 @@ import json
 import random
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,6 +119,9 @@ class Session:
         #: hints asked, (deal number, seat) -> how many: shown in the deal's summary and
         #: kept in the save, so a resumed deal still counts the hints taken before
         self.hints: dict[tuple[int, int], int] = {}
+        #: called (no arguments, on the thread that made the change) after every
+        #: apply, next deal and undo: a hosted table tells its players
+        self.listeners: list[Callable[[], None]] = []
         if autosave:
             try:
                 locks.acquire(self.save_id)  # raises SaveLocked if another app has it
@@ -212,11 +216,17 @@ class Session:
         self.game.apply(seat, action)
         self.tracker.applied(self, seat, index)
         self.save()
+        self._notify()
+
+    def _notify(self) -> None:
+        for listener in list(self.listeners):
+            listener()
 
     def next_deal(self) -> None:
         self.game.next_deal()
         self.tracker.new_deal(self.game)
         self.save()
+        self._notify()
 
     # ----- undo ---------------------------------------------------------------------
     def can_undo(self) -> str | None:
@@ -232,6 +242,7 @@ class Session:
         undo goes to the history and the save. Returns the number of actions taken back."""
         taken = self.tracker.undo(self)
         self.save()
+        self._notify()
         return taken
 
     # ----- saving -------------------------------------------------------------------

@@ -1,0 +1,55 @@
+"""The host's own screen at a hosted table: a :class:`LocalSeatView` whose moves and
+"next deal" go through the :class:`~.server.HostedTable` (so every remote player gets
+the new state at once), whose seats show the remote players' connections, and which
+hears of moves made elsewhere (``changed_elsewhere``, from the loop, never inside a
+call the screen made)."""
+
+from __future__ import annotations
+
+from ...engine import Action, IllegalAction
+from ..seat_view import LocalSeatView, SeatInfo, SeatView, rules_game
+from .server import HostedTable
+
+
+class HostSeatView(LocalSeatView):
+    def __init__(self, table: HostedTable) -> None:
+        super().__init__(table.session, remote_seats=table.remote_seats)
+        self.hosted = table
+        table.views.append(self)
+
+    @property
+    def code(self) -> str:
+        """The join code to give friends."""
+        return self.hosted.code
+
+    def names_changed(self) -> None:
+        """A remote player's name replaced the seat's (before the first move)."""
+        g = self.game
+        self.rules = rules_game(g.variant_id, g.players, g.options, g.names)
+
+    @property
+    def seats(self) -> list[SeatInfo]:
+        return self.hosted.seat_infos(None)
+
+    def act(self, seat: int, action: Action) -> None:
+        if seat not in self.controls:
+            raise IllegalAction("That seat is not played at this screen.")
+        self.hosted.apply(seat, action, remote=False)
+
+    def next_deal(self) -> None:
+        """The host's people are ready; the deal starts when every connected player is
+        (at once when nobody else is at the table)."""
+        self.hosted.ready(None)
+        # the table decides on the loop; when everybody else was ready it deals now
+        self.hosted._maybe_next_deal()
+
+    def waiting_for(self) -> str | None:
+        return self.hosted.waiting(None)
+
+    def again(self) -> SeatView | None:
+        return None
+
+    def close(self) -> None:
+        if self in self.hosted.views:
+            self.hosted.views.remove(self)
+        super().close()

@@ -1,0 +1,234 @@
+"""The messages of a hosted table, checked as they are decoded (see ``docs/protocol.md``).
+
+Every message is one JSON object in one WebSocket text frame, ``{"v": 1, "type": ...}``.
+``v`` is the protocol version of the sender. Nothing here touches a game: it only turns
+text into checked dicts (or a :class:`BadMessage` with a reason a person can read) and
+dicts into text.
+
+Why our own validator and not msgspec: the client sends seven small message types of
+two to five fields each; a table of field rules is a page of code with no dependency,
+and every refusal gets a reason in our own words (msgspec's messages name Python types
+and JSON paths). The cost of checking is far below the cost of the engine's ``check``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ...engine import Action
+
+PROTOCOL_VERSION = 1  #: the version this code speaks
+MIN_VERSION = 1  #: the oldest client version a host still serves
+MAX_MESSAGE_BYTES = 64 * 1024  #: a larger frame closes the connection (code 1009)
+MAX_BAD_MESSAGES = 20  #: a connection that sent this many refused messages is closed
+RATE_PER_S = 20.0  #: messages a connection may send per second, on average
+RATE_BURST = 40.0  #: and at most this many in a burst
+MAX_ID = 64  #: request ids are strings up to this long, or integers
+MAX_NAME = 24
+MAX_CARDS = 20
+
+#: the client's messages and their fields: name -> (required?, checker)
+CLIENT_TYPES = ("hello", "join", "act", "ready", "check", "describe", "ping", "leave")
+#: reserved for spectators and chat (issue 18): refused today with code "unsupported"
+RESERVED_TYPES = ("watch", "chat", "sit")
+SERVER_TYPES = ("welcome", "state", "answer", "error", "bye")
+ROLES = ("player",)  #: "watch" comes with spectators
+
+# error codes (the "code" of an "error" message)
+E_BAD = "bad-message"  #: not JSON, not an object, an unknown type, a field of the wrong kind
+E_TOO_BIG = "too-big"
+E_TOO_FAST = "too-fast"
+E_UPGRADE = "upgrade"  #: the client's protocol is older than the host serves
+E_NEWER = "newer"  #: the client's protocol is newer than the host's
+E_HELLO = "hello-first"
+E_JOIN = "join-refused"
+E_JOIN_FIRST = "join-first"
+E_ILLEGAL = "illegal"  #: the engine refused the move (the reason says why)
+E_STALE = "stale"  #: the move was meant for an earlier position
+E_NOT_NOW = "not-now"
+E_UNSUPPORTED = "unsupported"
+
+
+class BadMessage(ValueError):
+    """A message that is refused before it reaches the table; ``code`` and ``str()``
+    go back in the ``error`` message."""
+
+    def __init__(self, reason: str, code: str = E_BAD, req: Any = None) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.req = req
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """A message as compact JSON text (``v`` added)."""
+    if "v" not in msg:
+        msg = {"v": PROTOCOL_VERSION, **msg}
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
+
+
+def _req_id(d: dict[str, Any]) -> Any:
+    rid = d.get("id")
+    if rid is None:
+        return None
+    if type(rid) is int and -(2**53) < rid < 2**53:
+        return rid
+    if type(rid) is str and len(rid) <= MAX_ID:
+        return rid
+    raise BadMessage("The id of a request is a number or a short text.")
+
+
+def _action(raw: Any, rid: Any) -> Action:
+    if type(raw) is not dict:
+        raise BadMessage('An action is an object {"kind": ..., "cards": [...]}.', req=rid)
+    extra = set(raw) - {"kind", "cards", "value"}
+    if extra:
+        raise BadMessage(f"An action has no field {sorted(extra)[0][:20]!r}.", req=rid)
+    kind = raw.get("kind")
+    if type(kind) is not str or not 0 < len(kind) <= 40:
+        raise BadMessage("The kind of an action is a short word.", req=rid)
+    cards = raw.get("cards", [])
+    if type(cards) is not list or len(cards) > MAX_CARDS:
+        raise BadMessage(f"The cards of an action are a list of up to {MAX_CARDS}.", req=rid)
+    for c in cards:
+        if type(c) is not str or not 0 < len(c) <= 4:
+            raise BadMessage("A card is a short code like 3S or 10H.", req=rid)
+    value = raw.get("value")
+    if value is not None:
+        if type(value) is str:
+            if len(value) > 40:
+                raise BadMessage("The value of an action is a short word or a number.", req=rid)
+        elif type(value) is int:
+            if not -(10**9) <= value <= 10**9:
+                raise BadMessage("The value of an action is a short word or a number.", req=rid)
+        else:
+            raise BadMessage("The value of an action is a short word or a number.", req=rid)
+    return Action(kind, tuple(cards), value)
+
+
+def _text(d: dict[str, Any], key: str, limit: int, rid: Any, required: bool = False) -> str | None:
+    v = d.get(key)
+    if v is None:
+        if required:
+            raise BadMessage(f"The {key} is missing.", req=rid)
+        return None
+    if type(v) is not str or len(v) > limit:
+        raise BadMessage(f"The {key} is a text of up to {limit} characters.", req=rid)
+    return v
+
+
+_ALLOWED: dict[str, frozenset[str]] = {
+    "hello": frozenset({"v", "type", "client", "id"}),
+    "join": frozenset({"v", "type", "code", "name", "token", "role", "id"}),
+    "act": frozenset({"v", "type", "action", "n", "id"}),
+    "ready": frozenset({"v", "type", "deal", "id"}),
+    "check": frozenset({"v", "type", "action", "id"}),
+    "describe": frozenset({"v", "type", "action", "id"}),
+    "ping": frozenset({"v", "type", "id"}),
+    "leave": frozenset({"v", "type", "id"}),
+}
+
+
+def decode_client(raw: str | bytes) -> dict[str, Any]:
+    """A client's message, checked: a dict whose fields have the right kinds (an
+    ``action`` field is made an :class:`Action`), or :class:`BadMessage`."""
+    if isinstance(raw, bytes):
+        raise BadMessage("Messages are JSON text, not binary frames.")
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise BadMessage(f"A message is at most {MAX_MESSAGE_BYTES} bytes.", E_TOO_BIG)
+    try:
+        d = json.loads(raw, parse_constant=_no_constants)
+    except (ValueError, RecursionError):
+        raise BadMessage("That is not JSON.") from None
+    if type(d) is not dict:
+        raise BadMessage("A message is a JSON object.")
+    rid = _req_id(d)
+    v = d.get("v")
+    if type(v) is not int:
+        raise BadMessage('A message says its protocol version: "v": 1.', req=rid)
+    kind = d.get("type")
+    if type(kind) is not str:
+        raise BadMessage('A message says its "type".', req=rid)
+    if kind in RESERVED_TYPES:
+        raise BadMessage(f"This host does not offer {kind!r} yet.", E_UNSUPPORTED, rid)
+    allowed = _ALLOWED.get(kind)
+    if allowed is None:
+        raise BadMessage(f"There is no message {kind[:20]!r}.", req=rid)
+    extra = set(d) - allowed
+    if extra:
+        raise BadMessage(f"A {kind} message has no field {sorted(extra)[0][:20]!r}.", req=rid)
+    out: dict[str, Any] = {"v": v, "type": kind, "id": rid}
+    if kind == "hello":
+        out["client"] = _text(d, "client", 80, rid) or ""
+    elif kind == "join":
+        out["code"] = _text(d, "code", 32, rid, required=True)
+        out["name"] = _text(d, "name", MAX_NAME, rid)
+        out["token"] = _text(d, "token", 128, rid)
+        role = d.get("role", "player")
+        if role not in ROLES:
+            if role == "watch":
+                raise BadMessage("This host does not offer watching yet.", E_UNSUPPORTED, rid)
+            raise BadMessage("The role is 'player'.", req=rid)
+        out["role"] = role
+    elif kind in ("act", "check", "describe"):
+        out["action"] = _action(d.get("action"), rid)
+        if kind == "act":
+            n = d.get("n")
+            if n is not None and (type(n) is not int or not 0 <= n < 10**9):
+                raise BadMessage("The n of a move is the move counter it was made at.", req=rid)
+            out["n"] = n
+    elif kind == "ready":
+        deal = d.get("deal")
+        if deal is not None and (type(deal) is not int or not 0 <= deal < 10**9):
+            raise BadMessage("The deal of a ready is the number of the deal that ended.", req=rid)
+        out["deal"] = deal
+    return out
+
+
+def decode_server(raw: str | bytes) -> dict[str, Any]:
+    """A host's message: a JSON object with a known ``type`` (the client trusts its
+    host for the rest, and ignores fields it does not know)."""
+    if isinstance(raw, bytes):
+        raise BadMessage("The host sent a binary frame.")
+    try:
+        d = json.loads(raw, parse_constant=_no_constants)
+    except (ValueError, RecursionError):
+        raise BadMessage("The host sent something that is not JSON.") from None
+    if type(d) is not dict or d.get("type") not in SERVER_TYPES:
+        raise BadMessage("The host sent a message this version does not know.")
+    return d
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` messages a second on average, ``burst`` at once."""
+
+    rate: float = RATE_PER_S
+    burst: float = RATE_BURST
+    tokens: float = RATE_BURST
+    last: float = 0.0
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if self.last:
+            self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        else:
+            self.tokens = self.burst
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def error(code: str, reason: str, req: Any = None) -> dict[str, Any]:
+    msg: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
+    if req is not None:
+        msg["id"] = req
+    return msg

@@ -1,0 +1,891 @@
+"""The host's side: one authoritative table (:class:`HostedTable`) and the WebSocket
+server that hosts tables by their join code (:class:`TableServer`).
+
+Everything runs on one asyncio loop: the connections' handlers, the broadcasts, the AI
+seats the server plays (their thinking on a thread, :func:`asyncio.to_thread`) and, at
+a host's own screen, the Textual app. A client's intent is checked by the engine and
+applied here; each connection then gets a ``state`` made from its own seat's
+observation only, so no other seat's hidden card is ever in what it receives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import os
+import random
+import re
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from ...ai import ai_rng
+from ...engine import Action, IllegalAction
+from ..paths import data_dir
+from ..seat_view import AI, HUMAN, REMOTE, SeatInfo
+from ..session import SeatConfig, Session
+from . import protocol as P
+from .status import waiting_text
+
+if TYPE_CHECKING:
+    from .host_view import HostSeatView
+
+log = logging.getLogger("twos_tui.net")
+
+DEFAULT_HOLD_S = 120.0
+DEFAULT_AI_PAUSE_S = 0.4
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
+SIDECAR_DIR = "hosted"
+TAKEOVER_LEVEL = "normal"
+
+
+class JoinRefused(Exception):
+    """A join that cannot be accepted; ``str()`` says why."""
+
+
+def new_code() -> str:
+    """A join code: 8 random characters (about 40 bits), shown as ``ABCD-EFGH``."""
+    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
+    return f"{raw[:4]}-{raw[4:]}"
+
+
+def normalize_code(code: str) -> str:
+    raw = re.sub(r"[\s-]", "", code).upper()
+    return f"{raw[:4]}-{raw[4:]}" if len(raw) == 8 else raw
+
+
+def sidecar_path(save_id: str) -> Path:
+    return data_dir() / SIDECAR_DIR / f"{save_id}.json"
+
+
+@dataclass
+class RemoteSeat:
+    """A seat played from another computer."""
+
+    seat: int
+    token: str
+    claimed: bool = False  #: a person has joined it
+    name: str = ""
+    conn: Conn | None = None
+    dropped_at: float | None = None  #: when its connection was lost (clock time)
+    taken_over: bool = False  #: the AI plays it now (its hold ran out)
+    ever_taken: bool = False  #: the AI played for it at some point in the match
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "token": self.token,
+            "claimed": self.claimed,
+            "name": self.name,
+            "taken_over": self.taken_over,
+            "ever_taken": self.ever_taken,
+        }
+
+
+class HostedTable:
+    """One hosted match: a :class:`Session` (autosaved as a local game is), its join
+    code, one reconnect token per remote seat, and the connections of its players.
+
+    ``drive_ai``: the server plays the AI seats itself (headless); at a host's screen the
+    screen plays them and the server only plays a remote seat whose hold ran out.
+    ``clock`` is injectable (the hold's tests drive it)."""
+
+    def __init__(
+        self,
+        session: Session,
+        remote_seats: tuple[int, ...],
+        code: str | None = None,
+        tokens: dict[int, str] | None = None,
+        hold_s: float = DEFAULT_HOLD_S,
+        ai_pause: float = DEFAULT_AI_PAUSE_S,
+        drive_ai: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        sidecar: bool = True,
+    ) -> None:
+        self.session = session
+        self.remote_seats = tuple(sorted(remote_seats))
+        self.code = normalize_code(code) if code else new_code()
+        tokens = tokens or {}
+        self.seats: dict[int, RemoteSeat] = {
+            s: RemoteSeat(s, tokens.get(s) or secrets.token_urlsafe(24)) for s in self.remote_seats
+        }
+        self.hold_s = float(hold_s)
+        self.ai_pause = float(ai_pause)
+        self.drive_ai = drive_ai
+        self.clock = clock
+        self.use_sidecar = sidecar and session.autosave
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.views: list[HostSeatView] = []
+        self.ready_seats: set[int] = set()
+        self.host_ready = False
+        self.conns: set[Conn] = set()
+        self.watchers: list[Callable[[], None]] = []  #: called on the loop after changes
+        self._ai_task: asyncio.Task[None] | None = None
+        self._hold_timer: asyncio.TimerHandle | None = None
+        self._scheduled = False
+        self._origin_remote = False
+        self.closed = False
+        session.listeners.append(self._session_changed)
+        for s in self.remote_seats:
+            if session.seats[s].is_ai:  # reopened after a takeover: it stays the AI's
+                self.seats[s].ever_taken = True
+        self.write_sidecar()
+
+    # ----- making and reopening ------------------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        variant: str,
+        kinds: list[str],
+        names: list[str] | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        level: str = "normal",
+        autosave: bool = True,
+        **kw: Any,
+    ) -> HostedTable:
+        """A new table: ``kinds`` says per seat "human" (at the host's screen), "ai" or
+        "remote"."""
+        from ..session import AI_NAMES
+
+        seats = []
+        for i, kind in enumerate(kinds):
+            if kind not in (HUMAN, AI, REMOTE):
+                raise ValueError(f"a seat is human, ai or remote, not {kind!r}")
+            name = names[i] if names and i < len(names) and names[i] else ""
+            if kind == AI:
+                seats.append(SeatConfig(name or AI_NAMES[i % len(AI_NAMES)], AI, level))
+            else:
+                seats.append(SeatConfig(name or f"Player {i + 1}", HUMAN))
+        session = Session.start(variant, seats, len(kinds), options, seed, autosave=autosave)
+        remote = tuple(i for i, k in enumerate(kinds) if k == REMOTE)
+        return cls(session, remote, **kw)
+
+    @classmethod
+    def reopen(cls, save_id: str, **kw: Any) -> HostedTable:
+        """The table of a save and its sidecar (same code, same tokens) — after the host
+        was restarted, even killed."""
+        from .. import saves
+
+        side = json.loads(sidecar_path(save_id).read_text(encoding="utf-8"))
+        data = saves.read_save(saves.save_path(save_id))
+        session = Session.from_json(data, save_id)
+        session.tracker.record(session)
+        seats = {int(s["seat"]): s for s in side["seats"]}
+        table = cls(
+            session,
+            tuple(seats),
+            code=side["code"],
+            tokens={s: str(d["token"]) for s, d in seats.items()},
+            hold_s=kw.pop("hold_s", side.get("hold_s", DEFAULT_HOLD_S)),
+            **kw,
+        )
+        now = table.clock()
+        for s, d in seats.items():
+            rs = table.seats[s]
+            rs.claimed = bool(d.get("claimed"))
+            rs.name = str(d.get("name", ""))
+            rs.ever_taken = rs.ever_taken or bool(d.get("ever_taken"))
+            rs.taken_over = bool(d.get("taken_over"))
+            if rs.claimed:
+                rs.dropped_at = now  # everybody is away until they rejoin: a new hold
+        return table
+
+    @staticmethod
+    def find_unfinished(variant: str | None = None) -> list[str]:
+        """Save ids of hosted tables whose match is not over, newest first."""
+        from .. import saves
+
+        d = data_dir() / SIDECAR_DIR
+        out: list[tuple[float, str]] = []
+        if not d.is_dir():
+            return []
+        for p in d.glob("*.json"):
+            sid = p.stem
+            try:
+                info = saves.inspect_save(saves.save_path(sid))
+            except Exception:
+                continue
+            if not info.ok or info.match_over or (variant and info.variant != variant):
+                continue
+            out.append((p.stat().st_mtime, sid))
+        return [sid for _, sid in sorted(out, reverse=True)]
+
+    def write_sidecar(self) -> None:
+        """The code and tokens beside the save (mode 0600): a restarted host reopens
+        the table with the same ones."""
+        if not self.use_sidecar:
+            return
+        path = sidecar_path(self.session.save_id)
+        data = {
+            "format": 1,
+            "code": self.code,
+            "save_id": self.session.save_id,
+            "hold_s": self.hold_s,
+            "seats": [rs.to_json() for rs in self.seats.values()],
+        }
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except OSError as e:
+            log.warning("could not write %s: %s", path, e)
+
+    # ----- the loop ------------------------------------------------------------------------
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Run on ``loop`` (the server's, which is the app's at a host's screen)."""
+        self.loop = loop
+        self._schedule()
+
+    def _session_changed(self) -> None:
+        """The session applied a move or dealt (on any thread)."""
+        self._schedule(remote=self._origin_remote)
+
+    def _schedule(self, remote: bool = False) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        if remote:
+            for v in self.views:
+                loop.call_soon_threadsafe(v.changed_elsewhere)
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon_threadsafe(self._changed)
+
+    def _changed(self) -> None:
+        """After any change (on the loop): new states go out, holds are checked, the
+        next deal may start, the AI moves."""
+        self._scheduled = False
+        if self.closed:
+            return
+        for c in list(self.conns):
+            c.push_state()
+        for w in self.watchers:
+            w()
+        self._check_holds()
+        self._maybe_next_deal()
+        self._drive()
+
+    # ----- who is where ----------------------------------------------------------------------
+    @property
+    def game(self):  # type: ignore[no-untyped-def]
+        return self.session.game
+
+    def seat_infos(self, viewer: int | None = None) -> list[SeatInfo]:
+        """Every seat as a player may know it. ``viewer``: a remote seat's own view (it
+        is "human", the host's people are "remote")."""
+        out = []
+        for i, s in enumerate(self.session.seats):
+            rs = self.seats.get(i)
+            if rs is None:
+                if s.is_ai:
+                    out.append(SeatInfo(s.name, AI, s.level))
+                else:
+                    out.append(SeatInfo(s.name, HUMAN if viewer is None else REMOTE))
+                continue
+            kind = HUMAN if viewer == i else REMOTE
+            out.append(SeatInfo(s.name, kind, "", rs.conn is not None, self.seat_note(rs)))
+        return out
+
+    def seat_note(self, rs: RemoteSeat) -> str:
+        if not rs.claimed:
+            return "free: waiting for a player"
+        if rs.taken_over:
+            return "away: the AI plays for them"
+        if rs.conn is None:
+            left = self.hold_left(rs)
+            return f"dropped: seat held {_mmss(left)}" if left else "dropped"
+        if rs.ever_taken:
+            return "back (the AI played for them a while)"
+        return ""
+
+    def hold_left(self, rs: RemoteSeat) -> float:
+        if rs.conn is not None or rs.dropped_at is None or rs.taken_over:
+            return 0.0
+        return max(0.0, self.hold_s - (self.clock() - rs.dropped_at))
+
+    def seats_json(self, viewer: int | None) -> list[dict[str, Any]]:
+        out = []
+        for i, info in enumerate(self.seat_infos(viewer)):
+            d = info.to_json()
+            rs = self.seats.get(i)
+            d["ai_plays"] = bool(rs and rs.taken_over)
+            d["hold_left"] = round(self.hold_left(rs), 1) if rs else 0.0
+            d["free"] = bool(rs and not rs.claimed)
+            out.append(d)
+        return out
+
+    def people_needed(self) -> list[int]:
+        """Seats of people the next deal waits for (connected remote seats, and the
+        host's own people)."""
+        need = [s for s, rs in self.seats.items() if rs.conn is not None]
+        return need
+
+    def host_people(self) -> list[int]:
+        return [i for i, s in enumerate(self.session.seats) if not s.is_ai and i not in self.seats]
+
+    def waiting(self, viewer: int | None = None) -> str | None:
+        """What the table waits for, in words (for ``viewer``'s screen)."""
+        g = self.game
+        names = g.names
+        free = [s for s, rs in self.seats.items() if not rs.claimed]
+        dropped = [
+            (names[s], self.hold_left(rs))
+            for s, rs in self.seats.items()
+            if rs.claimed and rs.conn is None and not rs.taken_over
+        ]
+        not_ready: list[str] = []
+        if g.deal_over and not g.match_over:
+            not_ready = [names[s] for s in self.people_needed() if s not in self.ready_seats]
+            if self.host_people() and not self.host_ready:
+                not_ready += [names[s] for s in self.host_people()]
+            if viewer is not None:
+                not_ready = [n for n in not_ready if n != names[viewer]]
+        return waiting_text([names[s] for s in free], dropped, not_ready, self.code, viewer is None)
+
+    # ----- joining ---------------------------------------------------------------------------
+    def claim(self, name: str | None) -> RemoteSeat:
+        """A new player takes the first free remote seat."""
+        for rs in self.seats.values():
+            if not rs.claimed:
+                rs.claimed = True
+                rs.name = name or self.session.seats[rs.seat].name
+                g = self.game
+                if name and not g.actions and g.deal_number <= 1 and name not in g.names:
+                    from ..names import clean_name
+
+                    clean = clean_name(name, g.names[rs.seat])
+                    if clean not in g.names:
+                        g.names[rs.seat] = clean
+                        self.session.seats[rs.seat].name = clean
+                        for v in self.views:
+                            v.names_changed()
+                        self.session.save()
+                rs.name = self.game.names[rs.seat]
+                self.write_sidecar()
+                return rs
+        raise JoinRefused("The table is full.")
+
+    def by_token(self, token: str) -> RemoteSeat:
+        found = None
+        for rs in self.seats.values():
+            if hmac.compare_digest(rs.token.encode(), token.encode()):
+                found = rs
+        if found is None or not found.claimed:
+            raise JoinRefused("That reconnect token is not one of this table's.")
+        return found
+
+    def connect(self, rs: RemoteSeat, conn: Conn) -> None:
+        old = rs.conn
+        rs.conn = conn
+        rs.dropped_at = None
+        if rs.taken_over:
+            rs.taken_over = False  # the person plays again (the AI's part stays marked)
+            self.game.log(f"{self.game.names[rs.seat]} is back.", None, kind="net")
+            self.session.save()
+        self.write_sidecar()
+        self.conns.add(conn)
+        if old is not None and old is not conn:
+            old.seat = None
+            self.conns.discard(old)
+            old.bye("You joined this seat from elsewhere.")
+        log.info("table %s: %s joined seat %d", self.code, rs.name, rs.seat)
+        self._schedule(remote=True)
+
+    def disconnect(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        seat = conn.seat
+        conn.seat = None
+        rs = self.seats.get(seat) if seat is not None else None
+        if rs is not None and rs.conn is conn:
+            rs.conn = None
+            rs.dropped_at = self.clock()
+            self.ready_seats.discard(rs.seat)
+            log.info("table %s: seat %d dropped; held %.0f s", self.code, rs.seat, self.hold_s)
+            self._schedule(remote=True)
+
+    # ----- moves -------------------------------------------------------------------------------
+    def apply(self, seat: int, action: Action, remote: bool = True) -> None:
+        """Apply through the session (checked by the engine; IllegalAction with the
+        reason, nothing changed)."""
+        self._origin_remote = remote
+        try:
+            self.session.apply(seat, action)
+        finally:
+            self._origin_remote = False
+
+    def ready(self, seat: int | None) -> None:
+        """``seat`` (``None``: the host's people) is ready for the next deal."""
+        g = self.game
+        if not g.deal_over or g.match_over:
+            return
+        if seat is None:
+            self.host_ready = True
+        else:
+            self.ready_seats.add(seat)
+        self._schedule(remote=seat is not None)
+
+    def _maybe_next_deal(self) -> None:
+        g = self.game
+        if not g.deal_over or g.match_over or g.to_act():
+            return
+        need = self.people_needed()
+        host = self.host_people()
+        if not need and not host:
+            return  # nobody at the table: wait for someone
+        if any(s not in self.ready_seats for s in need):
+            return
+        if host and not self.host_ready:
+            return
+        self.ready_seats.clear()
+        self.host_ready = False
+        self._origin_remote = True
+        try:
+            self.session.next_deal()
+        finally:
+            self._origin_remote = False
+
+    # ----- holds and the AI ----------------------------------------------------------------------
+    def _check_holds(self) -> None:
+        g = self.game
+        if g.deal_over:
+            return
+        wake: float | None = None
+        for s in g.to_act():
+            rs = self.seats.get(s)
+            if rs is None or not rs.claimed or rs.conn is not None or rs.taken_over:
+                continue
+            left = self.hold_left(rs)
+            if left <= 0:
+                self.take_over(rs)
+            else:
+                wake = left if wake is None else min(wake, left)
+        if wake is not None and self.loop is not None:
+            if self._hold_timer is not None:
+                self._hold_timer.cancel()
+            self._hold_timer = self.loop.call_later(wake + 0.01, self._schedule)
+
+    def take_over(self, rs: RemoteSeat) -> None:
+        """The hold ran out on this seat's turn: the AI plays it (in the log, in the
+        seats of the save: the history does not count the match as the person's)."""
+        rs.taken_over = True
+        rs.ever_taken = True
+        name = self.game.names[rs.seat]
+        seat_cfg = self.session.seats[rs.seat]
+        if not seat_cfg.is_ai:
+            self.session.seats[rs.seat] = SeatConfig(seat_cfg.name, AI, TAKEOVER_LEVEL)
+            self.session.ai_rngs.setdefault(rs.seat, ai_rng(self.game.seed, rs.seat))
+            self.session._agents.pop(rs.seat, None)
+        self.game.log(f"{name} is away: the AI plays for them.", None, kind="net")
+        self.session.save()
+        self.write_sidecar()
+        log.info("table %s: the AI plays seat %d", self.code, rs.seat)
+        self._schedule(remote=True)
+
+    def server_ai_to_act(self) -> list[int]:
+        """AI seats the server moves: a remote seat the AI took over, and (headless)
+        every AI seat."""
+        out = []
+        for s in self.game.to_act():
+            rs = self.seats.get(s)
+            if rs is not None:
+                if rs.taken_over:
+                    out.append(s)
+            elif self.drive_ai and self.session.seats[s].is_ai:
+                out.append(s)
+        return out
+
+    def _drive(self) -> None:
+        if self._ai_task is not None or self.loop is None or not self.server_ai_to_act():
+            return
+        self._ai_task = self.loop.create_task(self._ai_turns())
+
+    async def _ai_turns(self) -> None:
+        try:
+            while not self.closed:
+                seats = self.server_ai_to_act()
+                if not seats or self.game.deal_over:
+                    return
+                if self.ai_pause > 0:
+                    await asyncio.sleep(self.ai_pause)
+                seats = self.server_ai_to_act()
+                if not seats:
+                    return
+                seat = seats[0]
+                s = self.session
+                n = len(s.game.actions)
+                inputs = s.ai_inputs(seat)
+                own = s.ai_rngs.setdefault(seat, ai_rng(s.game.seed, seat))
+                rng = random.Random()
+                rng.setstate(own.getstate())
+                agent = s.agent(seat)
+                obs, legal, decision = inputs
+                action = await asyncio.to_thread(agent.choose, obs, legal, decision, rng)
+                if self.closed or len(s.game.actions) != n or s.game.check(seat, action):
+                    continue
+                own.setstate(rng.getstate())
+                self.apply(seat, action, remote=True)
+        finally:
+            self._ai_task = None
+            if not self.closed:
+                self._schedule()
+
+    # ----- what a seat receives ----------------------------------------------------------
+    def state_for(self, seat: int, log_from: int) -> tuple[dict[str, Any], int]:
+        """The ``state`` message of ``seat`` (log entries from ``log_from`` on) and the
+        log's length."""
+        g = self.game
+        obs = dict(g.observation(seat))
+        hist = obs.pop("history", [])
+        if log_from > len(hist):
+            log_from = 0
+        to_act = list(g.to_act())
+        decision = g.decision(seat) if seat in to_act else None
+        legal = [a.to_json() for a in g.legal_actions(seat)] if decision else []
+        rs = self.seats.get(seat)
+        if rs is not None and rs.taken_over:
+            decision, legal = None, []
+        msg = {
+            "type": "state",
+            "seat": seat,
+            "n": len(g.actions),
+            "deal": g.deal_number,
+            "deal_over": g.deal_over,
+            "match_over": g.match_over,
+            "to_act": to_act,
+            "decision": decision.to_json() if decision else None,
+            "legal": legal,
+            "observation": obs,
+            "log_from": log_from,
+            "log": hist[log_from:],
+            "totals": list(g.totals),
+            "results": [r.to_json() for r in g.results],
+            "seats": self.seats_json(seat),
+            "ready": sorted(self.ready_seats),
+            "waiting": self.waiting(seat),
+        }
+        return msg, len(hist)
+
+    def scrub(self, seat: int, text: str, allowed: tuple[str, ...] = ()) -> str:
+        """``text`` unless it names a card ``seat`` may not see (other than the ones it
+        sent itself): then a reason that names none."""
+        try:
+            hidden = self.game.hidden_from(seat) - set(allowed)
+        except Exception:
+            return "That is not possible now."
+        if not hidden:
+            return text
+        words = set(re.findall(r"[0-9A-Za-z]+", text))
+        if words & hidden:
+            return "That is not possible now."
+        for c in hidden:
+            if self.game.card_face(c).label in text:
+                return "That is not possible now."
+        return text
+
+    def close(self) -> None:
+        self.closed = True
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+        if self._ai_task is not None:
+            self._ai_task.cancel()
+        with contextlib.suppress(ValueError):
+            self.session.listeners.remove(self._session_changed)
+
+
+def _mmss(seconds: float) -> str:
+    s = int(seconds + 0.999)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+# ----- one connection ---------------------------------------------------------------------------
+_STATE = object()
+
+
+class Conn:
+    """One client connection: its seat once joined, its rate bucket, its count of
+    refused messages, and its outbox (a writer task sends in order; states coalesce)."""
+
+    def __init__(self, ws: ServerConnection, server: TableServer) -> None:
+        self.ws = ws
+        self.server = server
+        self.table: HostedTable | None = None
+        self.seat: int | None = None
+        self.hello = False
+        self.bad = 0
+        self.bucket = P.TokenBucket(server.rate, server.burst)
+        self.outbox: deque[Any] = deque()
+        self.wake = asyncio.Event()
+        self.log_sent = 0
+        self.closing = False
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def push_state(self) -> None:
+        if self.seat is not None and _STATE not in self.outbox:
+            self.outbox.append(_STATE)
+            self.wake.set()
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.outbox.append(msg)
+        self.wake.set()
+
+    def bye(self, reason: str) -> None:
+        self.send({"type": "bye", "reason": reason})
+        self.closing = True
+        self.wake.set()
+
+    def refuse(self, code: str, reason: str, req: Any = None) -> None:
+        self.bad += 1
+        self.send(P.error(code, reason, req))
+        if self.bad >= P.MAX_BAD_MESSAGES:
+            self.bye("Too many refused messages.")
+
+    async def _write(self) -> None:
+        ws = self.ws
+        try:
+            while True:
+                await self.wake.wait()
+                self.wake.clear()
+                while self.outbox:
+                    item = self.outbox.popleft()
+                    seat, table = self.seat, self.table
+                    if item is _STATE:
+                        if seat is None or table is None:
+                            continue
+                        msg, self.log_sent = table.state_for(seat, self.log_sent)
+                    else:
+                        msg = item
+                    text = P.encode(msg)
+                    hook = self.server.send_hook
+                    if hook is not None and table is not None:
+                        hook(table, seat, text)
+                    await ws.send(text)
+                if self.closing:
+                    await ws.close(1000, "bye")
+                    return
+        except ConnectionClosed:
+            return
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # never expected: the connection goes, the server stays
+            log.exception("writer failed")
+            await ws.close(1011, "server error")
+
+
+class TableServer:
+    """A WebSocket server hosting tables by join code.
+
+    ``send_hook(table, seat, text)`` (tests) sees every message text at send time."""
+
+    def __init__(
+        self,
+        rate: float = P.RATE_PER_S,
+        burst: float = P.RATE_BURST,
+        ping_interval: float | None = 20.0,
+    ) -> None:
+        self.tables: dict[str, HostedTable] = {}
+        self.rate = rate
+        self.burst = burst
+        self.ping_interval = ping_interval
+        self.server: Server | None = None
+        self.host = "127.0.0.1"
+        self.port = 0
+        self.send_hook: Callable[[HostedTable, int | None, str], None] | None = None
+        self.conns: set[Conn] = set()
+
+    def add(self, table: HostedTable) -> HostedTable:
+        self.tables[table.code] = table
+        if self.server is not None:
+            table.attach(asyncio.get_running_loop())
+        return table
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.server = await serve(
+            self._handler,
+            host,
+            port,
+            max_size=P.MAX_MESSAGE_BYTES,
+            compression=None,
+            ping_interval=self.ping_interval,
+            max_queue=4,
+            logger=logging.getLogger("twos_tui.net.ws"),
+        )
+        sock = next(iter(self.server.sockets))
+        self.host = host
+        self.port = sock.getsockname()[1]
+        loop = asyncio.get_running_loop()
+        for t in self.tables.values():
+            t.attach(loop)
+
+    async def close(self) -> None:
+        for t in self.tables.values():
+            t.close()
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+            self.server = None
+        for c in list(self.conns):
+            c.writer.cancel()
+
+    def table_for(self, code: str) -> HostedTable | None:
+        key = normalize_code(code)
+        found = None
+        for c, t in self.tables.items():
+            if hmac.compare_digest(c.encode(), key.encode()):
+                found = t
+        return found
+
+    # ----- a connection's messages -----------------------------------------------------------
+    async def _handler(self, ws: ServerConnection) -> None:
+        conn = Conn(ws, self)
+        self.conns.add(conn)
+        try:
+            async for raw in ws:
+                if conn.closing:
+                    break
+                if not conn.bucket.take():
+                    conn.refuse(P.E_TOO_FAST, "Too many messages: slow down.")
+                    continue
+                try:
+                    msg = P.decode_client(raw)
+                    self._dispatch(conn, msg)
+                except P.BadMessage as e:
+                    conn.refuse(e.code, str(e), e.req)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.conns.discard(conn)
+            if conn.table is not None:
+                conn.table.disconnect(conn)
+            if not conn.closing:
+                conn.writer.cancel()
+            else:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(conn.writer, 2.0)
+
+    def _dispatch(self, conn: Conn, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        rid = msg["id"]
+        v = msg["v"]
+        if kind == "hello":
+            if v < P.MIN_VERSION:
+                conn.send(
+                    P.error(
+                        P.E_UPGRADE,
+                        f"This host speaks protocol {P.PROTOCOL_VERSION}; your twos-tui is "
+                        "too old: update it (pip install -U twos-tui).",
+                        rid,
+                    )
+                )
+                conn.bye("Update twos-tui to join this table.")
+                return
+            if v > P.PROTOCOL_VERSION:
+                conn.send(
+                    P.error(
+                        P.E_NEWER,
+                        f"This host runs an older twos-tui (protocol {P.PROTOCOL_VERSION}): "
+                        "ask the host to update.",
+                        rid,
+                    )
+                )
+                conn.bye("The host's twos-tui is older than yours.")
+                return
+            conn.hello = True
+            conn.send({"type": "answer", "id": rid, "kind": "hello", "result": None})
+            return
+        if not conn.hello:
+            raise P.BadMessage("Say hello first (with your protocol version).", P.E_HELLO, rid)
+        if kind == "leave":
+            conn.bye("Goodbye.")
+            return
+        if kind == "ping":
+            conn.send({"type": "answer", "id": rid, "kind": "ping", "result": "pong"})
+            return
+        if kind == "join":
+            self._join(conn, msg)
+            return
+        table, seat = conn.table, conn.seat
+        if table is None or seat is None:
+            raise P.BadMessage("Join a table first.", P.E_JOIN_FIRST, rid)
+        g = table.game
+        if kind in ("check", "describe"):
+            action: Action = msg["action"]
+            if kind == "check":
+                result = g.check(seat, action)
+            else:
+                result = g.describe(seat, action) if g.check(seat, action) is None else None
+            if result is not None:
+                result = table.scrub(seat, result, action.cards)
+            conn.send({"type": "answer", "id": rid, "kind": kind, "result": result})
+            return
+        if kind == "ready":
+            deal = msg["deal"]
+            if not g.deal_over or g.match_over or (deal is not None and deal != g.deal_number):
+                raise P.BadMessage("There is no next deal to be ready for now.", P.E_NOT_NOW, rid)
+            table.ready(seat)
+            conn.send({"type": "answer", "id": rid, "kind": "ready", "result": None})
+            return
+        # act
+        action = msg["action"]
+        n = msg["n"]
+        if n is not None and n != len(g.actions):
+            raise P.BadMessage("The table has moved on since that move was chosen.", P.E_STALE, rid)
+        reason = g.check(seat, action)
+        if reason is not None:
+            raise P.BadMessage(table.scrub(seat, reason, action.cards), P.E_ILLEGAL, rid)
+        try:
+            table.apply(seat, action)
+        except IllegalAction as e:  # checked just above: never expected
+            raise P.BadMessage(table.scrub(seat, str(e), action.cards), P.E_ILLEGAL, rid) from None
+        conn.push_state()
+        conn.send({"type": "answer", "id": rid, "kind": "act", "result": None})
+
+    def _join(self, conn: Conn, msg: dict[str, Any]) -> None:
+        rid = msg["id"]
+        if conn.table is not None:
+            raise P.BadMessage("You are at a table already.", P.E_JOIN, rid)
+        table = self.table_for(msg["code"])
+        if table is None or table.closed:
+            raise P.BadMessage("No table here has that code.", P.E_JOIN, rid)
+        try:
+            rs = table.by_token(msg["token"]) if msg["token"] else table.claim(msg["name"])
+        except JoinRefused as e:
+            raise P.BadMessage(str(e), P.E_JOIN, rid) from None
+        conn.table = table
+        conn.seat = rs.seat
+        conn.log_sent = 0
+        g = table.game
+        conn.send(
+            {
+                "type": "welcome",
+                "id": rid,
+                "role": "player",
+                "seat": rs.seat,
+                "token": rs.token,
+                "code": table.code,
+                "table": {
+                    "variant": g.variant_id,
+                    "players": g.players,
+                    "options": g.options,
+                    "names": list(g.names),
+                    "hold_s": table.hold_s,
+                },
+            }
+        )
+        table.connect(rs, conn)
+        conn.push_state()
