@@ -7,8 +7,8 @@ import contextlib
 import sqlite3
 import sys
 import traceback
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.command import CommandPalette
@@ -24,6 +24,9 @@ from ..play.seat_view import LocalSeatView, SeatView
 from ..play.session import Session, default_seats
 from .screens.home import HomeScreen
 from .textual_private import app_exception
+
+if TYPE_CHECKING:
+    from ..play.net.server import HostedTable, TableServer
 
 AI_PAUSE: float | None = None  #: None: the pace chosen in the picker (see play.settings)
 
@@ -55,6 +58,8 @@ class TwosApp(App[int]):
         self.start_with = session
         self.settings = settings_file.load()
         self.start_replay = replay
+        #: called once the home screen is up (``twos-tui host`` / ``join``)
+        self.on_start: Callable[[], None] | None = None
         #: the table in play, as this screen sees it (a local game's save is locked)
         self.table: SeatView | None = None
 
@@ -126,7 +131,9 @@ class TwosApp(App[int]):
         self.push_screen(HomeScreen())
         if self.start_replay is not None:
             self.open_replay(self.start_replay)
-        if self.start_with is not None:
+        if self.on_start is not None:
+            self.on_start()
+        elif self.start_with is not None:
             self.start_session(self.start_with)
         elif self.start_variant is not None:
             self.start_session(
@@ -183,10 +190,45 @@ class TwosApp(App[int]):
 
     def close_session(self) -> None:
         """The table in play is left: a local game's last save goes to disk and its lock
-        is released; a joined table is disconnected."""
+        is released; a joined table is disconnected; a hosted table stops listening."""
         if self.table is not None:
+            from .hosting import stop_server
+
+            stop_server(self.table)
             self.table.close()
             self.table = None
+
+    def start_hosted(
+        self, session: Session, remote_seats: tuple[int, ...], bind: str, port: int
+    ) -> None:
+        """Host ``session`` with ``remote_seats`` played from other computers: the server
+        starts on this app's loop, then the host's table opens with the join code."""
+        from ..play.net.server import HostedTable, TableServer
+
+        table = HostedTable(session, tuple(remote_seats), drive_ai=False)
+        self.host_table(table, TableServer(), bind, port)
+
+    def host_table(self, table: HostedTable, server: TableServer, bind: str, port: int) -> None:
+        """Serve ``table`` (made by the picker or ``twos-tui host``) and open it."""
+        server.add(table)
+
+        async def start() -> None:
+            from .hosting import host_view, start_server
+
+            problem = await start_server(server, bind, port)
+            if problem is not None:
+                table.close()
+                table.session.close()
+                self.notify(problem, title="Not hosted", severity="error", timeout=10)
+                return
+            self.start_session(host_view(table, server, bind))
+            self.notify(
+                f"Hosting: join code {table.code}. Press i at the table for the "
+                "addresses and the command to give friends.",
+                timeout=10,
+            )
+
+        self.run_worker(start(), group="host", exclusive=True)
 
     def start_session(self, session: Session | SeatView) -> None:
         from .screens.table import TableScreen
@@ -195,6 +237,15 @@ class TwosApp(App[int]):
         table = session if isinstance(session, SeatView) else LocalSeatView(session)
         self.table = table
         self.push_screen(TableScreen(table))
+
+    def player_name(self) -> str:
+        """The name this player last gave their own seat (for joining a table)."""
+        st = self.settings
+        choice = st.choice_for(st.last_variant) if st.last_variant else None
+        for seat in choice.seats if choice else []:
+            if seat.get("kind") == "human" and seat.get("name"):
+                return seat["name"]
+        return ""
 
     def resume(self, info: SaveInfo, copy: bool = False) -> None:
         """Open a listed save. If another running twos-tui has it open, say so and
@@ -342,7 +393,11 @@ def run_app(
         except ValueError as e:
             print(f"twos-tui: {e}", file=sys.stderr)
             return 2
-    app = make_app(variant, players, seed, replay=replay)
+    return run_built(make_app(variant, players, seed, replay=replay))
+
+
+def run_built(app: TwosApp) -> int:
+    """Run a built app in the terminal; the exit status for the command line."""
     try:
         result = app.run()
     except BaseException:
@@ -361,6 +416,22 @@ def run_app(
         _crashed("".join(traceback.format_exception(error)) if error else "")
         return app.return_code or 1
     return result or 0
+
+
+def run_hosted(table: HostedTable, server: TableServer, bind: str, port: int) -> int:
+    """``twos-tui host`` with a screen: the host's table opens once the server listens."""
+    app = make_app(ai_pause=None)
+    app.on_start = lambda: app.host_table(table, server, bind, port)
+    return run_built(app)
+
+
+def run_joined(view: SeatView) -> int:
+    """``twos-tui join``: the joined table opens at once (the view is connected)."""
+    app = make_app(ai_pause=None)
+    from .hosting import joined_view
+
+    app.on_start = lambda: app.start_session(joined_view(view))
+    return run_built(app)
 
 
 def _crashed(details: str) -> None:

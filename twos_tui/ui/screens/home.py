@@ -30,6 +30,7 @@ class HomeScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "new", "New game"),
         Binding("c", "continue_game", "Continue"),
+        Binding("j", "join", "Join"),
         Binding("r", "rules", "Rules"),
         Binding("o", "odds", "Odds"),
         Binding("s", "stats", "Stats"),
@@ -47,6 +48,7 @@ class HomeScreen(Screen[None]):
             with Center(), Vertical(id="home-buttons"):
                 yield Button("New game (n)", id="new", variant="primary")
                 yield Button("Continue (c)", id="continue")
+                yield Button("Join a table (j)", id="join")
                 yield Button("Rules (r)", id="rules")
                 with Horizontal(id="home-pair"):
                     yield Button("Odds (o)", id="odds")
@@ -80,6 +82,11 @@ class HomeScreen(Screen[None]):
         if continue_entries():
             self.app.push_screen(ContinueScreen())
 
+    def action_join(self) -> None:
+        from .join import JoinScreen
+
+        self.app.push_screen(JoinScreen(twos_app(self).player_name()))
+
     def action_rules(self) -> None:
         self.app.push_screen(RulesListScreen())
 
@@ -97,6 +104,7 @@ class HomeScreen(Screen[None]):
         actions = {
             "new": self.action_new,
             "continue": self.action_continue_game,
+            "join": self.action_join,
             "rules": self.action_rules,
             "odds": self.action_odds,
             "stats": self.action_stats,

@@ -26,10 +26,16 @@ from ..variants import available_variants, player_counts_text
 from ..widgets import SafeHeader, SafeOptionList
 from .sizing import SizeGuard
 
+REMOTE = "remote"  #: a seat played from another computer: starting hosts the table
+
+#: where a hosted table listens: this computer only, or every network it is on
+BIND_CHOICES = (("127.0.0.1", "this computer only"), ("0.0.0.0", "my local network too"))
+
 
 def seat_kinds() -> list[tuple[Text, str]]:
     kinds = [(Text("Human"), HUMAN)]
     kinds += [(Text(f"AI · {lvl}"), f"{AI}:{lvl}") for lvl in LEVELS]
+    kinds.append((Text("Remote"), REMOTE))
     return kinds
 
 
@@ -99,6 +105,16 @@ class PickerScreen(SizeGuard, Screen[None]):
                     )
                 yield Label(Text("Seats", style="bold"), classes="section")
                 yield Vertical(id="seats")
+                with Horizontal(classes="row", id="host-row"):
+                    yield Label("Host on", classes="row-label")
+                    yield Select(
+                        [(Text(label), addr) for addr, label in BIND_CHOICES],
+                        id="bind",
+                        allow_blank=False,
+                        compact=True,
+                        value=BIND_CHOICES[0][0],
+                    )
+                    yield Input(value="8765", id="port", type="integer", max_length=5, compact=True)
                 with Horizontal(classes="row"):
                     yield Label("AI pace", classes="row-label")
                     yield Select(
@@ -158,7 +174,7 @@ class PickerScreen(SizeGuard, Screen[None]):
         old: list[tuple[str, Any]] = [(i.value, s.value) for i, s in self.seat_inputs]
         if not old:
             choice = self.settings.choice_for(self.cls.variant_id)
-            kinds = {f"{AI}:{lvl}" for lvl in LEVELS} | {HUMAN}
+            kinds = {f"{AI}:{lvl}" for lvl in LEVELS} | {HUMAN, REMOTE}
             for kept in choice.seats if choice else []:
                 kind = kept.get("kind", HUMAN)
                 if kind == AI:
@@ -245,9 +261,23 @@ class PickerScreen(SizeGuard, Screen[None]):
     def _seat_kind(self) -> None:
         self.update_note()
 
+    def remote_seats(self) -> tuple[int, ...]:
+        """The seats chosen as Remote: players on other computers."""
+        return tuple(i for i, (_, sel) in enumerate(self.seat_inputs) if sel.value == REMOTE)
+
     def update_note(self) -> None:
-        """Say when the game will be a demo (every seat an AI)."""
-        if self.seat_inputs and all(s.is_ai for s in self.chosen_seats()):
+        """Say when the game will be a demo (every seat an AI), or hosted."""
+        remote = bool(self.seat_inputs) and bool(self.remote_seats())
+        self.query_one("#host-row").display = remote
+        if remote:
+            self.query_one("#picker-error", Static).update(
+                Text(
+                    "Remote seats: starting hosts the table; it shows a code for your "
+                    "friends to join with (twos-tui join, or Join a table at home).",
+                    style="italic",
+                )
+            )
+        elif self.seat_inputs and all(s.is_ai for s in self.chosen_seats()):
             self.query_one("#picker-error", Static).update(
                 Text(
                     "Every seat is an AI: you will watch a demo "
@@ -273,7 +303,7 @@ class PickerScreen(SizeGuard, Screen[None]):
             name = clean_name(inp.value, f"Player {i + 1}")
             if kind.startswith(AI):
                 seats.append(SeatConfig(name, AI, kind.partition(":")[2] or DEFAULT_LEVEL))
-            else:
+            else:  # a person: here, or (Remote) on another computer
                 seats.append(SeatConfig(name, HUMAN))
         return seats
 
@@ -289,7 +319,21 @@ class PickerScreen(SizeGuard, Screen[None]):
         names = [s.name for s in seats]
         if len(set(names)) != len(names):
             return "Give every seat a different name."
+        remote = self.remote_seats()
+        if remote:
+            if len(remote) == len(seats):
+                return "Keep one seat for yourself (Human): the host plays at this screen."
+            if not self.chosen_port():
+                return "The port is a number from 1024 to 65535."
         return None
+
+    def chosen_port(self) -> int | None:
+        text = self.query_one("#port", Input).value.strip()
+        return int(text) if text.isdigit() and 1024 <= int(text) <= 65535 else None
+
+    def chosen_bind(self) -> str:
+        value = self.query_one("#bind", Select).value
+        return value if isinstance(value, str) else BIND_CHOICES[0][0]
 
     # ----- actions ----------------------------------------------------------------------
     def action_start(self) -> None:
@@ -311,15 +355,24 @@ class PickerScreen(SizeGuard, Screen[None]):
             self.query_one("#picker-error", Static).update(Text(f"✗ {err}", style="bold red"))
             return
         self.remember(seats)
-        twos_app(self).start_session(session)
+        remote = self.remote_seats()
+        if remote:
+            twos_app(self).start_hosted(
+                session, remote, self.chosen_bind(), self.chosen_port() or 8765
+            )
+        else:
+            twos_app(self).start_session(session)
 
     def remember(self, seats: list[SeatConfig]) -> None:
         """Keep this game's choices (and the pace) for next time."""
         st = self.settings
         st.ai_pace = self.chosen_pace()
         st.last_variant = self.cls.variant_id
+        kept = [s.to_json() for s in seats]
+        for i in self.remote_seats():
+            kept[i]["kind"] = REMOTE
         st.picker[self.cls.variant_id] = settings_file.PickerChoice(
-            self.players, [s.to_json() for s in seats], self.chosen_options()
+            self.players, kept, self.chosen_options()
         )
         save = getattr(self.app, "save_settings", None)
         if save is not None:

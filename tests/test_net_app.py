@@ -1,0 +1,157 @@
+"""The real app at a networked table, driven by Pilot: as a client that joined a table
+hosted elsewhere (its screen shows its own seat's view only), and as the host (a bot
+joins from "another computer", the host plays at its screen)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from net_helpers import join, live_server, remote_table
+from textual.widgets import Input
+
+from twos_tui.play.net.client import RemoteSeatView, play_bot
+from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.join import JoinScreen
+from twos_tui.ui.screens.table import TableScreen
+from twos_tui.ui.widgets import HandView
+
+
+async def wait_until(pilot, cond, tries: int = 400) -> None:
+    for _ in range(tries):
+        if cond():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the state never came")
+
+
+def hand_text(screen: TableScreen) -> str:
+    return str(screen.query_one(HandView).render())
+
+
+async def test_app_joins_a_hosted_table_and_plays(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos", seed=5, kinds=["remote", "ai", "ai"], autosave=False)
+    async with live_server() as server:
+        server.add(table)
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Zoe", False
+        )
+        app = make_app(autosave=False, ai_pause=None)
+        from twos_tui.ui.hosting import joined_view
+
+        app.on_start = lambda: app.start_session(joined_view(view))
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:
+                await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+                assert isinstance(screen, TableScreen)
+                assert screen.table is view and view.remote
+                seat = view.controls[0]
+                assert screen.viewer == seat
+                # other seats' hands are never visible to this screen
+                for other in range(view.players):
+                    if other != seat:
+                        try:
+                            view.observation(other)
+                        except PermissionError:
+                            pass
+                        else:
+                            raise AssertionError("a remote view showed another seat's hand")
+                moves = 0
+                while moves < 6 and not view.deal_over:
+                    await wait_until(
+                        pilot,
+                        lambda: view.deal_over or (seat in view.to_act() and screen._decision),
+                    )
+                    if view.deal_over:
+                        break
+                    hand = view.observation(seat)["hand"]
+                    shown = hand_text(screen)
+                    for code in hand:
+                        assert view.card_face(code).label in shown
+                    # the hidden cards of the whole deal (as the host knows them) are
+                    # never drawn on this screen
+                    for code in table.game.hidden_from(seat):
+                        assert view.card_face(code).label not in shown
+                    before = view.action_count
+                    screen.act(view.legal_actions(seat)[0])
+                    await wait_until(pilot, lambda b=before: view.action_count > b)
+                    moves += 1
+                assert moves >= 1
+                assert table.game.actions  # the host applied them
+                await pilot.press("i")
+                await pilot.pause()
+                assert "127.0.0.1" in str(app.screen.query_one("#info-body").render())
+        finally:
+            view.close()
+
+
+async def test_app_hosts_a_table_a_bot_joins(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    from twos_tui.play.net.server import HostedTable, TableServer
+
+    table = HostedTable.create(
+        "twos",
+        ["human", "remote", "ai"],
+        names=["Host", "", "Cleo"],
+        options={"deals_to_win": 1},
+        seed=9,
+        level="easy",
+        autosave=False,
+        drive_ai=False,
+    )
+    server = TableServer()
+    app = make_app(autosave=False, ai_pause=0)
+    app.on_start = lambda: app.host_table(table, server, "127.0.0.1", 0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        assert table.code in screen.sub_title
+        bot = await join(server, table, "Robo")
+        bot_task = asyncio.create_task(play_bot(bot, "easy"))
+        try:
+            # undo is off at a table with a player on another computer
+            await pilot.press("ctrl+z")
+            await pilot.pause()
+            assert "other computers" in str(screen.query_one("#message").render())
+            host_moves = 0
+            for _ in range(40):
+                await wait_until(
+                    pilot,
+                    lambda: table.game.deal_over or (0 in table.game.to_act() and screen._decision),
+                )
+                if table.game.deal_over:
+                    break
+                screen.act(table.game.legal_actions(0)[0])
+                host_moves += 1
+                await pilot.pause()
+            assert host_moves >= 1
+            # the remote player's name replaced the seat's, and it moved from its own screen
+            assert "Robo" in table.game.names
+            robo = table.game.names.index("Robo")
+            assert any(seat == robo for seat, _ in table.game.actions)
+        finally:
+            bot_task.cancel()
+            await bot.close()
+    assert server.server is None or not server.tables  # the server stopped with the table
+
+
+async def test_join_screen_reports_an_unreachable_host(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    async with live_server() as server:
+        port = server.port
+    # nothing listens there any more
+    app = make_app(autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("j")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, JoinScreen)
+        screen.query_one("#join-address", Input).value = f"127.0.0.1:{port}"
+        screen.query_one("#join-code", Input).value = "ABCD-EFGH"
+        screen.action_join()
+        await wait_until(
+            pilot, lambda: "✗" in str(screen.query_one("#join-error").render()), tries=1000
+        )
+        assert isinstance(app.screen, JoinScreen)
