@@ -30,7 +30,7 @@ def hand_text(screen: TableScreen) -> str:
 
 async def test_app_joins_a_hosted_table_and_plays(tmp_path, monkeypatch):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
-    table = remote_table("twos", seed=5, kinds=["remote", "ai", "ai"], autosave=False)
+    table = remote_table("twos", seed=5, kinds=["ai", "remote", "ai"], autosave=False)
     async with live_server() as server:
         server.add(table)
         view = await asyncio.to_thread(

@@ -189,7 +189,7 @@ class TableScreen(SizeGuard, Screen):
             loop.call_soon_threadsafe(self.changed_elsewhere)
 
         self.table.set_listener(listener)
-        self.trick_word = type(self.board).trick_word(dict(g.observation(0)))
+        self.trick_word = type(self.board).trick_word(dict(g.observation((g.visible or (0,))[0])))
         self.refresh_bindings()
         self.query_one(HandView).focus()
         w, h = self.app.size
