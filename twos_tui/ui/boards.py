@@ -42,6 +42,14 @@ class TableView:
     thinking: int | None = None  #: an AI seat deciding now
     framed: bool = False  #: room for framed cards
     flash: bool = False  #: a bomb or a catch just happened: highlight it
+    #: per seat, a word on who plays it beyond the AI mark ("remote", "dropped: seat
+    #: held 1:40", "free: waiting for a player"...), or ""
+    notes: list[str] = field(default_factory=list)
+
+    def tags(self, seat: int, tags: list[str]) -> list[str]:
+        """A seat's tags with its note, if it has one."""
+        note = self.notes[seat] if seat < len(self.notes) else ""
+        return [*tags, note] if note else list(tags)
 
     def name(self, seat: int | None) -> str:
         if seat is None:
@@ -295,7 +303,7 @@ class ClimbingBoard(Board):
                 self.query_one(f"#opp-{i}", SeatPanel).show(
                     g.names[seat],
                     counts[seat],
-                    list(tags[seat]),
+                    view.tags(seat, list(tags[seat])),
                     seat in to_act,
                     [],
                     view.ai[seat] if seat < len(view.ai) else False,
@@ -487,7 +495,7 @@ class TrickBoard(Board):
             out[pos] = CompassSeat(
                 g.names[seat],
                 counts[seat],
-                list(tags[seat]),
+                view.tags(seat, list(tags[seat])),
                 seat in to_act,
                 cards,
                 label,

@@ -40,7 +40,7 @@ from textual.widgets import Button, Footer, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import Action, Decision
-from ...play.seat_view import LocalSeatView, SeatView
+from ...play.seat_view import REMOTE, LocalSeatView, SeatInfo, SeatView
 from ...play.session import Session
 from ..boards import Board, TableView, board_for
 from ..widgets import HandView, InfoPanel, MessageLine, PlayLog, SafeHeader, update_static
@@ -60,6 +60,13 @@ from .table_views import TableViews
 CHOICE_POOL = 4  #: choice buttons mounted up front (more are mounted if ever needed)
 FRAMED_HEIGHT = 34  #: from this many rows, cards are drawn framed
 TALL_HEIGHT = 30  #: from this many rows, the score panel also says how the match is won
+
+
+def seat_note(seat: SeatInfo) -> str:
+    """What the seat panel adds about a seat played from another computer."""
+    if seat.kind != REMOTE:
+        return seat.note
+    return seat.note or ("" if seat.connected else "away")
 
 
 class TableScreen(SizeGuard, Screen):
@@ -244,14 +251,16 @@ class TableScreen(SizeGuard, Screen):
         seat = self.seat_on_screen()
         me = seat if seat is not None else (self.table.humans or [0])[0]
         obs = g.observation(me) if seat is not None else None
+        seats = self.table.seats
         return TableView(
             g,
             obs,
             me,
-            [s.is_ai for s in self.table.seats],
+            [s.is_ai for s in seats],
             self.ai.thinking,
             self.framed,
             self._flashing(),
+            [seat_note(s) for s in seats],
         )
 
     def refresh_view(self) -> None:
