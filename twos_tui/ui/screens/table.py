@@ -51,7 +51,7 @@ from .table_flow import DealFlow
 from .table_hints import HintHelper
 from .table_message import MessageBar
 from .table_moves import Moves
-from .table_panels import offered_lines, prompt_text, render_log, render_score
+from .table_panels import house_rules_note, offered_lines, prompt_text, render_log, render_score
 from .table_select import Selection
 from .table_views import TableViews
 
@@ -222,8 +222,11 @@ class TableScreen(SizeGuard, Screen):
         public = view.obs if view.obs is not None else g.observation(view.me)
         word = g.deal_word.capitalize()
         paused = " (paused)" if self.demo_controls.paused else ""
-        self.sub_title = f"{word} {public.get('deal_number', g.deal_number)}" + (
-            " · demo" + paused if self.demo else ""
+        rules = house_rules_note(g)
+        self.sub_title = (
+            f"{word} {public.get('deal_number', g.deal_number)}"
+            + (" · demo" + paused if self.demo else "")
+            + (f" · {rules}" if rules else "")
         )
         self.board.show(view)
         render_score(self, public)

@@ -47,6 +47,17 @@ def render_score(screen: TableScreen, obs: dict[str, Any]) -> None:
     update_static(panel, t)
 
 
+def house_rules_note(game: Any) -> str:
+    """The house rules set away from their usual values, named briefly (for the table's
+    sub-title: the help lists them in full), or "" when every rule is the usual one."""
+    changed = [
+        spec.label
+        for spec in game.option_specs(game.players)
+        if spec.id in game.options and game.options[spec.id] != spec.default
+    ]
+    return "house rules: " + ", ".join(changed) if changed else ""
+
+
 def log_line(entry: dict[str, Any]) -> Text:
     kind = entry.get("kind")
     style = ""
