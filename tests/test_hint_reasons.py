@@ -111,7 +111,7 @@ def _beaten_by(s: Spot, seats: list[int], bombs_too: bool) -> str | None:
     mine = s.combo(s.action.cards)
     for seat in seats:
         for c in s.g.enumerate_combos(seat, mine):
-            if bombs_too or not c.is_bomb():
+            if bombs_too or not c.is_bomb:
                 return f"{s.g.names[seat]} can beat it with {' '.join(c.cards)}"
     return None
 

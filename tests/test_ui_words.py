@@ -130,3 +130,101 @@ async def test_a_house_rule_is_marked_in_the_picker_and_at_the_table():
         screen = await wait_for_human(pilot)
         assert "house rules: Passing" in screen.sub_title
         assert "house rules: Passing" in flat(screen_text(app))
+
+
+# ----- 11. wording at the table ---------------------------------------------------------
+def _footer(app) -> str:
+    from ui_helpers import screen_lines
+
+    return screen_lines(app)[-1]
+
+
+async def _next_human(pilot, screen):
+    """Play the hint's move for the human and wait for their next decision (None when
+    the deal ends first)."""
+    import random
+
+    from ui_helpers import ai_idle
+
+    from twos_tui.ai import suggest
+    from twos_tui.ui.screens.table import TableScreen
+
+    g = screen.game
+    seat = screen.viewer
+    d = g.decision(seat)
+    hint = suggest(g.variant_id, g.observation(seat), g.legal_actions(seat), d, random.Random(0))
+    screen.act(hint.action)
+    for _ in range(300):
+        await pilot.pause()
+        if g.deal_over:
+            return None
+        s = pilot.app.screen
+        if isinstance(s, TableScreen) and s._decision is not None and ai_idle(s):
+            await pilot.pause()
+            return s
+    raise AssertionError("no human turn")
+
+
+@pytest.mark.parametrize("variant", ["twos", "big-two", "twos-tricks", "2v1"])
+async def test_pass_is_in_the_footer_only_where_there_is_a_pass(variant):
+    from twos_tui.ui.screens.table_moves import pass_choice
+
+    app = make_app(variant, seed=2, ai_pause=0)
+    seen = set()
+    async with app.run_test(size=(140, 30)) as pilot:
+        screen = await wait_for_human(pilot)
+        for _ in range(12):
+            if screen is None:
+                break
+            d = screen._decision
+            await pilot.pause()
+            can = pass_choice(d) is not None
+            seen.add(can)
+            assert ("p Pass" in _footer(app)) == can, (d.prompt, _footer(app))
+            screen = await _next_human(pilot, screen)
+    if variant == "twos-tricks":
+        assert seen == {False}
+    elif variant in ("twos", "big-two"):
+        assert seen == {True, False}  # a lead (no pass) and a follow (a pass) both met
+
+
+async def test_the_score_panel_says_what_its_mark_means():
+    from ui_helpers import region_text
+
+    app = make_app("twos", seed=2, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_human(pilot)
+        text = region_text(app, screen.query_one("#score"))
+        assert "◀" in text.splitlines()[1] or "◀" in text
+        assert "◀ hand shown" in text
+
+
+async def test_2v1_log_says_round():
+    from ui_helpers import screen_text
+
+    from twos_tui.ui.screens.dialogs import InfoDialog
+
+    app = make_app("2v1", seed=2, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_human(pilot)
+        await pilot.press("l")
+        for _ in range(10):
+            await pilot.pause()
+            if isinstance(app.screen, InfoDialog):
+                break
+        assert "Log of this round" in screen_text(app)
+
+
+def test_the_trick_caption_has_one_space_before_the_cards():
+    from twos_tui.engine import new_game
+    from twos_tui.ui.boards import climbing_caption
+
+    class View:
+        def name(self, seat):
+            return ["Ana", "Ben", "Cy"][seat]
+
+        face = staticmethod(new_game("twos", 3).card_face)
+
+    last = {"plays": [{"seat": 0, "cards": ["AH"], "kind": "single"}], "winner": 0}
+    text = climbing_caption(View(), last, leads=False).plain
+    assert "  " not in text and text == "Ana won the trick with single A♥ "

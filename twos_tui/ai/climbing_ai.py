@@ -48,6 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from ..engine.cards import display
+from ..engine.climbing import reading_order
 from ..engine.observation import ChinesePokerObservation, ClimbingObservation, Observation
 from ..engine.poker_hands import CODE_IDX, penalty_50_40_30
 from ..engine.protocol import Action, Decision
@@ -81,8 +82,9 @@ _KIND_WORDS = {
 
 
 def show(cards: Iterable[str]) -> str:
-    """Card labels as a player reads them: ``10♥ J♥``."""
-    return " ".join(display(c) for c in cards)
+    """Card labels as a player reads them: ``10♥ J♥`` (a straight's 2 first, a full
+    house's three of a kind before its pair, as the table shows them)."""
+    return " ".join(display(c) for c in reading_order(tuple(cards)))
 
 
 def kind_word(combo: Combo) -> str:

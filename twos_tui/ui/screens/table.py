@@ -376,9 +376,9 @@ class TableScreen(SizeGuard, Screen):
         if action == "last_trick" and parameters:
             return parameters[0] == self.trick_word  # the one in the game's word
         if action == "pass_turn":
-            # always in the footer at a table with players: the bindings shown never
-            # change from turn to turn (recomposing the footer costs a frame)
-            return not self.demo
+            # only where the decision has a pass (the footer is redrawn when that
+            # changes, not on every turn: see ActionButtons.footer_pass)
+            return not self.demo and self.buttons.footer_pass
         return True
 
     def _choices_only(self) -> bool:

@@ -43,6 +43,7 @@ def render_score(screen: TableScreen, obs: dict[str, Any]) -> None:
         t.append(f"\n{target}", style="dim")
     panel = screen.query_one("#score", InfoPanel)
     panel.border_title = g.score_label
+    panel.border_subtitle = "◀ hand shown"  # what the mark beside a name means
     t.rstrip()
     update_static(panel, t)
 
