@@ -155,7 +155,38 @@ def _not_yours(s: Spot, m) -> str | None:
     return "the card wins the trick as it stands" if win == len(plays) - 1 else None
 
 
+def _plays_low(s: Spot, m) -> str | None:
+    """ "Play low with X" (Twos trick-taking): no plain card of X's suit that could be
+    played is lower (the 2s and the 3s that catch them are cards apart)."""
+    from twos_tui.engine.twos_tricks import rank_of, suit_of
+
+    c = s.action.cards[0]
+    lower = [
+        a.cards[0]
+        for a in s.legal
+        if suit_of(a.cards[0]) == suit_of(c) and 3 < rank_of(a.cards[0]) < rank_of(c)
+    ]
+    return f"{lower[0]} is lower" if lower else None
+
+
+def _weakest(s: Spot, m) -> str | None:
+    """2v1's "your weakest": no card kept is weaker than one given up (the rainbow,
+    which must go, apart)."""
+    from twos_tui.ai.two_v_one_ai import INDEX, RB, STRENGTH
+
+    hand = s.hand
+    gone = [c for c in s.action.cards if INDEX[c] != RB]
+    kept = [c for c in hand if c not in s.action.cards and INDEX[c] != RB]
+    if gone and kept:
+        worst = max(STRENGTH[INDEX[c]] for c in gone)
+        if any(STRENGTH[INDEX[c]] < worst for c in kept):
+            return "a weaker card is kept"
+    return None
+
+
 CHECKS: list[tuple[str, Callable[[Spot, re.Match], str | None]]] = [
+    (r"^Play low with", _plays_low),
+    (r"your weakest", _weakest),
     (r"empties your hand", _empties),
     (r"only (legal card|move)", _only),
     (r"nothing you hold beats", _nothing_beats),
