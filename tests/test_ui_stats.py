@@ -81,6 +81,8 @@ async def test_a_deal_played_in_the_app_is_in_stats_and_replays(data_home):
         assert "easy+normal" in shown(stats, "#stats-figures")
         table = stats.query_one("#stats-deals", DataTable)
         assert table.row_count == 1
+        assert str(next(iter(table.columns.values())).label) == "Round"  # the game's word
+        assert "Recent rounds" in shown(stats, "#stats-deals-title")
         await pilot.press("tab")
         await pilot.pause()
         assert table.has_focus
