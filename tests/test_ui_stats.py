@@ -77,10 +77,12 @@ async def test_a_deal_played_in_the_app_is_in_stats_and_replays(data_home):
         stats = app.screen
         assert isinstance(stats, StatsScreen) and stats.variant == "2v1"
         won = int(0 in result.winners)
-        assert f"Deals    1 played · {won} won" in shown(stats, "#stats-figures")
+        assert f"Rounds   1 played · {won} won" in shown(stats, "#stats-figures")  # 2v1: rounds
         assert "easy+normal" in shown(stats, "#stats-figures")
         table = stats.query_one("#stats-deals", DataTable)
         assert table.row_count == 1
+        assert str(next(iter(table.columns.values())).label) == "Round"  # the game's word
+        assert "Recent rounds" in shown(stats, "#stats-deals-title")
         await pilot.press("tab")
         await pilot.pause()
         assert table.has_focus

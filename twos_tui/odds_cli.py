@@ -15,6 +15,7 @@ from typing import TextIO
 from .engine.odds import (
     PER,
     Row,
+    bomb_rule,
     describe_deck,
     format_per_10m,
     format_probability,
@@ -130,7 +131,11 @@ def _table_text(
         f"Run shapes in a {hand_size}-card hand, {describe_deck(deck)}: exact odds.",
         "A w x l run is l consecutive ranks (3 ... K A 2, no wrap) holding at least w cards each.",
         "per 10,000,000 = how many of ten million dealt hands are expected to hold the shape.",
-        "Rarest first.  BOMB = a Twos bomb (multi-run w>=2, l>=3, or four of a kind 4x1).",
+        (
+            "Rarest first.  BOMB = a Chinese Poker bomb (four of a kind 4x1, with a fifth card)."
+            if bomb_rule(deck) == "chinese-poker"
+            else "Rarest first.  BOMB = a Twos bomb (multi-run w>=2, l>=3, or four of a kind 4x1)."
+        ),
         "",
     ]
     if hits is not None:
@@ -144,7 +149,9 @@ def _table_text(
     out.extend(fmt(c) for c in lines)
     bombs = [r.label for r in rows if r.bomb]
     out.append("")
-    if bombs:
+    if bombs and bomb_rule(deck) == "chinese-poker":
+        out.append("The one bomb: " + bombs[0] + " (four of a kind)")
+    elif bombs:
         out.append("Bombs, strongest (rarest) first: " + " > ".join(bombs))
     else:
         out.append("No bomb can be dealt in a hand of this size.")

@@ -48,6 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from ..engine.cards import display
+from ..engine.climbing import reading_order
 from ..engine.observation import ChinesePokerObservation, ClimbingObservation, Observation
 from ..engine.poker_hands import CODE_IDX, penalty_50_40_30
 from ..engine.protocol import Action, Decision
@@ -81,8 +82,9 @@ _KIND_WORDS = {
 
 
 def show(cards: Iterable[str]) -> str:
-    """Card labels as a player reads them: ``10♥ J♥``."""
-    return " ".join(display(c) for c in cards)
+    """Card labels as a player reads them: ``10♥ J♥`` (a straight's 2 first, a full
+    house's three of a kind before its pair, as the table shows them)."""
+    return " ".join(display(c) for c in reading_order(tuple(cards)))
 
 
 def kind_word(combo: Combo) -> str:
@@ -128,6 +130,45 @@ def penalty(obs: ClimbingObservation, left: int) -> int:
 
 def _cards_word(n: int) -> str:
     return f"{n} card" + ("" if n == 1 else "s")
+
+
+def splits_a_set(variant: str, hand: Sequence[str], cards: Sequence[str]) -> bool:
+    """Does playing ``cards`` take some but not all of a rank the hand holds two or more
+    of (a pair, triple or four broken up)? What "without breaking up your hand" denies."""
+    order = _ORDER[variant]
+    held: dict[int, int] = {}
+    for c in hand:
+        held[order[c] >> 2] = held.get(order[c] >> 2, 0) + 1
+    used: dict[int, int] = {}
+    for c in cards:
+        used[order[c] >> 2] = used.get(order[c] >> 2, 0) + 1
+    return any(held.get(r, 0) >= 2 and u < held[r] for r, u in used.items())
+
+
+#: the kinds whose plays compare by their highest card (so "lowest" can be told by it)
+_BY_TOP_CARD = ("single", "pair", "triple", "run")
+
+
+def is_lowest(P: Planner, act: Action, combo: Combo, plays: Sequence[Action]) -> bool:
+    """Is ``act`` the lowest legal play of its kind and size? Only told for the kinds
+    that compare by their highest card; the others are never called lowest."""
+    if combo.kind not in _BY_TOP_CARD:
+        return False
+    k = P.key(act.cards)
+    for a in plays:
+        if len(a.cards) != combo.n or P.key(a.cards) >= k:
+            continue
+        other = P.combo_of(a.cards)
+        if other is not None and other.kind == combo.kind:
+            return False
+    return True
+
+
+def _unbeatable(P: Planner, c: Combo) -> str:
+    """How sure a control is, in words: bombs may still beat it where the game has them."""
+    if c.bomb or P.bomb_threat() == 0.0:
+        return "nobody can beat it"
+    return "only a bomb can beat it"
 
 
 # =========================================================================================
@@ -275,7 +316,7 @@ class NormalClimbingAgent:
                     last = rest[-1]
                     if c.ctrl:
                         return act, (
-                            f"Lead {show(act.cards)}: nobody can beat it, and you can go out "
+                            f"Lead {show(act.cards)}: {_unbeatable(P, c)}, and you can go out "
                             f"with {show(last.cards)} after it."
                         )
                     return act, f"Lead {show(act.cards)}, then go out with your sure winners."
@@ -310,11 +351,21 @@ class NormalClimbingAgent:
                     f"Lead {show(act.cards)}: {names[s]} has {_cards_word(n)} left and "
                     f"cannot follow a {word}."
                 )
-            return act, (
-                f"Lead {show(act.cards)}: {names[s]} has {_cards_word(n)} left, so lead "
-                f"high enough to keep them from going out."
-            )
-        keep = [c for c in plan if c is not pick and c.s >= self.HOLD]
+            o = min(near, key=lambda d: d[1])[2]
+            if P.is_control(pick, [o]) and (pick.bomb or P.bomb_threat() == 0.0):
+                return act, (
+                    f"Lead {show(act.cards)}: {names[s]} has {_cards_word(n)} left, and "
+                    f"nothing they could hold beats it."
+                )
+            # the lead they are least likely to beat, when it is (else the plain reasons)
+            s_pick = P.strength(pick, [o])
+            if all(P.strength(c, [o]) <= s_pick + 1e-9 for c in legal_plan if c.n <= n):
+                return act, (
+                    f"Lead {show(act.cards)}: {names[s]} has {_cards_word(n)} left, and of "
+                    f"your leads this is the one they are least likely to beat."
+                )
+        played = set(act.cards)
+        keep = [c for c in plan if c is not pick and c.s >= self.HOLD and not played & set(c.cards)]
         keep.sort(key=lambda c: -c.s)
         tail = ""
         if keep:
@@ -323,7 +374,7 @@ class NormalClimbingAgent:
             tail = f": a {word} gets {pick.n} cards out at once"
         else:
             tail = ": it is the hardest part of your hand to get rid of"
-        low = "lowest " if pick.s < 0.5 else ""
+        low = "lowest " if is_lowest(P, act, pick, plays) else ""
         return act, f"Lead your {low}{word}, {show(act.cards)}{tail}."
 
     # ----- following -------------------------------------------------------------------------
@@ -388,7 +439,7 @@ class NormalClimbingAgent:
                 return t.a, ""
             last = weak[0] if weak else after[-1]
             return t.a, (
-                f"Play {show(t.a.cards)}: nobody can beat it, and then you can go out "
+                f"Play {show(t.a.cards)}: {_unbeatable(P, t.c)}, and then you can go out "
                 f"with {show(last.cards)}."
             )
         # 2. opponents close to going out: how likely each is to win this trick if we pass
@@ -451,10 +502,16 @@ class NormalClimbingAgent:
                 return t.a, (
                     f"Play {show(t.a.cards)}: take the lead now — you have strong cards to spare."
                 )
-            return t.a, (
-                f"Play {show(t.a.cards)}: the cheapest way to beat {show(top['cards'])} "
-                f"without breaking up your hand."
-            )
+            beat = show(top["cards"])
+            if is_lowest(P, t.a, t.c, plays):
+                why = f"the lowest play that beats {beat}"
+            elif t.gain >= max(x.gain for x in cands) - 1e-9:
+                why = f"the cheapest way to beat {beat}"
+            else:
+                why = f"it beats {beat}"
+            if t.planned and not splits_a_set(obs["variant"], obs["hand"], t.a.cards):
+                why += " without breaking up your hand"
+            return t.a, f"Play {show(t.a.cards)}: {why}."
         if pass_act is None:
             t = max(cands, key=lambda t: t.gain)
             return t.a, f"Play {show(t.a.cards)}: you may not pass."
@@ -466,8 +523,13 @@ class NormalClimbingAgent:
             what = show(t.a.cards) if t.c.n == 1 else f"{kind_word(t.c)} {show(t.a.cards)}"
             return pass_act, f"Pass: your {what} is worth more later."
         t = max(cands, key=lambda t: t.gain)
+        if all(splits_a_set(obs["variant"], obs["hand"], a.cards) for a in plays):
+            return pass_act, (
+                f"Pass: beating {show(top['cards'])} would mean breaking up your hand "
+                f"(for instance playing {show(t.a.cards)})."
+            )
         return pass_act, (
-            f"Pass: beating {show(top['cards'])} would mean breaking up your hand "
+            f"Pass: beating {show(top['cards'])} costs your hand more than it gains "
             f"(for instance playing {show(t.a.cards)})."
         )
 

@@ -390,9 +390,20 @@ def explain(t: Table, c: int, tag: str, w: Weights) -> str:
         if is_two(x) and safe_two(x, t.hand, t.gone):
             keep.append(_name(x))
     tail = f"; keep {keep[0]} for a trick worth more" if keep else ""
+    # "cannot win" only when nothing could make this card win the trick
+    lost = p_win <= 0.0
     if HONOUR_OF[c]:
-        return f"Throw {name}: you cannot win this trick and it is your least useful card{tail}."
-    return f"Play low with {name}: this trick is not yours{tail}."
+        if lost:
+            return (
+                f"Throw {name}: you cannot win this trick and it is your least useful card{tail}."
+            )
+        return (
+            f"Throw {name}: this trick is unlikely to be yours ({p_win:.0%}) and it is your "
+            f"least useful card{tail}."
+        )
+    if lost:
+        return f"Play low with {name}: this trick is not yours{tail}."
+    return f"Play low with {name}: this trick is unlikely to be yours ({p_win:.0%}){tail}."
 
 
 # ===== fast policy for the simulation =========================================================

@@ -33,7 +33,7 @@ from itertools import combinations, product
 from typing import Any, ClassVar
 
 from .cards import display, display_cards
-from .climbing import Combination, Slot, describe_kind
+from .climbing import Combination, Slot, describe_kind, show_combo
 from .poker_hands import (
     _IDX_BIT,
     CODE_IDX,
@@ -610,10 +610,7 @@ class BigTwoGame(PokerClimbingGame):
                 f"A {describe_kind(combo.kind)} does not beat a {describe_kind(top.kind)} "
                 f"(five-card hands rank {FIVE_ORDER})."
             )
-        return (
-            f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
-            f"{self._compare_text(top)}"
-        )
+        return f"{show_combo(combo)} does not beat {show_combo(top)}: {self._compare_text(top)}"
 
     def _compare_text(self, top: Combination) -> str:
         kind = top.kind

@@ -49,7 +49,7 @@ from functools import cache
 from typing import Any, ClassVar, cast
 
 from .cards import display_cards
-from .climbing import Combination, Slot, describe_kind
+from .climbing import Combination, Slot, describe_kind, show_combo
 from .observation import ChinesePokerObservation
 from .poker_hands import (
     _BIT_OF,
@@ -665,7 +665,7 @@ class ChinesePokerGame(PokerClimbingGame):
                 "(equal ranks do not beat)."
             )
         return (
-            f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
+            f"{show_combo(combo)} does not beat {show_combo(top)}: "
             f"suits do not count, so it needs a higher rank."
         )
 

@@ -15,7 +15,7 @@ A variant subclasses :class:`ClimbingGame` and supplies:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Self, cast
@@ -59,7 +59,7 @@ class Combination:
         return self.power > 0
 
     def describe(self) -> str:
-        return f"{self.kind.replace('-', ' ')} {display_cards(self.cards)}"
+        return f"{self.kind.replace('-', ' ')} {display_cards(shown_order(self.kind, self.cards))}"
 
 
 @lru_cache(maxsize=256)
@@ -68,6 +68,41 @@ def describe_kind(kind: str) -> str:
         w, ln = kind[5:].split("x")
         return f"bomb {w}×{ln}"
     return kind.replace("-", " ")
+
+
+def shown_order(kind: str, cards: Sequence[str]) -> tuple[str, ...]:
+    """The cards of a play in the order a player reads them: a straight's 2 first (in a
+    straight the 2 is the bottom card: 2-3-4-5-6), a full house's three of a kind before
+    its pair. Other plays keep their order (lowest first). Display only: the rules never
+    depend on the order."""
+    if kind in ("straight", "straight-flush"):
+        twos = [c for c in cards if c[:-1] == "2"]
+        if twos and len(twos) < len(cards):
+            return tuple(twos + [c for c in cards if c[:-1] != "2"])
+    elif kind == "full-house":
+        count: dict[str, int] = {}
+        for c in cards:
+            count[c[:-1]] = count.get(c[:-1], 0) + 1
+        three = [c for c in cards if count[c[:-1]] >= 3]
+        return tuple(three + [c for c in cards if count[c[:-1]] < 3])
+    return tuple(cards)
+
+
+def reading_order(cards: Sequence[str]) -> tuple[str, ...]:
+    """:func:`shown_order` for cards whose kind is not at hand: five or more cards of
+    different ranks holding a 2 and a 3 are a straight (no game's run goes round from
+    the 2 to the 3 the other way); five cards of two ranks, three and two, a full house."""
+    ranks = [c[:-1] for c in cards]
+    if len(cards) >= 5 and len(set(ranks)) == len(ranks) and "2" in ranks and "3" in ranks:
+        return shown_order("straight", cards)
+    if len(cards) == 5 and sorted(ranks.count(r) for r in set(ranks)) == [2, 3]:
+        return shown_order("full-house", cards)
+    return tuple(cards)
+
+
+def show_combo(combo: Combination) -> str:
+    """A combination's cards as a player reads them (see :func:`shown_order`)."""
+    return _show(shown_order(combo.kind, combo.cards))
 
 
 _SHOWN: dict[str, str] = {}
@@ -250,7 +285,7 @@ class ClimbingGame(Game):
                 return None
         if combo is None:
             return None
-        what = f"{describe_kind(combo.kind)} {_show(combo.cards)}"
+        what = f"{describe_kind(combo.kind)} {show_combo(combo)}"
         if self.top is None or self.top_seat is None:
             return f"{what} — a new lead"
         beaten = describe_kind(self.top.kind)
@@ -282,7 +317,7 @@ class ClimbingGame(Game):
                 f"A {top.strict} {describe_kind(top.kind)} "
                 f"can only be beaten by another {top.strict} one."
             )
-        return f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}."
+        return f"{show_combo(combo)} does not beat {show_combo(top)}."
 
     # ----- applying -------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> None:
@@ -319,14 +354,15 @@ class ClimbingGame(Game):
         self.opening = False
         if not self.locked_out:
             self.passed = [False] * self.players
-        self.trick.append({"seat": seat, "cards": list(combo.cards), "kind": combo.kind})
+        shown = list(shown_order(combo.kind, combo.cards))
+        self.trick.append({"seat": seat, "cards": shown, "kind": combo.kind})
         is_bomb = combo.power > 0
         bomb = " — BOMB!" if is_bomb else ""
         self.log(
-            f"{self.names[seat]} plays {describe_kind(combo.kind)} {_show(combo.cards)}{bomb}",
+            f"{self.names[seat]} plays {describe_kind(combo.kind)} {_show(shown)}{bomb}",
             seat,
             kind="play",
-            cards=list(combo.cards),
+            cards=list(shown),
             combo=combo.kind,
             bomb=is_bomb,
         )
@@ -411,7 +447,7 @@ class ClimbingGame(Game):
             assert self.top_seat is not None
             prompt = (
                 f"Beat {self.names[self.top_seat]}'s {describe_kind(self.top.kind)} "
-                f"{display_cards(self.top.cards)}, or pass."
+                f"{show_combo(self.top)}, or pass."
             )
         choices = (Choice("Pass", PASS, "p"),) if self.can_pass(seat) else ()
         return Decision(seat, "play", prompt, (1, len(self.hands[seat])), "play", choices)
@@ -424,7 +460,7 @@ class ClimbingGame(Game):
         who = self.names[self.current]
         if self.top is None:
             return f"{who} to lead."
-        return f"{who} to beat {describe_kind(self.top.kind)} {display_cards(self.top.cards)}."
+        return f"{who} to beat {describe_kind(self.top.kind)} {show_combo(self.top)}."
 
     def seat_tags(self, seat: int) -> list[str]:
         tags = []
@@ -457,7 +493,11 @@ class ClimbingGame(Game):
             "table": table,
             "trick": [p.copy() for p in self.trick],
             "top": (
-                {"seat": self.top_seat, "cards": list(self.top.cards), "kind": self.top.kind}
+                {
+                    "seat": self.top_seat,
+                    "cards": list(shown_order(self.top.kind, self.top.cards)),
+                    "kind": self.top.kind,
+                }
                 if self.top
                 else None
             ),

@@ -43,7 +43,7 @@ upwards, into the slots that the mask throws away).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb, factorial
@@ -150,6 +150,20 @@ def max_width(hand_size: int, deck: str = "standard") -> int:
     if spec.counts is None:
         return hand_size
     return min(max(spec.counts), hand_size)
+
+
+def bomb_rule(deck: str) -> str:
+    """The game whose bombs a deck's table marks: the Chinese Poker deck is that game's
+    (its only bomb is four of a kind, played with a fifth card); every other deck is
+    Twos'."""
+    return "chinese-poker" if parse_deck(deck).name == "chinese" else "twos"
+
+
+def is_bomb_in(rule: str, width: int, length: int) -> bool:
+    """Is the shape a bomb in the game ``rule`` (see :func:`bomb_rule`)?"""
+    if rule == "chinese-poker":
+        return (width, length) == (4, 1)
+    return is_bomb(width, length)
 
 
 def is_bomb(width: int, length: int) -> bool:
@@ -398,10 +412,13 @@ class Row:
     width: int
     length: int
     probability: Fraction
+    #: whose bombs ``bomb`` marks: ``"twos"``, or ``"chinese-poker"`` (the Chinese Poker
+    #: deck's game, whose only bomb is four of a kind)
+    rule: str = "twos"
 
     @property
     def bomb(self) -> bool:
-        return is_bomb(self.width, self.length)
+        return is_bomb_in(self.rule, self.width, self.length)
 
     @property
     def per_10m(self) -> float:
@@ -448,7 +465,9 @@ def odds_table(hand_size: int, deck: str = "standard") -> list[Row]:
     """Every shape with non-zero probability, rarest first."""
     spec = parse_deck(deck)
     _check_hand_size(hand_size, spec)
-    return list(_table(hand_size, spec.counts))
+    rule = bomb_rule(deck)
+    rows = list(_table(hand_size, spec.counts))
+    return rows if rule == "twos" else [replace(r, rule=rule) for r in rows]
 
 
 @lru_cache(maxsize=128)
@@ -477,6 +496,9 @@ def bomb_shapes(hand_size: int, deck: str = "standard") -> list[Row]:
     """
     spec = parse_deck(deck)
     _check_hand_size(hand_size, spec)
+    rule = bomb_rule(deck)
+    if rule != "twos":  # the game's own bombs only
+        return [r for r in odds_table(hand_size, deck) if r.bomb]
     return list(_bomb_table(hand_size, spec.counts))
 
 

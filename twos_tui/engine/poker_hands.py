@@ -44,7 +44,7 @@ from typing import Any, ClassVar
 
 from .bitmask import bits
 from .cards import CLIMB_RANKS, RANK_TEXT, display
-from .climbing import ClimbingGame, Combination, Slot, _show, describe_kind
+from .climbing import ClimbingGame, Combination, Slot, _show, describe_kind, shown_order
 from .protocol import PASS, Action, DealResult, OptionSpec
 
 mask_ints = bits  #: the cards of a mask, lowest first (the name the engine uses)
@@ -190,7 +190,9 @@ def play_text(e: Entry) -> str:
     """What the play log says after the player's name."""
     t: str | None = e[9]
     if t is None:
-        t = e[9] = f" plays {describe_kind(e[3])} {_show(e[1])}" + (" — BOMB!" if e[5] > 0 else "")
+        t = e[9] = f" plays {describe_kind(e[3])} {_show(shown_order(e[3], e[1]))}" + (
+            " — BOMB!" if e[5] > 0 else ""
+        )
     return t
 
 
@@ -690,14 +692,15 @@ class PokerClimbingGame(ClimbingGame):
         if not locked:
             self.passed = [False] * self.players
         kind = e[3]
-        self.trick.append({"seat": seat, "cards": list(codes), "kind": kind})
+        shown = list(shown_order(kind, codes))
+        self.trick.append({"seat": seat, "cards": shown, "kind": kind})
         self.history.append(
             {
                 "seat": seat,
                 "text": self.names[seat] + (e[9] or play_text(e)),
                 "deal": self.deal_number,
                 "kind": "play",
-                "cards": list(codes),
+                "cards": list(shown),
                 "combo": kind,
                 "bomb": e[5] > 0,
             }

@@ -61,7 +61,7 @@ from .cards import (
     display_cards,
     parse_card,
 )
-from .climbing import ClimbingGame, Combination, Slot, describe_kind
+from .climbing import ClimbingGame, Combination, Slot, describe_kind, show_combo
 from .observation import TwosObservation
 from .protocol import PASS, Action, DealResult, OptionSpec
 
@@ -919,7 +919,7 @@ class TwosGame(ClimbingGame):
                 f"Nothing tops {theirs}, the highest card, in this pattern: only a bomb beats it."
             )
         return (
-            f"{display_cards(combo.cards)} does not beat {display_cards(top.cards)}: "
+            f"{show_combo(combo)} does not beat {show_combo(top)}: "
             f"your top card {mine} is not above {theirs}."
         )
 

@@ -21,6 +21,7 @@ from typing import Any
 from ..engine import Action, Game, new_game
 from . import history
 from .history import HistoryError
+from .stats import deal_word
 
 #: observation keys holding one seat's own cards besides the hand, shown in a replay
 SEAT_NOTES = ("my_face_down", "my_choice", "my_discard", "received")
@@ -191,13 +192,17 @@ def game_log(conn: sqlite3.Connection, match_id: int) -> str:
     opts = ", ".join(f"{k}={v}" for k, v in sorted(match["options"].items())) or "defaults"
     out.append(f"Seed {match['seed']}; rules: {opts}")
     if not deals:
-        out.append("No finished deal recorded.")
+        out.append(f"No finished {deal_word(match['variant'])} recorded.")
         return "\n".join(out) + "\n"
+    word = deal_word(match["variant"])
     for d in deals:
         out.append("")
         undo = f" · {d['undos']} undo{'s' if d['undos'] != 1 else ''}" if d["undos"] else ""
         minutes = d["duration"] / 60
-        out.append(f"== Deal {d['deal_number']} (deal id {d['id']}) · {minutes:.1f} min{undo}")
+        out.append(
+            f"== {word.capitalize()} {d['deal_number']} ({word} id {d['id']}) · "
+            f"{minutes:.1f} min{undo}"
+        )
         try:
             rep = DealReplay(match, deals, d["id"])
         except HistoryError as e:
@@ -213,7 +218,7 @@ def game_log(conn: sqlite3.Connection, match_id: int) -> str:
         out.append(d["summary"])
         out.extend(f"  {line}" for line in d["details"])
         totals = ", ".join(f"{n} {t}" for n, t in zip(match["names"], d["totals"], strict=False))
-        out.append(f"{match['score_label']} after deal {d['deal_number']}: {totals}")
+        out.append(f"{match['score_label']} after {word} {d['deal_number']}: {totals}")
     if match["finished"]:
         won = ", ".join(match["names"][i] for i in match["winners"] or [])
         out.append("")
@@ -245,6 +250,7 @@ CSV_FIELDS = [
     "match_over",
     "match_winners",
     "action_count",
+    "deal_word",  #: what the game calls a deal ("round" in 2v1): deal_number counts those
 ]
 
 
@@ -285,6 +291,7 @@ def export_csv(conn: sqlite3.Connection) -> str:
                 d["match_over"],
                 who(d["match_winners"]) if d["match_over"] else "",
                 len(d["actions"]),
+                deal_word(d["variant"]),
             ]
         )
     return buf.getvalue()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,14 +47,34 @@ def default_sort(variant_id: str) -> str:
 
 @dataclass
 class PickerChoice:
-    """What the rules picker last started for one game."""
+    """What the rules picker last started for one game. The house rules are also kept
+    for each player count (``by_players``): some of them (Twos' hand size) have a usual
+    value that depends on the count."""
 
     players: int | None = None
     seats: list[dict[str, str]] = field(default_factory=list)  #: name, kind, level
     options: dict[str, Any] = field(default_factory=dict)
+    #: player count -> the house rules last started with that many players
+    by_players: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"players": self.players, "seats": self.seats, "options": self.options}
+        return {
+            "players": self.players,
+            "seats": self.seats,
+            "options": self.options,
+            "by_players": {str(n): o for n, o in sorted(self.by_players.items())},
+        }
+
+    def options_for(self, players: int, specs_of: Callable[[int], Sequence[Any]]) -> dict[str, Any]:
+        """The house rules to offer for ``players``: those last started with that count;
+        else the last ones, less those whose usual value depends on the count (a 13-card
+        hand for three players is not kept for two, whose usual hand is 20).
+        ``specs_of(n)``: the game's option specs for ``n`` players."""
+        if players in self.by_players:
+            return dict(self.by_players[players])
+        if self.players == players or self.players is None:
+            return dict(self.options)
+        return carry_options(self.options, self.players, players, specs_of)
 
     @classmethod
     def from_json(cls, d: Any) -> PickerChoice:
@@ -67,11 +88,34 @@ class PickerChoice:
             if isinstance(s, dict)
         ]
         options = d.get("options")
+        by: dict[int, dict[str, Any]] = {}
+        listed_by = d.get("by_players")
+        for n, o in listed_by.items() if isinstance(listed_by, dict) else ():
+            if str(n).isdigit() and isinstance(o, dict):
+                by[int(n)] = dict(o)
         return cls(
             players if isinstance(players, int) else None,
             seats,
             dict(options) if isinstance(options, dict) else {},
+            by,
         )
+
+
+def carry_options(
+    options: dict[str, Any], before: int, after: int, specs_of: Callable[[int], Sequence[Any]]
+) -> dict[str, Any]:
+    """The house rules of ``options`` (chosen for ``before`` players) that still hold for
+    ``after`` players: a rule is dropped (back to its usual value) when its usual value
+    differs between the two counts or the value is not offered for ``after``."""
+    then = {spec.id: spec for spec in specs_of(before)}
+    out = {}
+    for spec in specs_of(after):
+        old = then.get(spec.id)
+        if old is None or spec.id not in options or old.default != spec.default:
+            continue
+        if any(v == options[spec.id] for v, _ in spec.choices):
+            out[spec.id] = options[spec.id]
+    return out
 
 
 @dataclass

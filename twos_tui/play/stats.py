@@ -25,6 +25,8 @@ import sqlite3
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..engine import variant_class
+
 RECENT = 30  #: deals in the chart
 
 #: the chart's glyphs: shape, not colour, tells a win from a loss
@@ -286,6 +288,14 @@ def stats_json(conn: sqlite3.Connection, variant: str | None = None) -> dict[str
 
 
 # ----- text -------------------------------------------------------------------------------
+def deal_word(variant_id: str) -> str:
+    """What the game calls a deal ("round" in 2v1); "deal" for a game this build lacks."""
+    try:
+        return variant_class(variant_id).deal_word
+    except (ValueError, ImportError, AttributeError):
+        return "deal"
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``"1 deal"``, ``"3 deals"``."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
@@ -324,35 +334,39 @@ def _rate_text(r: Record) -> str:
     return f"{r.won} of {r.played} ({percent(r)})"
 
 
-def player_lines(p: PlayerStats) -> list[str]:
+def player_lines(p: PlayerStats, word: str = "deal") -> list[str]:
     """The player's figures as plain lines of at most ~55 columns (the CLI; the Stats
-    screen shows the same lines)."""
+    screen shows the same lines). ``word``: what the game calls a deal (2v1: round)."""
+    words = word + "s"
     lines = [
         f"Matches  {p.matches.played} played · {p.matches.won} won · {percent(p.matches)}",
-        f"Deals    {p.deals.played} played · {p.deals.won} won · {percent(p.deals)}",
+        f"{words.capitalize():<8} {p.deals.played} played · {p.deals.won} won · {percent(p.deals)}",
     ]
     if p.deals_by_opponents:
-        lines.append("Won against (deals · matches):")
+        lines.append(f"Won against ({words} · matches):")
         width = max(len(k) for k in p.deals_by_opponents)
         for opp, r in sorted(p.deals_by_opponents.items()):
             m = p.matches_by_opponents.get(opp, Record())
             lines.append(f"  {opp:<{width}}  {_rate_text(r)} · {_rate_text(m)}")
     for a in p.averages.values():
+        if a.label.lower().endswith(" won"):
+            # a score that counts deals won: the line above already gives how often
+            continue
         better = "lower is better" if a.lower_is_better else "higher is better"
         mean = "—" if a.mean is None else f"{a.mean:+.2f}"
-        lines.append(f"Average {a.label.lower()} per deal: {mean} ({better})")
+        lines.append(f"Average {a.label.lower()} per {word}: {mean} ({better})")
     ds, ms = p.deal_streaks, p.match_streaks
-    lines.append(f"Streaks  deals: best {ds.best}, now {streak_text(ds.current)}")
+    lines.append(f"Streaks  {words}: best {ds.best}, now {streak_text(ds.current)}")
     lines.append(f"         matches: best {ms.best}, now {streak_text(ms.current)}")
     if p.deals_with_undo or p.matches_with_undo:
         lines.append(
-            f"Undo (↶) used in {plural(p.deals_with_undo, 'deal')}, "
+            f"Undo (↶) used in {plural(p.deals_with_undo, word)}, "
             f"{plural(p.matches_with_undo, 'match', 'matches')}"
         )
     if p.recent:
         label = next(iter(p.averages.values())).label.lower() if p.averages else "score"
         lines.append(
-            f"Last {plural(len(p.recent), 'deal')}, oldest first "
+            f"Last {plural(len(p.recent), word)}, oldest first "
             f"({WIN_GLYPH} won, {LOSS_GLYPH} lost):"
         )
         lines.append(f"  won/lost  {result_strip(p.recent)}")
@@ -366,16 +380,17 @@ def stats_text(conn: sqlite3.Connection, variant: str | None = None) -> str:
     out = [f"History: {history_path()}", "Figures count human seats only."]
     for vs in compute(conn, variant):
         t = vs.totals()
+        word = deal_word(vs.variant)
         out.append("")
         head = (
             f"{vs.name}: {plural(t['matches']['played'], 'match', 'matches')} played, "
-            f"{t['matches']['won']} won; {plural(t['deals']['played'], 'deal')} played, "
+            f"{t['matches']['won']} won; {plural(t['deals']['played'], word)} played, "
             f"{t['deals']['won']} won"
         )
         if vs.watched_deals:
-            head += f" ({plural(vs.watched_deals, 'watched all-AI deal')} not counted)"
+            head += f" ({plural(vs.watched_deals, f'watched all-AI {word}')} not counted)"
         out.append(head)
         for p in vs.players:
             out.append(f"  {p.player}:")
-            out.extend("    " + line for line in player_lines(p))
+            out.extend("    " + line for line in player_lines(p, word))
     return "\n".join(out) + "\n"

@@ -153,7 +153,8 @@ def climbing_caption(view: TableView, last: dict[str, Any], leads: bool = True) 
     t.append(f"{view.name(winner)} won the trick", style="bold")
     if plays:
         top = plays[-1]
-        t.append(f" with {play_label(top)} ")
+        # the chips carry their own padding: one space before them would read as two
+        t.append(f" with {play_label(top)}")
         t.append_text(chips(list(top.get("cards", [])), view.face))
     elif leads:
         t.append(".")

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Static
 
 from ..engine.odds import (
     Row,
+    bomb_rule,
     bomb_shapes,
     describe_deck,
     format_per_10m,
@@ -157,9 +158,14 @@ class OddsScreen(Screen[None]):
         if not self.rows:
             return ""
         floor_exp = log_floor(self.rows)
+        bombs = (
+            "Chinese Poker's only bomb is four of a kind (played with a fifth card)."
+            if bomb_rule(self.deck) == "chinese-poker"
+            else "Twos bombs: rarer ones are stronger, #1 beats the rest."
+        )
         return (
             f"Exact chances (not sampled). Bars: log scale from 1 in 10^{-floor_exp} "
-            "(empty) to certain (full). Rarer bombs are stronger: #1 beats the rest."
+            f"(empty) to certain (full). {bombs}"
         )
 
     def chart(self, width: int | None = None) -> Text:
@@ -187,7 +193,9 @@ class OddsScreen(Screen[None]):
             p = float(r.probability)
             rank = strength.get((r.width, r.length))
             tag = ""
-            if rank == 1:
+            if rank is not None and len(bombs) == 1:
+                tag = "bomb"  # one kind of bomb (Chinese Poker): no order to tell
+            elif rank == 1:
                 tag = "strongest"
             elif rank == len(bombs) and rank is not None:
                 tag = "weakest"

@@ -11,6 +11,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
@@ -60,6 +61,8 @@ class PickerScreen(SizeGuard, Screen[None]):
         self.players = self.remembered_players(self.cls)
         self.seat_inputs: list[tuple[Input, Select]] = []
         self.option_selects: list[tuple[Any, Select]] = []
+        #: player count -> the house rules chosen for it on this visit (this game)
+        self._chosen_here: dict[int, dict[str, Any]] = {}
         self._building = False
 
     @property
@@ -164,6 +167,7 @@ class PickerScreen(SizeGuard, Screen[None]):
         players.value = self.players
         players.disabled = len(cls.player_counts) == 1
         self.seat_inputs = []  # a new game: its own seats (remembered ones, else defaults)
+        self._chosen_here = {}
         await self.rebuild_seats()
         await self.rebuild_options()
         self._building = False
@@ -205,14 +209,19 @@ class PickerScreen(SizeGuard, Screen[None]):
             )
         await box.mount_all(rows)
 
-    async def rebuild_options(self) -> None:
+    async def rebuild_options(self, carry: dict[str, Any] | None = None) -> None:
+        """The house rules for this game and player count: those remembered for the count
+        (see ``PickerChoice.options_for``), with ``carry`` (the ones just chosen here that
+        do not depend on the count) on top."""
         box = self.query_one("#options", Vertical)
         await box.remove_children()
         rows: list[Widget] = []
         self.option_selects = []
         specs = self.cls.option_specs(self.players)
         choice = self.settings.choice_for(self.cls.variant_id)
-        remembered = choice.options if choice else {}
+        remembered = choice.options_for(self.players, self.cls.option_specs) if choice else {}
+        remembered.update(self._chosen_here.get(self.players, {}))
+        remembered.update(carry or {})
         for spec in specs:
             choices = [(Text(label), i) for i, (_, label) in enumerate(spec.choices)]
             default = next(i for i, (v, _) in enumerate(spec.choices) if v == spec.default)
@@ -233,6 +242,32 @@ class PickerScreen(SizeGuard, Screen[None]):
         if not specs:
             rows.append(Static(Text("This game has no house-rule options.", style="dim")))
         await box.mount_all(rows)
+        self.mark_house_rules()
+
+    def mark_house_rules(self) -> None:
+        """Mark each rule set away from its usual value: a "•" before its name and a line
+        saying what the usual is (not by colour alone)."""
+        for spec, sel in self.option_selects:
+            row = sel.parent
+            box = row.parent if row is not None else None
+            if box is None:
+                continue
+            usual = spec.label_of(spec.default)
+            changed = isinstance(sel.value, int) and spec.choices[sel.value][0] != spec.default
+            desc = Text(spec.description, style="dim")
+            if changed:
+                desc.append(f"\n• House rule: the usual is {usual}.", style="italic")
+            try:
+                box.query_one(".option-label", Label).update(
+                    f"• {spec.label}" if changed else spec.label
+                )
+                box.query_one(".option-desc", Static).update(desc)
+            except NoMatches:  # a row being taken down or not yet up
+                continue
+
+    @on(Select.Changed, ".option-select")
+    def _option_changed(self) -> None:
+        self.mark_house_rules()
 
     @on(OptionList.OptionHighlighted, "#variant-list")
     async def _variant(self, event: OptionList.OptionHighlighted) -> None:
@@ -252,9 +287,14 @@ class PickerScreen(SizeGuard, Screen[None]):
         value = event.select.value
         if self._building or value is Select.NULL or value == self.players:
             return
-        self.players = int(value)  # type: ignore[call-overload]
+        before, self.players = self.players, int(value)  # type: ignore[call-overload]
+        # the rules chosen for the count left are kept for it; those that do not depend
+        # on the count come along (a hand size does not: each count has its usual one)
+        chosen = self.chosen_options()
+        self._chosen_here[before] = chosen
+        carry = settings_file.carry_options(chosen, before, self.players, self.cls.option_specs)
         await self.rebuild_seats()
-        await self.rebuild_options()
+        await self.rebuild_options(carry)
         self.update_note()
 
     @on(Select.Changed, ".seat-kind")
@@ -371,8 +411,12 @@ class PickerScreen(SizeGuard, Screen[None]):
         kept = [s.to_json() for s in seats]
         for i in self.remote_seats():
             kept[i]["kind"] = REMOTE
+        before = st.picker.get(self.cls.variant_id)
+        options = self.chosen_options()
+        by_players = dict(before.by_players) if before else {}
+        by_players[self.players] = options
         st.picker[self.cls.variant_id] = settings_file.PickerChoice(
-            self.players, kept, self.chosen_options()
+            self.players, kept, options, by_players
         )
         save = getattr(self.app, "save_settings", None)
         if save is not None:

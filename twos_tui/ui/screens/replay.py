@@ -80,7 +80,8 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         r = self.replay
         self.title = f"Replay: {r.match['variant_name']}"
-        self.sub_title = f"game {r.match['id']}, deal {r.deal_number} (deal id {r.deal_id})"
+        word = r.game.deal_word
+        self.sub_title = f"game {r.match['id']}, {word} {r.deal_number} ({word} id {r.deal_id})"
         self.query_one("#replay-table", InfoPanel).border_title = "Table"
         self.show()
 
@@ -101,7 +102,7 @@ class ReplayScreen(Screen[None]):
         elif f.actor is not None and f.action is not None:
             step.append(f" · {self.seat_name(f.actor)}: {describe(f.action, face)}")
         if self.step == self.last_step:
-            step.append(" · deal over", style="bold")
+            step.append(f" · {r.game.deal_word} over", style="bold")
         if self._timer is not None:
             step.append(" · playing (space pauses)", style="italic")
         self.query_one("#replay-step", Static).update(step)

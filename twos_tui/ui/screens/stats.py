@@ -58,12 +58,12 @@ def exports_dir() -> Path:
     return data_dir() / "exports"
 
 
-def player_text(p: PlayerStats) -> Text:
+def player_text(p: PlayerStats, word: str = "deal") -> Text:
     """One player's figures: the same lines as ``twos-tui stats``, with the chart's
     glyphs set off (the glyph's shape tells a win from a loss, colour only adds)."""
     t = Text()
     t.append(f"{p.player}\n", style="bold underline")
-    for line in stats.player_lines(p):
+    for line in stats.player_lines(p, word):
         if line.startswith("  won/lost  "):
             t.append("  won/lost  ")
             for r in p.recent:
@@ -80,29 +80,31 @@ def player_text(p: PlayerStats) -> Text:
 def variant_text(vs: VariantStats) -> Text:
     t = Text()
     totals = vs.totals()
+    word = stats.deal_word(vs.variant)
     t.append(f"{vs.name}", style="bold")
     t.append(
-        f" · {stats.plural(vs.deals_recorded, 'deal')} recorded in "
+        f" · {stats.plural(vs.deals_recorded, word)} recorded in "
         f"{stats.plural(vs.matches_recorded, 'game')}",
         style="dim",
     )
     if vs.watched_deals:
         t.append(
-            f" ({stats.plural(vs.watched_deals, 'watched all-AI deal')}, not in the figures)",
+            f" ({stats.plural(vs.watched_deals, f'watched all-AI {word}')}, not in the figures)",
             style="dim",
         )
     t.append("\n")
     if not vs.players:
         t.append(
             f"Matches: {totals['matches']['played']} played, {totals['matches']['won']} won\n"
-            f"Deals:   {totals['deals']['played']} played, {totals['deals']['won']} won\n"
-            "No finished deal with a human player yet: play one and it shows here.\n",
+            f"{word.capitalize() + 's:':<8} {totals['deals']['played']} played, "
+            f"{totals['deals']['won']} won\n"
+            f"No finished {word} with a human player yet: play one and it shows here.\n",
         )
         return t
     for i, p in enumerate(vs.players):
         if i:
             t.append("\n")
-        t.append_text(player_text(p))
+        t.append_text(player_text(p, word))
     t.rstrip()
     return t
 
@@ -161,7 +163,8 @@ class StatsScreen(Screen[None]):
         for vid, name in stats.variant_names().items():
             ids.append(vid)
             deals = counts.get(vid, (0, 0, 0))[0]
-            label = Text.assemble((name, "bold"), "\n", (stats.plural(deals, "deal"), "dim"))
+            word = stats.deal_word(vid)
+            label = Text.assemble((name, "bold"), "\n", (stats.plural(deals, word), "dim"))
             games.add_option(Option(label, id=vid))
         first = self.start_variant or latest or ids[0]
         games.highlighted = ids.index(first) if first in ids else 0
@@ -213,14 +216,19 @@ class StatsScreen(Screen[None]):
         self._add_rows(self.deals)
         self._more = len(self.deals) == PAGE_ROWS
         title = self.query_one("#stats-deals-title", Static)
+        word = stats.deal_word(variant)
+        for key, column in table.columns.items():  # the list's first column: the game's word
+            if key.value == "id":
+                column.label = Text(word.capitalize())
+        table.refresh()
         if self.deals:
             title.update(
                 Text.assemble(
-                    ("Recent deals", "bold"), (" · Enter: replay · ↶: had an undo", "dim")
+                    (f"Recent {word}s", "bold"), (" · Enter: replay · ↶: had an undo", "dim")
                 )
             )
         else:
-            title.update(Text("No deal of this game recorded yet.", style="dim"))
+            title.update(Text(f"No {word} of this game recorded yet.", style="dim"))
 
     def _add_rows(self, deals: list[dict]) -> None:
         table = self.query_one("#stats-deals", DataTable)

@@ -53,7 +53,7 @@ from .table_flow import DealFlow
 from .table_hints import HintHelper
 from .table_message import MessageBar
 from .table_moves import Moves
-from .table_panels import offered_lines, prompt_text, render_log, render_score
+from .table_panels import house_rules_note, offered_lines, prompt_text, render_log, render_score
 from .table_select import Selection
 from .table_views import TableViews
 
@@ -271,10 +271,12 @@ class TableScreen(SizeGuard, Screen):
         public = view.obs if view.obs is not None else g.observation(view.me)
         word = g.deal_word.capitalize()
         paused = " (paused)" if self.demo_controls.paused else ""
+        rules = house_rules_note(g)
         self.sub_title = (
             f"{word} {public.get('deal_number', g.deal_number)}"
             + (" · demo" + paused if self.demo else "")
             + (f" · {self.table.banner}" if self.table.banner else "")
+            + (f" · {rules}" if rules else "")
         )
         self.board.show(view)
         render_score(self, public)
@@ -424,9 +426,9 @@ class TableScreen(SizeGuard, Screen):
         if action == "last_trick" and parameters:
             return parameters[0] == self.trick_word  # the one in the game's word
         if action == "pass_turn":
-            # always in the footer at a table with players: the bindings shown never
-            # change from turn to turn (recomposing the footer costs a frame)
-            return not self.demo
+            # only where the decision has a pass (the footer is redrawn when that
+            # changes, not on every turn: see ActionButtons.footer_pass)
+            return not self.demo and self.buttons.footer_pass
         return True
 
     def _choices_only(self) -> bool:

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from textual.containers import Horizontal
 from textual.widgets import Button
 
+from .table_moves import pass_choice
+
 if TYPE_CHECKING:
     from .table import TableScreen
 
@@ -21,6 +23,9 @@ class ActionButtons:
         self.screen = screen
         self.choice_sig: tuple | None = None  #: the choices the pool was labelled for
         self.footer_choices_only = False  #: the footer was last drawn for choices only
+        #: the footer offers "p Pass": only while the decision at the screen has a pass
+        #: (kept as it was while no decision is shown, so it does not blink on AI turns)
+        self.footer_pass = False
 
     def render(self, reason: str | None = "") -> None:
         """The buttons; ``reason``: :meth:`TableScreen.current_reason` when the caller
@@ -61,6 +66,12 @@ class ActionButtons:
             for i, b in enumerate(pool):
                 b.variant = "primary" if default and i == 0 else "default"
         screen.query_one("#sort", Button).label = f"Sort: {screen.sort_by}"
+        changed = False
         if screen._choices_only() != self.footer_choices_only:
             self.footer_choices_only = screen._choices_only()
-            screen.refresh_bindings()  # space Select comes and goes with it
+            changed = True  # space Select comes and goes with it
+        if d is not None and (pass_choice(d) is not None) != self.footer_pass:
+            self.footer_pass = not self.footer_pass
+            changed = True  # no "p Pass" where there is no pass (a lead, a trick game)
+        if changed:
+            screen.refresh_bindings()

@@ -17,12 +17,27 @@ if TYPE_CHECKING:
     from .table import TableScreen
 
 
+def hint_line(move: str, reason: str, cards: str) -> str:
+    """The message line of a hint: the reason alone when it already names the move (each
+    of its cards, or its first word for a move without cards, such as "Pass"), else the
+    move in words and the reason — never the move twice. ``cards``: the move's card
+    labels, spaced."""
+    if cards:
+        named = all(label in reason for label in cards.split(" "))
+    else:
+        word = move.split(" ")[0].lower()
+        named = bool(word) and reason.lower().startswith(word)
+    return reason if named else f"{move} — {reason}"
+
+
 class HintHelper:
     """The table's hint: the one shown (if any) and how to give the next."""
 
     def __init__(self, screen: TableScreen) -> None:
         self.screen = screen
         self.shown: tuple[int, Action] | None = None  #: (actions so far, hinted action)
+        #: the position (deal, actions so far, seat) whose hint was last counted
+        self.counted: tuple[int, int, int] | None = None
 
     def rng(self, seat: int) -> random.Random:
         """A generator of its own for each hint, derived from the seed and the position:
@@ -47,11 +62,18 @@ class HintHelper:
         if not legal:
             return
         hint = suggest(g.variant_id, cast(Any, g.observation(seat)), legal, d, self.rng(seat))
-        screen.table.count_hint(seat)
+        # one hint per position: asking again on the same position shows it again but
+        # does not count as another hint
+        position = (g.deal_number, g.action_count, seat)
+        if self.counted != position:
+            screen.table.count_hint(seat)
+            self.counted = position
         self.shown = (g.action_count, hint.action)
         self.render_marks()
         again = " (h again picks it up)" if hint.action.cards and d.select else ""
-        screen.show_message(f"{self.describe(hint.action)} — {hint.reason}{again}", "hint")
+        cards = " ".join(g.card_face(c).label for c in hint.action.cards)
+        line = hint_line(self.describe(hint.action), hint.reason, cards)
+        screen.show_message(f"{line}{again}", "hint")
 
     def describe(self, action: Action) -> str:
         """An action in words: the decision's own label for it, else its kind and cards."""

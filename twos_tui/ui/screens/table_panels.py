@@ -43,8 +43,20 @@ def render_score(screen: TableScreen, obs: dict[str, Any]) -> None:
         t.append(f"\n{target}", style="dim")
     panel = screen.query_one("#score", InfoPanel)
     panel.border_title = g.score_label
+    panel.border_subtitle = "◀ hand shown"  # what the mark beside a name means
     t.rstrip()
     update_static(panel, t)
+
+
+def house_rules_note(game: Any) -> str:
+    """The house rules set away from their usual values, named briefly (for the table's
+    sub-title: the help lists them in full), or "" when every rule is the usual one."""
+    changed = [
+        spec.label
+        for spec in game.option_specs(game.players)
+        if spec.id in game.options and game.options[spec.id] != spec.default
+    ]
+    return "house rules: " + ", ".join(changed) if changed else ""
 
 
 def log_line(entry: dict[str, Any]) -> Text:

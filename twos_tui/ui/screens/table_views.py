@@ -67,4 +67,5 @@ class TableViews:
         from .dialogs import InfoDialog
 
         log = self.screen.query_one(PlayLog)
-        self.screen.app.push_screen(InfoDialog("Log of this deal", Text("\n").join(log.entries)))
+        word = self.screen.game.deal_word  # "round" in 2v1
+        self.screen.app.push_screen(InfoDialog(f"Log of this {word}", Text("\n").join(log.entries)))
