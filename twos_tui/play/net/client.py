@@ -655,14 +655,21 @@ async def play_bot(
                 if reply["type"] == "error":
                     log.info("move refused: %s", reply.get("reason"))
                     acted_at = None
+                    if reply.get("code") == P.E_TOO_FAST:
+                        await asyncio.sleep(0.2)
                 elif on_move is not None:
                     on_move(time.perf_counter() - t0)
                 continue
             deal = st.get("deal")
             if st.get("deal_over") and ready_for != deal:
                 ready_for = deal
-                with contextlib.suppress(ConnectionError, TimeoutError):
-                    await client.request({"type": "ready", "deal": deal})
+                try:
+                    reply = await client.request({"type": "ready", "deal": deal})
+                except (ConnectionError, TimeoutError):
+                    reply = {"type": "error", "code": ""}
+                if reply["type"] == "error" and reply.get("code") != P.E_NOT_NOW:
+                    ready_for = None  # say it again
+                    await asyncio.sleep(0.2)
                 continue
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(client.changed.wait(), 5.0)

@@ -227,6 +227,18 @@ class TokenBucket:
         return False
 
 
+def peek_id(raw: str | bytes) -> Any:
+    """The request id of a message refused before it is checked (too fast), if it is a
+    short, well-formed one: the client's request then gets its answer."""
+    if not isinstance(raw, str) or len(raw) > 4096:
+        return None
+    try:
+        d = json.loads(raw, parse_constant=_no_constants)
+        return _req_id(d) if type(d) is dict else None
+    except (ValueError, RecursionError, BadMessage):
+        return None
+
+
 def error(code: str, reason: str, req: Any = None) -> dict[str, Any]:
     msg: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
     if req is not None:

@@ -632,6 +632,7 @@ class Conn:
         self.outbox: deque[Any] = deque()
         self.wake = asyncio.Event()
         self.log_sent = 0
+        self.log_deal = -1
         self.closing = False
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
@@ -667,12 +668,15 @@ class Conn:
                     if item is _STATE:
                         if seat is None or table is None:
                             continue
+                        deal = table.game.deal_number
+                        if deal != self.log_deal:  # a deal's log starts afresh (2v1, tricks)
+                            self.log_deal, self.log_sent = deal, 0
                         msg, self.log_sent = table.state_for(seat, self.log_sent)
                     else:
                         msg = item
                     text = P.encode(msg)
                     hook = self.server.send_hook
-                    if hook is not None and table is not None:
+                    if hook is not None:
                         hook(table, seat, text)
                     await ws.send(text)
                 if self.closing:
@@ -705,7 +709,7 @@ class TableServer:
         self.server: Server | None = None
         self.host = "127.0.0.1"
         self.port = 0
-        self.send_hook: Callable[[HostedTable, int | None, str], None] | None = None
+        self.send_hook: Callable[[HostedTable | None, int | None, str], None] | None = None
         self.conns: set[Conn] = set()
 
     def add(self, table: HostedTable) -> HostedTable:
@@ -759,11 +763,13 @@ class TableServer:
                 if conn.closing:
                     break
                 if not conn.bucket.take():
-                    conn.refuse(P.E_TOO_FAST, "Too many messages: slow down.")
+                    conn.refuse(P.E_TOO_FAST, "Too many messages: slow down.", P.peek_id(raw))
                     continue
                 try:
                     msg = P.decode_client(raw)
                     self._dispatch(conn, msg)
+                    if conn.bad:
+                        conn.bad -= 1  # garbage is what keeps coming: a good one counts
                 except P.BadMessage as e:
                     conn.refuse(e.code, str(e), e.req)
         except ConnectionClosed:
