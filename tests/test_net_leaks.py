@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from net_helpers import PLAYERS, LeakWatch, live_server, play_match
+
 from twos_tui.play.net.server import HostedTable
 
 #: (variant, options, seeds): short deals where the game allows it, many of them
@@ -57,6 +58,7 @@ def test_the_leak_check_finds_a_hand_shown() -> None:
     import json
 
     from net_helpers import find_leaks
+
     from twos_tui.engine import new_game
 
     g = new_game("big-two", 4, {}, 3)
