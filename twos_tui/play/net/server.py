@@ -653,7 +653,7 @@ class Conn:
     def refuse(self, code: str, reason: str, req: Any = None) -> None:
         self.bad += 1
         self.send(P.error(code, reason, req))
-        if self.bad >= P.MAX_BAD_MESSAGES:
+        if self.bad >= self.server.max_bad:
             self.bye("Too many refused messages.")
 
     async def _write(self) -> None:
@@ -701,8 +701,10 @@ class TableServer:
         rate: float = P.RATE_PER_S,
         burst: float = P.RATE_BURST,
         ping_interval: float | None = 20.0,
+        max_bad: int = P.MAX_BAD_MESSAGES,
     ) -> None:
         self.tables: dict[str, HostedTable] = {}
+        self.max_bad = max_bad
         self.rate = rate
         self.burst = burst
         self.ping_interval = ping_interval
@@ -762,16 +764,7 @@ class TableServer:
             async for raw in ws:
                 if conn.closing:
                     break
-                if not conn.bucket.take():
-                    conn.refuse(P.E_TOO_FAST, "Too many messages: slow down.", P.peek_id(raw))
-                    continue
-                try:
-                    msg = P.decode_client(raw)
-                    self._dispatch(conn, msg)
-                    if conn.bad:
-                        conn.bad -= 1  # garbage is what keeps coming: a good one counts
-                except P.BadMessage as e:
-                    conn.refuse(e.code, str(e), e.req)
+                self.receive(conn, raw)
         except ConnectionClosed:
             pass
         finally:
@@ -783,6 +776,22 @@ class TableServer:
             else:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(conn.writer, 2.0)
+
+    def receive(self, conn: Conn, raw: str | bytes) -> bool:
+        """One message of ``conn``: checked, then carried out (True), or refused with an
+        ``error`` and nothing changed (False)."""
+        if not conn.bucket.take():
+            conn.refuse(P.E_TOO_FAST, "Too many messages: slow down.", P.peek_id(raw))
+            return False
+        try:
+            msg = P.decode_client(raw)
+            self._dispatch(conn, msg)
+        except P.BadMessage as e:
+            conn.refuse(e.code, str(e), e.req)
+            return False
+        if conn.bad:
+            conn.bad -= 1  # garbage is what keeps coming: a good message counts too
+        return True
 
     def _dispatch(self, conn: Conn, msg: dict[str, Any]) -> None:
         kind = msg["type"]
