@@ -31,6 +31,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ...ai import ai_rng
 from ...engine import Action, IllegalAction
+from .. import saves
 from ..paths import data_dir
 from ..seat_view import AI, HUMAN, REMOTE, SeatInfo
 from ..session import SeatConfig, Session
@@ -135,6 +136,7 @@ class HostedTable:
         self._scheduled = False
         self._origin_remote = False
         self.closed = False
+        self.reopened = False  #: made from a save (after the host restarted)
         session.listeners.append(self._session_changed)
         for s in self.remote_seats:
             if session.seats[s].is_ai:  # reopened after a takeover: it stays the AI's
@@ -175,8 +177,6 @@ class HostedTable:
     def reopen(cls, save_id: str, **kw: Any) -> HostedTable:
         """The table of a save and its sidecar (same code, same tokens) — after the host
         was restarted, even killed."""
-        from .. import saves
-
         side = json.loads(sidecar_path(save_id).read_text(encoding="utf-8"))
         data = saves.read_save(saves.save_path(save_id))
         session = Session.from_json(data, save_id)
@@ -190,6 +190,7 @@ class HostedTable:
             hold_s=kw.pop("hold_s", side.get("hold_s", DEFAULT_HOLD_S)),
             **kw,
         )
+        table.reopened = True
         now = table.clock()
         for s, d in seats.items():
             rs = table.seats[s]
@@ -204,8 +205,6 @@ class HostedTable:
     @staticmethod
     def find_unfinished(variant: str | None = None) -> list[str]:
         """Save ids of hosted tables whose match is not over, newest first."""
-        from .. import saves
-
         d = data_dir() / SIDECAR_DIR
         out: list[tuple[float, str]] = []
         if not d.is_dir():
@@ -245,6 +244,12 @@ class HostedTable:
             os.replace(tmp, path)
         except OSError as e:
             log.warning("could not write %s: %s", path, e)
+
+    def forget(self) -> None:
+        """Delete the table's save and sidecar (a table that never opened)."""
+        for path in (sidecar_path(self.session.save_id), saves.save_path(self.session.save_id)):
+            with contextlib.suppress(OSError):
+                path.unlink()
 
     # ----- the loop ------------------------------------------------------------------------
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -662,6 +667,11 @@ class Conn:
             while True:
                 await self.wake.wait()
                 self.wake.clear()
+                table = self.table
+                if table is not None and table.session.autosave:
+                    # what a player is told is on the host's disk first: a host killed
+                    # right after a move reopens with that move
+                    await asyncio.to_thread(saves.WRITER.flush)
                 while self.outbox:
                     item = self.outbox.popleft()
                     seat, table = self.seat, self.table
@@ -702,6 +712,8 @@ class TableServer:
         burst: float = P.RATE_BURST,
         ping_interval: float | None = 20.0,
         max_bad: int = P.MAX_BAD_MESSAGES,
+        host: str = "127.0.0.1",
+        port: int = 0,
     ) -> None:
         self.tables: dict[str, HostedTable] = {}
         self.max_bad = max_bad
@@ -709,8 +721,8 @@ class TableServer:
         self.burst = burst
         self.ping_interval = ping_interval
         self.server: Server | None = None
-        self.host = "127.0.0.1"
-        self.port = 0
+        self.host = host  #: the address it binds (127.0.0.1 unless told otherwise)
+        self.port = port  #: the port asked for; after start(), the port bound
         self.send_hook: Callable[[HostedTable | None, int | None, str], None] | None = None
         self.conns: set[Conn] = set()
 
@@ -720,7 +732,11 @@ class TableServer:
             table.attach(asyncio.get_running_loop())
         return table
 
-    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    async def start(self, host: str | None = None, port: int | None = None) -> None:
+        """Listen (``port`` 0: any free port; :attr:`port` says which). Raises
+        ``OSError`` when the address cannot be bound."""
+        host = self.host if host is None else host
+        port = self.port if port is None else port
         self.server = await serve(
             self._handler,
             host,
