@@ -57,9 +57,12 @@ async def play_match(
             c.raw_hook = hook(c)
         clients.append(c)
     try:
-        return await asyncio.wait_for(
+        finals = await asyncio.wait_for(
             asyncio.gather(*(play_bot(c, level) for c in clients)), timeout
         )
+        for c in clients:  # each client's log is its seat's, as the engine gives it
+            assert c.log == table.game.observation(c.seat)["history"]
+        return finals
     finally:
         for c in clients:
             await c.close()

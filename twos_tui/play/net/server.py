@@ -551,14 +551,32 @@ class HostedTable:
                 self._schedule()
 
     # ----- what a seat receives ----------------------------------------------------------
-    def state_for(self, seat: int, log_from: int) -> tuple[dict[str, Any], int]:
-        """The ``state`` message of ``seat`` (log entries from ``log_from`` on) and the
-        log's length."""
+    def state_for(
+        self, seat: int, cursor: tuple[int, int, int] = (-1, 0, 0)
+    ) -> tuple[dict[str, Any], tuple[int, int, int]]:
+        """The ``state`` message of ``seat``, with the log entries that seat has not been
+        sent yet, and the cursor for the next one.
+
+        ``cursor`` is (deal, entries of the match's log seen, entries of the seat's log
+        sent). A seat's log is the observation's ``history``: the engine copies (and in
+        some games filters, entry by entry) the match's log into every observation; here
+        the observation is made from the unseen entries only, which gives exactly the
+        new part of the seat's log at a fraction of the cost (a late deal's log has
+        hundreds of entries). A new deal sends the seat's log afresh (some games keep
+        only the current deal's entries)."""
         g = self.game
-        obs = dict(g.observation(seat))
-        hist = obs.pop("history", [])
-        if log_from > len(hist):
-            log_from = 0
+        deal, raw, count = cursor
+        if deal != g.deal_number:
+            deal, raw, count = g.deal_number, 0, 0
+        full = g.history
+        g.history = full[raw:]  # on the loop, no await in between: nothing else sees it
+        try:
+            obs = dict(g.observation(seat))
+        finally:
+            g.history = full
+        fresh = obs.pop("history", [])
+        log_from = count
+        cursor = (deal, len(full), count + len(fresh))
         to_act = list(g.to_act())
         decision = g.decision(seat) if seat in to_act else None
         legal = [a.to_json() for a in g.legal_actions(seat)] if decision else []
@@ -577,14 +595,14 @@ class HostedTable:
             "legal": legal,
             "observation": obs,
             "log_from": log_from,
-            "log": hist[log_from:],
+            "log": fresh,
             "totals": list(g.totals),
             "results": [r.to_json() for r in g.results],
             "seats": self.seats_json(seat),
             "ready": sorted(self.ready_seats),
             "waiting": self.waiting(seat),
         }
-        return msg, len(hist)
+        return msg, cursor
 
     def scrub(self, seat: int, text: str, allowed: tuple[str, ...] = ()) -> str:
         """``text`` unless it names a card ``seat`` may not see (other than the ones it
@@ -636,8 +654,7 @@ class Conn:
         self.bucket = P.TokenBucket(server.rate, server.burst)
         self.outbox: deque[Any] = deque()
         self.wake = asyncio.Event()
-        self.log_sent = 0
-        self.log_deal = -1
+        self.cursor = (-1, 0, 0)  #: what of the log this connection was sent
         self.closing = False
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
@@ -678,10 +695,7 @@ class Conn:
                     if item is _STATE:
                         if seat is None or table is None:
                             continue
-                        deal = table.game.deal_number
-                        if deal != self.log_deal:  # a deal's log starts afresh (2v1, tricks)
-                            self.log_deal, self.log_sent = deal, 0
-                        msg, self.log_sent = table.state_for(seat, self.log_sent)
+                        msg, self.cursor = table.state_for(seat, self.cursor)
                     else:
                         msg = item
                     text = P.encode(msg)
@@ -899,7 +913,7 @@ class TableServer:
             raise P.BadMessage(str(e), P.E_JOIN, rid) from None
         conn.table = table
         conn.seat = rs.seat
-        conn.log_sent = 0
+        conn.cursor = (-1, 0, 0)
         g = table.game
         conn.send(
             {
