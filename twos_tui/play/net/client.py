@@ -616,9 +616,11 @@ async def play_bot(
     level: str = "normal",
     on_move: Callable[[float], None] | None = None,
     think_in_thread: bool = False,
+    pause: float = 0.0,
 ) -> dict[str, Any]:
     """Play ``client``'s seat with the AI until the match is over (or the connection
-    is lost for good); the last state. ``on_move(seconds)``: each move's round trip."""
+    is lost for good); the last state. ``on_move(seconds)``: each move's round trip.
+    ``pause``: seconds to wait before each move (a person's pace, for benchmarks)."""
     from ...ai import agent_for
 
     variant = client.welcome["table"]["variant"]
@@ -646,6 +648,8 @@ async def play_bot(
                 else:
                     action = agent.choose(obs, legal, decision, rng)
                 acted_at = position
+                if pause > 0:
+                    await asyncio.sleep(pause * (0.5 + rng.random()))
                 t0 = time.perf_counter()
                 try:
                     reply = await client.request({"type": "act", "action": action.to_json()})
