@@ -17,7 +17,10 @@ Figures:
 * memory, as the server process's RSS: before any table, after the tables were made
   (per table), after every client joined (per connection), at the end (per table,
   everything included);
-* the server's CPU time per move.
+* the same at the server: from reading the move to writing its answer (the new states
+  to the table's seats are written before it) — what the host adds, without the
+  clients' own delays (on one small machine the bot processes compete with the server);
+* the server's CPU time per move, and the CPU the clients used.
 
 The machine's load (``os.getloadavg``) is printed with the figures: on a shared
 machine they move with it. ``--autosave`` saves every table after every move as a
@@ -54,6 +57,7 @@ async def serve(args: argparse.Namespace) -> None:
 
     rss0 = rss_bytes()
     server = TableServer(ping_interval=None)
+    server.timings = []
     codes = []
     for i in range(args.tables):
         t = HostedTable.create(
@@ -81,6 +85,7 @@ async def serve(args: argparse.Namespace) -> None:
         moves = sum(len(t.game.actions) for t in server.tables.values())
         if line == "mark":
             cpu0, moves0 = time.process_time(), moves
+            server.timings = []
         print(
             json.dumps(
                 {
@@ -89,6 +94,7 @@ async def serve(args: argparse.Namespace) -> None:
                     "moves": moves - moves0,
                     "cpu": time.process_time() - cpu0,
                     "maxrss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+                    "server_ms": [round(x * 1000, 3) for x in server.timings or []],
                 }
             )
         )
@@ -123,7 +129,8 @@ async def clients(args: argparse.Namespace) -> None:
     for t in pending:
         t.cancel()
     errors = sum(1 for t in done if t.exception() is not None)
-    print(json.dumps({"rtts": rtts, "elapsed": elapsed, "errors": errors}))
+    cpu = time.process_time()
+    print(json.dumps({"rtts": rtts, "elapsed": elapsed, "errors": errors, "cpu": cpu}))
     sys.stdout.flush()
     for c in conns:
         c.closing = True
@@ -208,6 +215,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "mean": round(statistics.fmean(rtts), 2) if rtts else None,
             "count": len(rtts),
         },
+        "server_ms": {
+            "p50": round(pct(end["server_ms"], 50), 2),
+            "p95": round(pct(end["server_ms"], 95), 2),
+            "p99": round(pct(end["server_ms"], 99), 2),
+            "max": round(max(end["server_ms"]), 2) if end["server_ms"] else None,
+        },
+        "client_cpu_share": round(sum(o["cpu"] for o in outs) / elapsed, 2),
         "server_cpu_ms_per_move": round(1000 * end["cpu"] / max(1, end["moves"]), 3),
         "server_cpu_share": round(end["cpu"] / elapsed, 2),
         "mem_MiB": {
@@ -256,9 +270,14 @@ def main() -> None:
         f"  round trip ms    p50 {r['p50']}  p95 {r['p95']}  p99 {r['p99']}  max {r['max']}"
         f"  ({r['count']} moves timed)"
     )
+    sm = out["server_ms"]
     print(
-        f"  server CPU       {out['server_cpu_ms_per_move']} ms a move, "
-        f"{out['server_cpu_share']} of a core"
+        f"  at the server ms p50 {sm['p50']}  p95 {sm['p95']}  p99 {sm['p99']}  max {sm['max']}"
+        "  (a move read -> its answer written, the table's states sent before it)"
+    )
+    print(
+        f"  CPU              server {out['server_cpu_ms_per_move']} ms a move, "
+        f"{out['server_cpu_share']} of a core; clients {out['client_cpu_share']} of a core"
     )
     print(
         f"  memory MiB       per table made {m['per_table_made']}, per connection "

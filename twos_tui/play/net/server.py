@@ -703,6 +703,9 @@ class Conn:
                     if hook is not None:
                         hook(table, seat, text)
                     await ws.send(text)
+                    started = self.server._started.pop(id(msg), None)
+                    if started is not None and self.server.timings is not None:
+                        self.server.timings.append(time.perf_counter() - started)
                 if self.closing:
                     await ws.close(1000, "bye")
                     return
@@ -738,6 +741,11 @@ class TableServer:
         self.host = host  #: the address it binds (127.0.0.1 unless told otherwise)
         self.port = port  #: the port asked for; after start(), the port bound
         self.send_hook: Callable[[HostedTable | None, int | None, str], None] | None = None
+        #: benchmarks: seconds from a move's arrival to its answer on the socket (the
+        #: new states of the table go out before the answer); ``None``: not timed
+        self.timings: list[float] | None = None
+        self._started: dict[int, float] = {}
+        self._arrived = 0.0
         self.conns: set[Conn] = set()
 
     def add(self, table: HostedTable) -> HostedTable:
@@ -810,6 +818,7 @@ class TableServer:
     def receive(self, conn: Conn, raw: str | bytes) -> bool:
         """One message of ``conn``: checked, then carried out (True), or refused with an
         ``error`` and nothing changed (False)."""
+        self._arrived = time.perf_counter()
         if not conn.bucket.take():
             conn.refuse(P.E_TOO_FAST, "Too many messages: slow down.", P.peek_id(raw))
             return False
@@ -898,7 +907,10 @@ class TableServer:
         except IllegalAction as e:  # checked just above: never expected
             raise P.BadMessage(table.scrub(seat, str(e), action.cards), P.E_ILLEGAL, rid) from None
         conn.push_state()
-        conn.send({"type": "answer", "id": rid, "kind": "act", "result": None})
+        answer: dict[str, Any] = {"type": "answer", "id": rid, "kind": "act", "result": None}
+        if self.timings is not None:
+            self._started[id(answer)] = self._arrived
+        conn.send(answer)
 
     def _join(self, conn: Conn, msg: dict[str, Any]) -> None:
         rid = msg["id"]
