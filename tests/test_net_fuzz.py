@@ -231,3 +231,21 @@ async def test_versions_old_client_told_to_upgrade_newer_told_the_host_is_older(
                 bye = json.loads(await ws.recv())
                 assert err["code"] == code and err["id"] == 1 and "update" in err["reason"]
                 assert bye["type"] == "bye"
+
+
+async def test_a_connection_that_never_joins_is_closed_and_the_host_caps_connections() -> None:
+    async with live_server(join_timeout=0.1, max_connections=2) as server:
+        server.add(remote_table("twos", seed=3))
+        async with connect(f"ws://127.0.0.1:{server.port}/", compression=None) as ws:
+            bye = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            assert bye["type"] == "bye" and bye["reason"].startswith("Join a table within")
+            with pytest.raises(ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), 5)
+    async with live_server(max_connections=1) as server:
+        url = f"ws://127.0.0.1:{server.port}/"
+        async with connect(url, compression=None) as first, connect(url) as second:
+            with pytest.raises(ConnectionClosed) as e:
+                await asyncio.wait_for(second.recv(), 5)
+            assert e.value.rcvd is not None and e.value.rcvd.code == 1013
+            await first.send(P.encode({"type": "hello", "id": 1}))
+            assert json.loads(await first.recv())["type"] == "answer"

@@ -731,8 +731,12 @@ class TableServer:
         max_bad: int = P.MAX_BAD_MESSAGES,
         host: str = "127.0.0.1",
         port: int = 0,
+        max_connections: int = P.MAX_CONNECTIONS,
+        join_timeout: float = P.JOIN_TIMEOUT_S,
     ) -> None:
         self.tables: dict[str, HostedTable] = {}
+        self.max_connections = max_connections
+        self.join_timeout = join_timeout
         self.max_bad = max_bad
         self.rate = rate
         self.burst = burst
@@ -796,8 +800,13 @@ class TableServer:
 
     # ----- a connection's messages -----------------------------------------------------------
     async def _handler(self, ws: ServerConnection) -> None:
+        if len(self.conns) >= self.max_connections:
+            await ws.close(1013, "The host is full: try again later.")
+            return
         conn = Conn(ws, self)
         self.conns.add(conn)
+        loop = asyncio.get_running_loop()
+        timer = loop.call_later(self.join_timeout, self._join_late, conn)
         try:
             async for raw in ws:
                 if conn.closing:
@@ -806,6 +815,7 @@ class TableServer:
         except ConnectionClosed:
             pass
         finally:
+            timer.cancel()
             self.conns.discard(conn)
             if conn.table is not None:
                 conn.table.disconnect(conn)
@@ -814,6 +824,10 @@ class TableServer:
             else:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(conn.writer, 2.0)
+
+    def _join_late(self, conn: Conn) -> None:
+        if conn.table is None and not conn.closing:
+            conn.bye(f"Join a table within {self.join_timeout:.0f} seconds of connecting.")
 
     def receive(self, conn: Conn, raw: str | bytes) -> bool:
         """One message of ``conn``: checked, then carried out (True), or refused with an
