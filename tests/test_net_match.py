@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from net_helpers import SHORT, live_server, play_match, remote_table
 
-
 #: the long ones (15 deals or so, each move saved to disk) run with the slow tests
 LONG = ("big-two", "chinese-poker")
 
