@@ -212,3 +212,13 @@ async def test_joining_an_unreachable_host_says_so() -> None:
 
     text = await asyncio.to_thread(go)
     assert text.startswith("Could not reach 127.0.0.1:1")
+
+
+async def test_a_host_that_stops_says_so_and_clients_do_not_keep_retrying() -> None:
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=5))
+        c = await join(server, table, "Ana")
+        await until(lambda: c.state is not None)
+    await until(lambda: c.lost is not None)
+    assert c.lost is not None and c.lost.startswith("The host stopped the table. It is saved")
+    assert not c.reconnecting

@@ -431,6 +431,21 @@ class RemoteSeatView(SeatView):
     def my_seat(self) -> int:
         return self.client.seat
 
+    @property
+    def code(self) -> str:
+        """The table's join code."""
+        return self.client.code
+
+    @property
+    def address(self) -> str:
+        """The host, as ``HOST:PORT``."""
+        c = self.client
+        host = f"[{c.host}]" if ":" in c.host else c.host
+        return f"{host}:{c.port}"
+
+    def can_undo(self) -> str | None:
+        return "Undo is off at a table with players on other computers."
+
     # ----- who sits where ---------------------------------------------------------------------
     @property
     def remote(self) -> bool:

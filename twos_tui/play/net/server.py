@@ -48,6 +48,10 @@ DEFAULT_AI_PAUSE_S = 0.4
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 SIDECAR_DIR = "hosted"
 TAKEOVER_LEVEL = "normal"
+STOP_REASON = (
+    "The host stopped the table. It is saved: join again with the same command once the "
+    "host has started it again."
+)
 
 
 class JoinRefused(Exception):
@@ -541,7 +545,12 @@ class HostedTable:
                 agent = s.agent(seat)
                 obs, legal, decision = inputs
                 action = await asyncio.to_thread(agent.choose, obs, legal, decision, rng)
-                if self.closed or len(s.game.actions) != n or s.game.check(seat, action):
+                if (
+                    self.closed
+                    or len(s.game.actions) != n
+                    or seat not in self.server_ai_to_act()  # the person came back
+                    or s.game.check(seat, action)
+                ):
                     continue
                 own.setstate(rng.getstate())
                 self.apply(seat, action, remote=True)
@@ -780,7 +789,16 @@ class TableServer:
         for t in self.tables.values():
             t.attach(loop)
 
-    async def close(self) -> None:
+    async def close(self, reason: str = STOP_REASON) -> None:
+        """Stop: every player is told (``bye``: their client does not keep retrying),
+        then the connections close."""
+        writers = []
+        for c in list(self.conns):
+            if not c.closing:
+                c.bye(reason)
+                writers.append(c.writer)
+        if writers:
+            await asyncio.wait(writers, timeout=1.0)
         for t in self.tables.values():
             t.close()
         if self.server is not None:
