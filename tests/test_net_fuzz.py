@@ -50,7 +50,9 @@ JUNK_TEXTS = [
 ]
 
 
-def junk(rng: random.Random, table_game, my_seat: int, tokens: list[str]) -> str | bytes:
+def junk(
+    rng: random.Random, table_game, my_seat: int, tokens: list[str], table_code: str = "X"
+) -> str | bytes:
     """One bad message (it may still happen to be a legal move: the test tells)."""
     kind = rng.randrange(9)
     rid = rng.randrange(1, 10**6)
@@ -79,10 +81,12 @@ def junk(rng: random.Random, table_game, my_seat: int, tokens: list[str]) -> str
         return P.encode(
             {"type": "act", "id": rid, "action": {"kind": "pass"}, "n": len(g.actions) + 1}
         )
-    if kind == 6:  # replayed / forged tokens, a second join
+    if kind == 6:  # replayed / forged tokens (another table's, one character off), codes
         token = rng.choice(tokens) if tokens else "x"
-        token = token if rng.random() < 0.5 else token[:-1] + "A"
-        return P.encode({"type": "join", "id": rid, "code": "ABCD-EFGH", "token": token})
+        if rng.random() < 0.5:
+            token = token[:-1] + ("A" if token[-1:] != "A" else "B")
+        code = rng.choice([table_code, "ABCD-EFGH", table_code.lower(), table_code[:-1]])
+        return P.encode({"type": "join", "id": rid, "code": code, "token": token})
     if kind == 7:
         cards = ["".join(rng.choice("0123456789AKQJSHDCX?") for _ in range(2))]
         return P.encode(
@@ -145,7 +149,8 @@ async def test_fuzz_leaves_tables_alone(monkeypatch: pytest.MonkeyPatch) -> None
         bots_a = [await join(server, a, f"A{i}") for i in range(3)]
         bots_b = [await join(server, b, f"B{i}") for i in range(3)]
         fuzz_client = await join(server, a, "Fuzz")  # the fuzzer's own seat at table A
-        tokens = [c.token for c in bots_a + bots_b] + ["", "A" * 128]
+        # table B's tokens replayed at table A (and A's own, one character off)
+        tokens = [c.token for c in bots_b] + [c.token[:-1] + "Z" for c in bots_a]
         games = asyncio.gather(*(play_bot(c, "easy") for c in bots_a + bots_b))
 
         rng = random.Random(5)
@@ -157,7 +162,7 @@ async def test_fuzz_leaves_tables_alone(monkeypatch: pytest.MonkeyPatch) -> None
         ws = fuzz_client.ws
         assert ws is not None
         while sent < 10_500 and not a.game.match_over:
-            msg = junk(rng, a.game, ws_seat, tokens)
+            msg = junk(rng, a.game, ws_seat, tokens, a.code)
             try:
                 await ws.send(msg)
             except ConnectionClosed:
@@ -172,11 +177,14 @@ async def test_fuzz_leaves_tables_alone(monkeypatch: pytest.MonkeyPatch) -> None
                     if i == 1:
                         await raw.send(P.encode({"type": "hello", "id": 0}))
                     else:
-                        await raw.send(junk(rng, a.game, ws_seat, tokens))
+                        await raw.send(junk(rng, a.game, ws_seat, tokens, a.code))
                     sent += 1
         await asyncio.wait_for(games, 120)
         await asyncio.wait_for(mine, 60)
         assert a.game.match_over and b.game.match_over
+        # nobody took a seat with a forged or replayed token: every seat kept its player
+        for bot in bots_a + bots_b + [fuzz_client]:
+            assert bot.lost is None
         for c in bots_a + bots_b + [fuzz_client]:
             await c.close()
     assert broken == []
