@@ -153,3 +153,28 @@ async def test_sigterm_stops_a_headless_host_cleanly(tmp_path: Path) -> None:
     side = list((tmp_path / "hosted").glob("*.json"))
     assert len(side) == 1 and side[0].stat().st_mode & 0o777 == 0o600
     assert code in side[0].read_text()
+
+
+@pytest.mark.slow
+async def test_join_bot_plays_a_match_against_a_headless_host(tmp_path: Path) -> None:
+    proc, port, code, _ = await asyncio.to_thread(
+        start_host, tmp_path, "twos", "--headless", "--port", "0", "--seats", "remote,ai,ai",
+        "--pause", "0", "--option", "deals_to_win=1", "--level", "easy",
+    )  # fmt: skip
+    try:
+        env = dict(os.environ, TWOS_TUI_HOME=str(tmp_path / "friend"))
+        bot = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "twos_tui", "join", f"127.0.0.1:{port}", code.lower(),
+             "--bot", "easy", "--name", "Robo"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert bot.returncode == 0, bot.stderr
+        lines = bot.stdout.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Match over (Robo played seat 1): Robo ")
+        assert (tmp_path / "friend" / "net-tokens.json").stat().st_mode & 0o777 == 0o600
+        assert await asyncio.to_thread(proc.wait, 20) == 0  # the match is over, all left
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
