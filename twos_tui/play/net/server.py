@@ -216,7 +216,11 @@ class HostedTable:
         for p in d.glob("*.json"):
             sid = p.stem
             try:
-                info = saves.inspect_save(saves.save_path(sid))
+                save = saves.save_path(sid)
+                if not save.exists():  # the save was pruned: its tokens go too
+                    p.unlink(missing_ok=True)
+                    continue
+                info = saves.inspect_save(save)
             except Exception:
                 continue
             if not info.ok or info.match_over or (variant and info.variant != variant):
