@@ -118,6 +118,8 @@ def run_hosted_ui(table: HostedTable, server: TableServer, seat: int) -> int:
     run_hosted = getattr(app, "run_hosted", None)
     if run_hosted is None:  # the app's side comes with the UI work of issue 17
         table.session.close()
+        if not table.reopened:
+            table.forget()
         print(
             "twos-tui: this version cannot show a hosted table yet (try --headless)",
             file=sys.stderr,
