@@ -57,9 +57,110 @@ async def play_match(
             c.raw_hook = hook(c)
         clients.append(c)
     try:
-        return await asyncio.wait_for(
+        finals = await asyncio.wait_for(
             asyncio.gather(*(play_bot(c, level) for c in clients)), timeout
         )
+        for c in clients:  # each client's log is its seat's, as the engine gives it
+            assert c.log == table.game.observation(c.seat)["history"]
+        return finals
     finally:
         for c in clients:
             await c.close()
+
+
+# ----- the leak check -----------------------------------------------------------------------
+_LABELS: dict[str, dict[str, str]] = {}
+
+
+def labels_of(game) -> dict[str, str]:
+    labels = _LABELS.get(game.variant_id)
+    if labels is None:
+        labels = _LABELS[game.variant_id] = {c: game.card_face(c).label for c in game.deck_cards()}
+    return labels
+
+
+def current_part(msg: dict[str, Any], deal: int) -> dict[str, Any]:
+    """What of a message is about the deal being played: earlier deals' log entries and
+    results (and the cut, from a deck shuffled again) were public when they were made,
+    and their cards are dealt anew."""
+    msg = dict(msg)
+    if "log" in msg:
+        msg["log"] = [
+            h for h in msg["log"] if h.get("kind") != "cut" and h.get("deal", deal) == deal
+        ]
+    if "results" in msg:
+        msg["results"] = [r for r in msg["results"] if r.get("deal_number") == deal]
+    obs = msg.get("observation")
+    if isinstance(obs, dict) and "history" in obs:
+        raise AssertionError("a state carries the log in 'log', never in the observation")
+    return msg
+
+
+def find_leaks(game, seat: int | None, text: str) -> list[str]:
+    """Hidden cards of ``seat`` (now) that ``text`` names, as a code (a JSON string, or a
+    word of a sentence) or as a face label. A message to no seat yet (before the join)
+    must name no card that any seat holds hidden."""
+    import json
+    import re
+
+    msg = json.loads(text)
+    seats = range(game.players) if seat is None else (seat,)
+    hidden: set[str] = set()
+    for s in seats:
+        hidden |= game.hidden_from(s)
+    if not hidden:
+        return []
+    msg = current_part(msg, game.deal_number)
+    body = json.dumps(msg, ensure_ascii=False)
+    pieces = set(body.split('"')[1:-1])
+    words = set(re.findall(r"[0-9A-Za-z]+", " ".join(p for p in pieces if " " in p)))
+    found = sorted(hidden & (pieces | words))
+    labels = labels_of(game)
+    found += [labels[c] for c in hidden if labels[c] in body]
+    return found
+
+
+class LeakWatch:
+    """The server's send hook: every message checked against its seat's hidden cards at
+    send time; the texts kept so the clients can show they got nothing else."""
+
+    def __init__(self) -> None:
+        self.findings: list[str] = []
+        self.sent: dict[tuple[str, int | None], set[str]] = {}
+        self.messages = 0
+        self.deals: dict[str, int] = {}
+
+    def __call__(self, table, seat: int | None, text: str) -> None:
+        self.messages += 1
+        if table is None:  # before a join: no table, no card
+            self.sent.setdefault(("", None), set()).add(text)
+            return
+        leaks = find_leaks(table.game, seat, text)
+        if leaks:
+            self.findings.append(
+                f"{table.game.variant_id} seat {seat}: {leaks[:3]} in {text[:200]}"
+            )
+        self.sent.setdefault((table.code, seat), set()).add(text)
+
+    def client_hook(self, table, client):
+        got: list[str] = []
+
+        def hook(text: str) -> None:
+            got.append(text)
+
+        self.received = getattr(self, "received", [])
+        self.received.append((table.code, client, got))
+        return hook
+
+    def check_clients(self) -> int:
+        """Every text a client received was checked at send time (for its seat, or
+        before it had one). The number checked."""
+        n = 0
+        for code, client, got in self.received:
+            sent = self.sent.get((code, client.seat), set()) | self.sent.get(("", None), set())
+            for text in got:
+                assert text in sent, (
+                    f"seat {client.seat} received an unchecked message {text[:200]}"
+                )
+                n += 1
+        return n

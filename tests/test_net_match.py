@@ -5,8 +5,14 @@ from __future__ import annotations
 import pytest
 from net_helpers import SHORT, live_server, play_match, remote_table
 
+#: the long ones (15 deals or so, each move saved to disk) run with the slow tests
+LONG = ("big-two", "chinese-poker")
 
-@pytest.mark.parametrize("variant", sorted(SHORT))
+
+@pytest.mark.parametrize(
+    "variant",
+    [pytest.param(v, marks=pytest.mark.slow) if v in LONG else v for v in sorted(SHORT)],
+)
 async def test_whole_match_with_remote_bots(variant: str) -> None:
     async with live_server() as server:
         table = server.add(remote_table(variant, seed=7))

@@ -1,13 +1,17 @@
 """Command line: ``twos-tui`` (the app), ``play``, ``bench``, ``odds``, ``arena``,
-``stats``, ``replay``, ``export``, ``serve``."""
+``stats``, ``replay``, ``export``, ``serve``, ``host``, ``join``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .engine import VARIANT_IDS
+
+if TYPE_CHECKING:
+    from .play.net.server import HostedTable, TableServer
 
 
 def int_range(lo: int | None = None, hi: int | None = None):
@@ -95,7 +99,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_history_parsers(sub)
     add_serve_parser(sub)
+
+    from .net_cli import add_net_parsers
+
+    add_net_parsers(sub)
     return p
+
+
+def run_hosted_ui(table: HostedTable, server: TableServer, seat: int) -> int:
+    """``twos-tui host`` with a screen: the host plays ``seat`` of ``table`` in the app
+    (``twos_tui.ui.app.run_hosted``), which starts ``server`` on its own loop
+    (``await server.start()``: ``server.host``/``server.port`` say where; ``port`` is
+    the bound one after it) and shows a :class:`~.play.net.host_view.HostSeatView` of
+    the table with the join code (``table.code``; ``net_cli.announce(table, server)``
+    has the lines to show)."""
+    from .ui import app
+
+    run_hosted = getattr(app, "run_hosted", None)
+    if run_hosted is None:  # the app's side comes with the UI work of issue 17
+        table.session.close()
+        if not table.reopened:
+            table.forget()
+        print(
+            "twos-tui: this version cannot show a hosted table yet (try --headless)",
+            file=sys.stderr,
+        )
+        return 2
+    result: int = run_hosted(table, server, seat)
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
         from .serve import run_serve_cli
 
         return run_serve_cli(args)
+    if args.command in ("host", "join"):
+        from . import net_cli
+
+        return net_cli.run_host_cli(args) if args.command == "host" else net_cli.run_join_cli(args)
     from .ui.app import run_app
 
     if args.command == "play":

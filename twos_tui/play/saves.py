@@ -404,9 +404,9 @@ class SaveWriter:
         t = threading.Thread(
             target=self._write, args=(save_id, text, prune), name="twos-tui-save", daemon=True
         )
-        with self._lock:
+        with self._lock:  # started before another thread's flush can see it
             self._thread = t
-        t.start()
+            t.start()
 
     def _write(self, save_id: str, text: str, prune: bool) -> None:
         try:

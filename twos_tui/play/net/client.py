@@ -431,6 +431,21 @@ class RemoteSeatView(SeatView):
     def my_seat(self) -> int:
         return self.client.seat
 
+    @property
+    def code(self) -> str:
+        """The table's join code."""
+        return self.client.code
+
+    @property
+    def address(self) -> str:
+        """The host, as ``HOST:PORT``."""
+        c = self.client
+        host = f"[{c.host}]" if ":" in c.host else c.host
+        return f"{host}:{c.port}"
+
+    def can_undo(self) -> str | None:
+        return "Undo is off at a table with players on other computers."
+
     # ----- who sits where ---------------------------------------------------------------------
     @property
     def remote(self) -> bool:
@@ -616,9 +631,11 @@ async def play_bot(
     level: str = "normal",
     on_move: Callable[[float], None] | None = None,
     think_in_thread: bool = False,
+    pause: float = 0.0,
 ) -> dict[str, Any]:
     """Play ``client``'s seat with the AI until the match is over (or the connection
-    is lost for good); the last state. ``on_move(seconds)``: each move's round trip."""
+    is lost for good); the last state. ``on_move(seconds)``: each move's round trip.
+    ``pause``: seconds to wait before each move (a person's pace, for benchmarks)."""
     from ...ai import agent_for
 
     variant = client.welcome["table"]["variant"]
@@ -646,6 +663,8 @@ async def play_bot(
                 else:
                     action = agent.choose(obs, legal, decision, rng)
                 acted_at = position
+                if pause > 0:
+                    await asyncio.sleep(pause * (0.5 + rng.random()))
                 t0 = time.perf_counter()
                 try:
                     reply = await client.request({"type": "act", "action": action.to_json()})
@@ -655,14 +674,21 @@ async def play_bot(
                 if reply["type"] == "error":
                     log.info("move refused: %s", reply.get("reason"))
                     acted_at = None
+                    if reply.get("code") == P.E_TOO_FAST:
+                        await asyncio.sleep(0.2)
                 elif on_move is not None:
                     on_move(time.perf_counter() - t0)
                 continue
             deal = st.get("deal")
             if st.get("deal_over") and ready_for != deal:
                 ready_for = deal
-                with contextlib.suppress(ConnectionError, TimeoutError):
-                    await client.request({"type": "ready", "deal": deal})
+                try:
+                    reply = await client.request({"type": "ready", "deal": deal})
+                except (ConnectionError, TimeoutError):
+                    reply = {"type": "error", "code": ""}
+                if reply["type"] == "error" and reply.get("code") != P.E_NOT_NOW:
+                    ready_for = None  # say it again
+                    await asyncio.sleep(0.2)
                 continue
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(client.changed.wait(), 5.0)

@@ -26,6 +26,8 @@ MAX_MESSAGE_BYTES = 64 * 1024  #: a larger frame closes the connection (code 100
 MAX_BAD_MESSAGES = 20  #: a connection that sent this many refused messages is closed
 RATE_PER_S = 20.0  #: messages a connection may send per second, on average
 RATE_BURST = 40.0  #: and at most this many in a burst
+MAX_CONNECTIONS = 5000  #: a host refuses more (close code 1013, try again later)
+JOIN_TIMEOUT_S = 30.0  #: a connection that has not joined a table by then is closed
 MAX_ID = 64  #: request ids are strings up to this long, or integers
 MAX_NAME = 24
 MAX_CARDS = 20
@@ -225,6 +227,18 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+
+def peek_id(raw: str | bytes) -> Any:
+    """The request id of a message refused before it is checked (too fast), if it is a
+    short, well-formed one: the client's request then gets its answer."""
+    if not isinstance(raw, str) or len(raw) > 4096:
+        return None
+    try:
+        d = json.loads(raw, parse_constant=_no_constants)
+        return _req_id(d) if type(d) is dict else None
+    except (ValueError, RecursionError, BadMessage):
+        return None
 
 
 def error(code: str, reason: str, req: Any = None) -> dict[str, Any]:

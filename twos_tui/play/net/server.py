@@ -31,6 +31,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ...ai import ai_rng
 from ...engine import Action, IllegalAction
+from .. import saves
 from ..paths import data_dir
 from ..seat_view import AI, HUMAN, REMOTE, SeatInfo
 from ..session import SeatConfig, Session
@@ -47,6 +48,10 @@ DEFAULT_AI_PAUSE_S = 0.4
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 SIDECAR_DIR = "hosted"
 TAKEOVER_LEVEL = "normal"
+STOP_REASON = (
+    "The host stopped the table. It is saved: join again with the same command once the "
+    "host has started it again."
+)
 
 
 class JoinRefused(Exception):
@@ -135,6 +140,7 @@ class HostedTable:
         self._scheduled = False
         self._origin_remote = False
         self.closed = False
+        self.reopened = False  #: made from a save (after the host restarted)
         session.listeners.append(self._session_changed)
         for s in self.remote_seats:
             if session.seats[s].is_ai:  # reopened after a takeover: it stays the AI's
@@ -175,8 +181,6 @@ class HostedTable:
     def reopen(cls, save_id: str, **kw: Any) -> HostedTable:
         """The table of a save and its sidecar (same code, same tokens) — after the host
         was restarted, even killed."""
-        from .. import saves
-
         side = json.loads(sidecar_path(save_id).read_text(encoding="utf-8"))
         data = saves.read_save(saves.save_path(save_id))
         session = Session.from_json(data, save_id)
@@ -190,6 +194,7 @@ class HostedTable:
             hold_s=kw.pop("hold_s", side.get("hold_s", DEFAULT_HOLD_S)),
             **kw,
         )
+        table.reopened = True
         now = table.clock()
         for s, d in seats.items():
             rs = table.seats[s]
@@ -204,8 +209,6 @@ class HostedTable:
     @staticmethod
     def find_unfinished(variant: str | None = None) -> list[str]:
         """Save ids of hosted tables whose match is not over, newest first."""
-        from .. import saves
-
         d = data_dir() / SIDECAR_DIR
         out: list[tuple[float, str]] = []
         if not d.is_dir():
@@ -213,7 +216,11 @@ class HostedTable:
         for p in d.glob("*.json"):
             sid = p.stem
             try:
-                info = saves.inspect_save(saves.save_path(sid))
+                save = saves.save_path(sid)
+                if not save.exists():  # the save was pruned: its tokens go too
+                    p.unlink(missing_ok=True)
+                    continue
+                info = saves.inspect_save(save)
             except Exception:
                 continue
             if not info.ok or info.match_over or (variant and info.variant != variant):
@@ -245,6 +252,12 @@ class HostedTable:
             os.replace(tmp, path)
         except OSError as e:
             log.warning("could not write %s: %s", path, e)
+
+    def forget(self) -> None:
+        """Delete the table's save and sidecar (a table that never opened)."""
+        for path in (sidecar_path(self.session.save_id), saves.save_path(self.session.save_id)):
+            with contextlib.suppress(OSError):
+                path.unlink()
 
     # ----- the loop ------------------------------------------------------------------------
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -536,7 +549,12 @@ class HostedTable:
                 agent = s.agent(seat)
                 obs, legal, decision = inputs
                 action = await asyncio.to_thread(agent.choose, obs, legal, decision, rng)
-                if self.closed or len(s.game.actions) != n or s.game.check(seat, action):
+                if (
+                    self.closed
+                    or len(s.game.actions) != n
+                    or seat not in self.server_ai_to_act()  # the person came back
+                    or s.game.check(seat, action)
+                ):
                     continue
                 own.setstate(rng.getstate())
                 self.apply(seat, action, remote=True)
@@ -546,14 +564,32 @@ class HostedTable:
                 self._schedule()
 
     # ----- what a seat receives ----------------------------------------------------------
-    def state_for(self, seat: int, log_from: int) -> tuple[dict[str, Any], int]:
-        """The ``state`` message of ``seat`` (log entries from ``log_from`` on) and the
-        log's length."""
+    def state_for(
+        self, seat: int, cursor: tuple[int, int, int] = (-1, 0, 0)
+    ) -> tuple[dict[str, Any], tuple[int, int, int]]:
+        """The ``state`` message of ``seat``, with the log entries that seat has not been
+        sent yet, and the cursor for the next one.
+
+        ``cursor`` is (deal, entries of the match's log seen, entries of the seat's log
+        sent). A seat's log is the observation's ``history``: the engine copies (and in
+        some games filters, entry by entry) the match's log into every observation; here
+        the observation is made from the unseen entries only, which gives exactly the
+        new part of the seat's log at a fraction of the cost (a late deal's log has
+        hundreds of entries). A new deal sends the seat's log afresh (some games keep
+        only the current deal's entries)."""
         g = self.game
-        obs = dict(g.observation(seat))
-        hist = obs.pop("history", [])
-        if log_from > len(hist):
-            log_from = 0
+        deal, raw, count = cursor
+        if deal != g.deal_number:
+            deal, raw, count = g.deal_number, 0, 0
+        full = g.history
+        g.history = full[raw:]  # on the loop, no await in between: nothing else sees it
+        try:
+            obs = dict(g.observation(seat))
+        finally:
+            g.history = full
+        fresh = obs.pop("history", [])
+        log_from = count
+        cursor = (deal, len(full), count + len(fresh))
         to_act = list(g.to_act())
         decision = g.decision(seat) if seat in to_act else None
         legal = [a.to_json() for a in g.legal_actions(seat)] if decision else []
@@ -572,14 +608,14 @@ class HostedTable:
             "legal": legal,
             "observation": obs,
             "log_from": log_from,
-            "log": hist[log_from:],
+            "log": fresh,
             "totals": list(g.totals),
             "results": [r.to_json() for r in g.results],
             "seats": self.seats_json(seat),
             "ready": sorted(self.ready_seats),
             "waiting": self.waiting(seat),
         }
-        return msg, len(hist)
+        return msg, cursor
 
     def scrub(self, seat: int, text: str, allowed: tuple[str, ...] = ()) -> str:
         """``text`` unless it names a card ``seat`` may not see (other than the ones it
@@ -631,7 +667,7 @@ class Conn:
         self.bucket = P.TokenBucket(server.rate, server.burst)
         self.outbox: deque[Any] = deque()
         self.wake = asyncio.Event()
-        self.log_sent = 0
+        self.cursor = (-1, 0, 0)  #: what of the log this connection was sent
         self.closing = False
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
@@ -652,7 +688,7 @@ class Conn:
     def refuse(self, code: str, reason: str, req: Any = None) -> None:
         self.bad += 1
         self.send(P.error(code, reason, req))
-        if self.bad >= P.MAX_BAD_MESSAGES:
+        if self.bad >= self.server.max_bad:
             self.bye("Too many refused messages.")
 
     async def _write(self) -> None:
@@ -661,20 +697,28 @@ class Conn:
             while True:
                 await self.wake.wait()
                 self.wake.clear()
+                table = self.table
+                if table is not None and table.session.autosave:
+                    # what a player is told is on the host's disk first: a host killed
+                    # right after a move reopens with that move
+                    await asyncio.to_thread(saves.WRITER.flush)
                 while self.outbox:
                     item = self.outbox.popleft()
                     seat, table = self.seat, self.table
                     if item is _STATE:
                         if seat is None or table is None:
                             continue
-                        msg, self.log_sent = table.state_for(seat, self.log_sent)
+                        msg, self.cursor = table.state_for(seat, self.cursor)
                     else:
                         msg = item
                     text = P.encode(msg)
                     hook = self.server.send_hook
-                    if hook is not None and table is not None:
+                    if hook is not None:
                         hook(table, seat, text)
                     await ws.send(text)
+                    started = self.server._started.pop(id(msg), None)
+                    if started is not None and self.server.timings is not None:
+                        self.server.timings.append(time.perf_counter() - started)
                 if self.closing:
                     await ws.close(1000, "bye")
                     return
@@ -697,15 +741,28 @@ class TableServer:
         rate: float = P.RATE_PER_S,
         burst: float = P.RATE_BURST,
         ping_interval: float | None = 20.0,
+        max_bad: int = P.MAX_BAD_MESSAGES,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        max_connections: int = P.MAX_CONNECTIONS,
+        join_timeout: float = P.JOIN_TIMEOUT_S,
     ) -> None:
         self.tables: dict[str, HostedTable] = {}
+        self.max_connections = max_connections
+        self.join_timeout = join_timeout
+        self.max_bad = max_bad
         self.rate = rate
         self.burst = burst
         self.ping_interval = ping_interval
         self.server: Server | None = None
-        self.host = "127.0.0.1"
-        self.port = 0
-        self.send_hook: Callable[[HostedTable, int | None, str], None] | None = None
+        self.host = host  #: the address it binds (127.0.0.1 unless told otherwise)
+        self.port = port  #: the port asked for; after start(), the port bound
+        self.send_hook: Callable[[HostedTable | None, int | None, str], None] | None = None
+        #: benchmarks: seconds from a move's arrival to its answer on the socket (the
+        #: new states of the table go out before the answer); ``None``: not timed
+        self.timings: list[float] | None = None
+        self._started: dict[int, float] = {}
+        self._arrived = 0.0
         self.conns: set[Conn] = set()
 
     def add(self, table: HostedTable) -> HostedTable:
@@ -714,7 +771,11 @@ class TableServer:
             table.attach(asyncio.get_running_loop())
         return table
 
-    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    async def start(self, host: str | None = None, port: int | None = None) -> None:
+        """Listen (``port`` 0: any free port; :attr:`port` says which). Raises
+        ``OSError`` when the address cannot be bound."""
+        host = self.host if host is None else host
+        port = self.port if port is None else port
         self.server = await serve(
             self._handler,
             host,
@@ -732,7 +793,16 @@ class TableServer:
         for t in self.tables.values():
             t.attach(loop)
 
-    async def close(self) -> None:
+    async def close(self, reason: str = STOP_REASON) -> None:
+        """Stop: every player is told (``bye``: their client does not keep retrying),
+        then the connections close."""
+        writers = []
+        for c in list(self.conns):
+            if not c.closing:
+                c.bye(reason)
+                writers.append(c.writer)
+        if writers:
+            await asyncio.wait(writers, timeout=1.0)
         for t in self.tables.values():
             t.close()
         if self.server is not None:
@@ -752,23 +822,22 @@ class TableServer:
 
     # ----- a connection's messages -----------------------------------------------------------
     async def _handler(self, ws: ServerConnection) -> None:
+        if len(self.conns) >= self.max_connections:
+            await ws.close(1013, "The host is full: try again later.")
+            return
         conn = Conn(ws, self)
         self.conns.add(conn)
+        loop = asyncio.get_running_loop()
+        timer = loop.call_later(self.join_timeout, self._join_late, conn)
         try:
             async for raw in ws:
                 if conn.closing:
                     break
-                if not conn.bucket.take():
-                    conn.refuse(P.E_TOO_FAST, "Too many messages: slow down.")
-                    continue
-                try:
-                    msg = P.decode_client(raw)
-                    self._dispatch(conn, msg)
-                except P.BadMessage as e:
-                    conn.refuse(e.code, str(e), e.req)
+                self.receive(conn, raw)
         except ConnectionClosed:
             pass
         finally:
+            timer.cancel()
             self.conns.discard(conn)
             if conn.table is not None:
                 conn.table.disconnect(conn)
@@ -777,6 +846,27 @@ class TableServer:
             else:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(conn.writer, 2.0)
+
+    def _join_late(self, conn: Conn) -> None:
+        if conn.table is None and not conn.closing:
+            conn.bye(f"Join a table within {self.join_timeout:.0f} seconds of connecting.")
+
+    def receive(self, conn: Conn, raw: str | bytes) -> bool:
+        """One message of ``conn``: checked, then carried out (True), or refused with an
+        ``error`` and nothing changed (False)."""
+        self._arrived = time.perf_counter()
+        if not conn.bucket.take():
+            conn.refuse(P.E_TOO_FAST, "Too many messages: slow down.", P.peek_id(raw))
+            return False
+        try:
+            msg = P.decode_client(raw)
+            self._dispatch(conn, msg)
+        except P.BadMessage as e:
+            conn.refuse(e.code, str(e), e.req)
+            return False
+        if conn.bad:
+            conn.bad -= 1  # garbage is what keeps coming: a good message counts too
+        return True
 
     def _dispatch(self, conn: Conn, msg: dict[str, Any]) -> None:
         kind = msg["type"]
@@ -853,7 +943,10 @@ class TableServer:
         except IllegalAction as e:  # checked just above: never expected
             raise P.BadMessage(table.scrub(seat, str(e), action.cards), P.E_ILLEGAL, rid) from None
         conn.push_state()
-        conn.send({"type": "answer", "id": rid, "kind": "act", "result": None})
+        answer: dict[str, Any] = {"type": "answer", "id": rid, "kind": "act", "result": None}
+        if self.timings is not None:
+            self._started[id(answer)] = self._arrived
+        conn.send(answer)
 
     def _join(self, conn: Conn, msg: dict[str, Any]) -> None:
         rid = msg["id"]
@@ -868,7 +961,7 @@ class TableServer:
             raise P.BadMessage(str(e), P.E_JOIN, rid) from None
         conn.table = table
         conn.seat = rs.seat
-        conn.log_sent = 0
+        conn.cursor = (-1, 0, 0)
         g = table.game
         conn.send(
             {

@@ -1,0 +1,293 @@
+"""Network table benchmark (not a test): N hosted tables of bot clients on loopback.
+
+    .venv/bin/python benchmarks/bench_net.py [--tables 200] [--variant big-two]
+        [--players 4] [--pause 1.0] [--seconds 30] [--clients 2] [--autosave] [--json]
+
+One server process hosts ``--tables`` tables (every seat remote); ``--clients``
+processes join them with ``players`` bot connections per table (the ``random``
+baseline, so the clients spend little CPU) that wait ``--pause`` seconds on average
+(0.5x to 1.5x) before each move, as people do; ``--pause 0`` plays flat out.
+
+Figures:
+
+* moves per second, over the whole run, all tables together;
+* the round trip of a move: from the client sending ``act`` to its ``answer`` (after
+  the host checked and applied it, made and sent the new state to every seat of the
+  table), p50 / p95 / p99 / max, in milliseconds;
+* memory, as the server process's RSS: before any table, after the tables were made
+  (per table), after every client joined (per connection), at the end (per table,
+  everything included);
+* the same at the server: from reading the move to writing its answer (the new states
+  to the table's seats are written before it) — what the host adds, without the
+  clients' own delays (on one small machine the bot processes compete with the server);
+* the server's CPU time per move, and the CPU the clients used.
+
+The machine's load (``os.getloadavg``) is printed with the figures: on a shared
+machine they move with it. ``--autosave`` saves every table after every move as a
+hosted table does (the default for ``twos-tui host``); without it the tables play from
+memory, so the figure is the network and the engine alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+# ----- the server process ------------------------------------------------------------------
+async def serve(args: argparse.Namespace) -> None:
+    from twos_tui.play.net.server import HostedTable, TableServer
+
+    rss0 = rss_bytes()
+    server = TableServer(ping_interval=None)
+    server.timings = []
+    codes = []
+    for i in range(args.tables):
+        t = HostedTable.create(
+            args.variant,
+            ["remote"] * args.players,
+            seed=i + 1,
+            autosave=args.autosave,
+            ai_pause=0,
+        )
+        server.add(t)
+        codes.append(t.code)
+    rss_tables = rss_bytes()
+    await server.start("127.0.0.1", 0)
+    print(json.dumps({"port": server.port, "codes": codes, "rss0": rss0, "rss_tables": rss_tables}))
+    sys.stdout.flush()
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    cpu0 = time.process_time()
+    moves0 = 0
+    while True:
+        line = (await reader.readline()).decode().strip()
+        if not line or line == "quit":
+            break
+        moves = sum(len(t.game.actions) for t in server.tables.values())
+        if line == "mark":
+            cpu0, moves0 = time.process_time(), moves
+            server.timings = []
+        print(
+            json.dumps(
+                {
+                    "rss": rss_bytes(),
+                    "conns": len(server.conns),
+                    "moves": moves - moves0,
+                    "cpu": time.process_time() - cpu0,
+                    "maxrss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+                    "server_ms": [round(x * 1000, 3) for x in server.timings or []],
+                }
+            )
+        )
+        sys.stdout.flush()
+    await server.close()
+
+
+# ----- a client process --------------------------------------------------------------------
+async def clients(args: argparse.Namespace) -> None:
+    from twos_tui.play.net.client import TableClient, play_bot
+
+    spec = json.loads(sys.stdin.readline())
+    port, codes = spec["port"], spec["codes"]
+    conns: list[TableClient] = []
+    for code in codes:
+        for p in range(args.players):
+            c = TableClient("127.0.0.1", port, code, f"Bot{p}", retry_delays=(), timeout=60)
+            conns.append(c)
+    for i in range(0, len(conns), 50):
+        await asyncio.gather(*(c.open() for c in conns[i : i + 50]))
+    print(json.dumps({"joined": len(conns)}))
+    sys.stdout.flush()
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)  # "go"
+    rtts: list[float] = []
+    tasks = [
+        asyncio.ensure_future(play_bot(c, "random", on_move=rtts.append, pause=args.pause))
+        for c in conns
+    ]
+    t0 = time.perf_counter()
+    done, pending = await asyncio.wait(tasks, timeout=args.seconds)
+    elapsed = time.perf_counter() - t0
+    for t in pending:
+        t.cancel()
+    errors = sum(1 for t in done if t.exception() is not None)
+    cpu = time.process_time()
+    print(json.dumps({"rtts": rtts, "elapsed": elapsed, "errors": errors, "cpu": cpu}))
+    sys.stdout.flush()
+    for c in conns:
+        c.closing = True
+        if c.ws is not None:
+            c.ws.transport.abort()
+
+
+# ----- the driver --------------------------------------------------------------------------
+def pct(xs: list[float], p: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    env = dict(os.environ, TWOS_TUI_HOME=tempfile.mkdtemp(prefix="bench-net-"))
+    me = [sys.executable, str(Path(__file__).resolve())]
+    common = ["--variant", args.variant, "--players", str(args.players)]
+    common += ["--pause", str(args.pause), "--seconds", str(args.seconds)]
+    common += ["--tables", str(args.tables)] + (["--autosave"] if args.autosave else [])
+    srv = subprocess.Popen(
+        me + ["--role", "server"] + common,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+    )  # fmt: skip
+    assert srv.stdin and srv.stdout
+
+    def ask(cmd: str) -> dict[str, Any]:
+        assert srv.stdin and srv.stdout
+        srv.stdin.write(cmd + "\n")
+        srv.stdin.flush()
+        return dict(json.loads(srv.stdout.readline()))
+
+    head = json.loads(srv.stdout.readline())
+    codes = head["codes"]
+    k = max(1, args.clients)
+    procs = []
+    for i in range(k):
+        part = codes[i::k]
+        p = subprocess.Popen(
+            me + ["--role", "clients"] + common,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+        )  # fmt: skip
+        assert p.stdin
+        p.stdin.write(json.dumps({"port": head["port"], "codes": part}) + "\n")
+        p.stdin.flush()
+        procs.append(p)
+    joined = sum(json.loads(p.stdout.readline())["joined"] for p in procs if p.stdout)
+    time.sleep(0.5)
+    after_join = ask("rss")
+    ask("mark")
+    for p in procs:
+        assert p.stdin
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    outs = [json.loads(p.stdout.readline()) for p in procs if p.stdout]
+    end = ask("rss")
+    assert srv.stdin
+    srv.stdin.write("quit\n")
+    srv.stdin.flush()
+    srv.wait(30)
+    for p in procs:
+        p.wait(30)
+    rtts = [x * 1000 for o in outs for x in o["rtts"]]
+    elapsed = max(o["elapsed"] for o in outs)
+    n, c = args.tables, joined
+    mib = 2**20
+    return {
+        "tables": n,
+        "connections": c,
+        "variant": args.variant,
+        "pause_s": args.pause,
+        "autosave": args.autosave,
+        "seconds": round(elapsed, 1),
+        "moves": end["moves"],
+        "moves_per_s": round(end["moves"] / elapsed, 1),
+        "rtt_ms": {
+            "p50": round(pct(rtts, 50), 2),
+            "p95": round(pct(rtts, 95), 2),
+            "p99": round(pct(rtts, 99), 2),
+            "max": round(max(rtts), 2) if rtts else None,
+            "mean": round(statistics.fmean(rtts), 2) if rtts else None,
+            "count": len(rtts),
+        },
+        "server_ms": {
+            "p50": round(pct(end["server_ms"], 50), 2),
+            "p95": round(pct(end["server_ms"], 95), 2),
+            "p99": round(pct(end["server_ms"], 99), 2),
+            "max": round(max(end["server_ms"]), 2) if end["server_ms"] else None,
+        },
+        "client_cpu_share": round(sum(o["cpu"] for o in outs) / elapsed, 2),
+        "server_cpu_ms_per_move": round(1000 * end["cpu"] / max(1, end["moves"]), 3),
+        "server_cpu_share": round(end["cpu"] / elapsed, 2),
+        "mem_MiB": {
+            "server_start": round(head["rss0"] / mib, 1),
+            "per_table_made": round((head["rss_tables"] - head["rss0"]) / n / mib, 3),
+            "per_connection": round((after_join["rss"] - head["rss_tables"]) / max(1, c) / mib, 3),
+            "per_table_at_end": round((end["rss"] - head["rss0"]) / n / mib, 3),
+            "server_end": round(end["rss"] / mib, 1),
+        },
+        "client_errors": sum(o["errors"] for o in outs),
+        "load_avg": [round(x, 2) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--variant", default="big-two")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--pause", type=float, default=1.0)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--clients", type=int, default=2, help="client processes")
+    ap.add_argument("--autosave", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--role", choices=("driver", "server", "clients"), default="driver")
+    args = ap.parse_args()
+    if args.role == "server":
+        asyncio.run(serve(args))
+        return
+    if args.role == "clients":
+        asyncio.run(clients(args))
+        return
+    out = run(args)
+    if args.json:
+        print(json.dumps(out))
+        return
+    r, m = out["rtt_ms"], out["mem_MiB"]
+    print(
+        f"{out['tables']} tables x {args.players} "
+        f"= {out['connections']} connections, {out['variant']}, pause {out['pause_s']} s, "
+        f"autosave {'on' if out['autosave'] else 'off'}, {out['seconds']} s"
+    )
+    print(f"  moves/s          {out['moves_per_s']}  ({out['moves']} moves)")
+    print(
+        f"  round trip ms    p50 {r['p50']}  p95 {r['p95']}  p99 {r['p99']}  max {r['max']}"
+        f"  ({r['count']} moves timed)"
+    )
+    sm = out["server_ms"]
+    print(
+        f"  at the server ms p50 {sm['p50']}  p95 {sm['p95']}  p99 {sm['p99']}  max {sm['max']}"
+        "  (a move read -> its answer written, the table's states sent before it)"
+    )
+    print(
+        f"  CPU              server {out['server_cpu_ms_per_move']} ms a move, "
+        f"{out['server_cpu_share']} of a core; clients {out['client_cpu_share']} of a core"
+    )
+    print(
+        f"  memory MiB       per table made {m['per_table_made']}, per connection "
+        f"{m['per_connection']}, per table at the end (all in) {m['per_table_at_end']}; "
+        f"server {m['server_start']} -> {m['server_end']}"
+    )
+    print(
+        f"  client errors    {out['client_errors']}   load {out['load_avg']} on {out['cpus']} CPUs"
+    )
+
+
+if __name__ == "__main__":
+    main()

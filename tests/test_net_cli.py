@@ -1,0 +1,61 @@
+"""``twos-tui host`` / ``join``: their arguments, one-line refusals with exit status 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from twos_tui.cli import main
+from twos_tui.net_cli import parse_address, result_line, seat_kinds
+
+
+def test_addresses() -> None:
+    assert parse_address("example.org") == ("example.org", 7417)
+    assert parse_address("10.0.0.5:9000") == ("10.0.0.5", 9000)
+    assert parse_address("[::1]:9000") == ("::1", 9000)
+    assert parse_address("[::1]") == ("::1", 7417)
+    for bad in ("host:port", ":80", "h:70000", "[::1]x"):
+        with pytest.raises(ValueError):
+            parse_address(bad)
+
+
+def test_seat_kinds() -> None:
+    assert seat_kinds(None, None, False, 4) == ["human", "remote", "remote", "remote"]
+    assert seat_kinds(3, None, True, 4) == ["remote"] * 3
+    assert seat_kinds(None, "human,remote,ai", False, 4) == ["human", "remote", "ai"]
+    for args in ((2, "remote,ai,ai", False), (None, "human,ai", False), (None, "me,ai", False),
+                 (None, "human,remote", True)):  # fmt: skip
+        with pytest.raises(ValueError):
+            seat_kinds(*args, 4)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["join", "127.0.0.1:1", "ABCD-EFGH"], "Could not reach 127.0.0.1:1"),
+        (["join", "127.0.0.1:1", "ABCD-EFGH", "--bot", "easy"], "Could not reach"),
+        (["join", "127.0.0.1:x", "ABCD-EFGH"], "is not a port number"),
+        (["join", "127.0.0.1:1", "C", "--bot", "wizard"], "unknown AI level"),
+        (["host", "twos", "--headless", "--seats", "human,remote"], "has no screen"),
+        (["host", "twos", "--seats", "ai,ai"], "at least one remote seat"),
+        (["host", "big-two-5r", "--headless", "--players", "3"], "is for 4 players"),
+        (["host", "twos", "--headless", "--option", "x"], "KEY=VALUE"),
+        (["host", "twos", "--headless", "--bind", "256.1.1.1", "--new"], "cannot listen on"),
+    ],
+)
+def test_bad_arguments_say_one_line_and_exit_2(argv, words, capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err and words in err[-1] and "Traceback" not in "\n".join(err)
+
+
+def test_the_bot_says_one_line_at_the_end() -> None:
+    st = {
+        "match_over": True,
+        "seat": 1,
+        "totals": [1, 0, 3],
+        "seats": [{"name": "Ana"}, {"name": "Bot"}, {"name": "Cy"}],
+        "observation": {"variant": "twos", "players": 3, "options": {}},
+    }
+    line = result_line(st)
+    assert line.startswith("Match over (Bot played seat 2): Ana 1, Bot 0, Cy 3 · won by ")

@@ -1,0 +1,126 @@
+"""The host's own screen at a hosted table (HostSeatView): its moves go through the
+table (remote players hear at once), remote seats show their connection, moves made
+elsewhere call ``changed_elsewhere`` from the loop (never inside the screen's call), and
+the next deal waits for every connected person."""
+
+from __future__ import annotations
+
+import asyncio
+
+from net_helpers import SHORT, join, live_server
+
+from twos_tui.engine import IllegalAction
+from twos_tui.play.net.client import play_bot
+from twos_tui.play.net.host_view import HostSeatView
+from twos_tui.play.net.server import HostedTable
+from twos_tui.play.seat_view import REMOTE
+
+
+async def test_host_plays_its_seat_beside_remote_and_ai_seats() -> None:
+    async with live_server() as server:
+        table = server.add(
+            HostedTable.create(
+                "twos",
+                ["human", "remote", "ai"],
+                ["Host"],
+                options=SHORT["twos"] | {"deals_to_win": 2},
+                seed=8,
+                level="easy",
+                drive_ai=False,  # the screen plays the AI seats
+                ai_pause=0,
+            )
+        )
+        view = HostSeatView(table)
+        assert view.code == table.code and view.controls == (0,) and view.visible == (0,)
+        assert view.can_undo() is not None
+        assert view.waiting_for() == f"Waiting for a player to join (code {table.code})"
+        assert view.seats[1].kind == REMOTE and not view.seats[1].connected
+        inside = False
+        calls: list[bool] = []
+
+        def listener() -> None:
+            calls.append(inside)
+
+        view.set_listener(listener)
+        friend = await join(server, table, "Friend")
+        await asyncio.sleep(0.05)
+        assert view.seats[1].connected and view.names[1] == "Friend"
+        assert view.waiting_for() is None
+        bot = asyncio.ensure_future(play_bot(friend, "easy"))
+        s = table.session
+        for _ in range(5000):
+            if view.match_over:
+                break
+            if view.deal_over:
+                inside = True
+                view.next_deal()
+                inside = False
+            elif view.ai_to_act():
+                seat = view.ai_to_act()[0]
+                s.apply(seat, s.ai_choose(seat))  # as the screen's AI worker does
+            elif 0 in view.to_act():
+                n = view.action_count
+                inside = True
+                try:
+                    view.act(0, view.legal_actions(0)[0])
+                finally:
+                    inside = False
+                assert view.action_count == n + 1
+            await asyncio.sleep(0.002)
+        assert view.match_over
+        await asyncio.wait_for(bot, 20)
+        assert calls and not any(calls)  # told from the loop, never inside its own call
+        assert friend.state is not None and friend.state["totals"] == view.totals
+        try:
+            view.act(1, view.legal_actions(0)[0] if view.legal_actions(0) else None)  # type: ignore[arg-type]
+            raise AssertionError("the host moved a remote seat")
+        except IllegalAction:
+            pass
+        await friend.close()
+        view.close()
+
+
+async def test_the_next_deal_waits_for_the_remote_player() -> None:
+    async with live_server() as server:
+        table = server.add(
+            HostedTable.create(
+                "twos-tricks",
+                ["human", "remote", "ai", "ai"],
+                ["Host"],
+                options={"game_length": 2},
+                seed=2,
+                level="easy",
+                drive_ai=True,  # the server plays the AI here (no screen in this test)
+                ai_pause=0,
+            )
+        )
+        view = HostSeatView(table)
+        friend = await join(server, table, "Friend")
+        g = table.game
+        for _ in range(5000):
+            if g.deal_over:
+                break
+            acting = g.to_act()
+            if 0 in acting:
+                view.act(0, view.legal_actions(0)[0])
+            elif (
+                1 in acting
+                and friend.state
+                and friend.state["decision"]
+                and friend.state["n"] == len(g.actions)
+            ):
+                await friend.request({"type": "act", "action": friend.state["legal"][0]})
+            await asyncio.sleep(0.002)
+        assert g.deal_over and g.deal_number == 1
+        view.next_deal()
+        await asyncio.sleep(0.05)
+        assert g.deal_number == 1 and view.waiting_for() == "Waiting for Friend to continue"
+        reply = await friend.request({"type": "ready", "deal": 1})
+        assert reply["type"] == "answer"
+        for _ in range(100):
+            if g.deal_number == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert g.deal_number == 2
+        await friend.close()
+        view.close()

@@ -1,0 +1,84 @@
+"""The message checks of the network protocol (no network)."""
+
+from __future__ import annotations
+
+import pytest
+
+from twos_tui.engine import Action
+from twos_tui.play.net import protocol as P
+from twos_tui.play.net.status import waiting_text
+
+
+def test_a_good_move_decodes_to_an_action() -> None:
+    msg = P.decode_client(
+        '{"v":1,"type":"act","id":7,"action":{"kind":"play","cards":["3S","3H"]},"n":4}'
+    )
+    assert msg["action"] == Action("play", ("3S", "3H"))
+    assert (msg["id"], msg["n"]) == (7, 4)
+
+
+@pytest.mark.parametrize(
+    ("raw", "code", "words"),
+    [
+        (b"\x00", P.E_BAD, "binary"),
+        ("x" * (P.MAX_MESSAGE_BYTES + 1), P.E_TOO_BIG, "at most"),
+        ("{", P.E_BAD, "not JSON"),
+        ('{"v":1,"type":"act","action":{"kind":"play","value":NaN}}', P.E_BAD, "not JSON"),
+        ("[1]", P.E_BAD, "object"),
+        ('{"type":"ping"}', P.E_BAD, "version"),
+        ('{"v":1}', P.E_BAD, "type"),
+        ('{"v":1,"type":"shout"}', P.E_BAD, "no message"),
+        ('{"v":1,"type":"chat","text":"hi"}', P.E_UNSUPPORTED, "chat"),
+        ('{"v":1,"type":"join","code":"A","role":"watch"}', P.E_UNSUPPORTED, "watching"),
+        ('{"v":1,"type":"ping","x":1}', P.E_BAD, "no field"),
+        ('{"v":1,"type":"join"}', P.E_BAD, "code is missing"),
+        ('{"v":1,"type":"join","code":"A","name":"' + "n" * 40 + '"}', P.E_BAD, "name"),
+        ('{"v":1,"type":"act","action":{"kind":""}}', P.E_BAD, "kind"),
+        ('{"v":1,"type":"act","action":{"kind":"play","cards":"3S"}}', P.E_BAD, "list"),
+        ('{"v":1,"type":"act","action":{"kind":"play","cards":["3SSSS"]}}', P.E_BAD, "card"),
+        ('{"v":1,"type":"act","action":{"kind":"bid","value":1.5}}', P.E_BAD, "value"),
+        ('{"v":1,"type":"act","action":{"kind":"bid","value":10000000000}}', P.E_BAD, "value"),
+        ('{"v":1,"type":"act","action":{"kind":"bid"},"n":-1}', P.E_BAD, "counter"),
+        ('{"v":1,"type":"ready","deal":"2"}', P.E_BAD, "deal"),
+        ('{"v":1,"type":"ping","id":[1]}', P.E_BAD, "id"),
+        ("[" * 30_000 + "]" * 30_000, P.E_BAD, "not JSON"),
+    ],
+    ids=lambda x: repr(x)[:30],
+)
+def test_bad_messages_are_refused_with_a_reason(raw, code, words) -> None:
+    with pytest.raises(P.BadMessage) as e:
+        P.decode_client(raw)
+    assert e.value.code == code
+    assert words in str(e.value)
+
+
+def test_the_request_id_comes_back_with_a_refusal() -> None:
+    with pytest.raises(P.BadMessage) as e:
+        P.decode_client('{"v":1,"type":"act","id":"r1","action":{"kind":""}}')
+    assert e.value.req == "r1"
+    assert P.peek_id('{"id": 5, "junk": true}') == 5
+    assert P.peek_id("nope") is None
+
+
+def test_token_bucket() -> None:
+    b = P.TokenBucket(rate=2, burst=3)
+    assert [b.take(10.0) for _ in range(4)] == [True, True, True, False]
+    assert b.take(10.5) is True  # half a second: one more
+    assert b.take(10.5) is False
+
+
+def test_waiting_words() -> None:
+    assert (
+        waiting_text([], [("Bram", 105)], [], "C", False) == "Bram dropped; holding the seat 1:45"
+    )
+    assert waiting_text([], [], ["Bram"], "C", False) == "Waiting for Bram to continue"
+    text = waiting_text(["x"], [], ["Ana", "Bram"], "ABCD-EFGH", True)
+    assert (
+        text
+        == "Waiting for a player to join (code ABCD-EFGH); Waiting for Ana and Bram to continue"
+    )
+    assert waiting_text([], [], [], "C", True) is None
+
+
+def test_encode_is_compact_and_versioned() -> None:
+    assert P.encode({"type": "bye", "reason": "é"}) == '{"v":1,"type":"bye","reason":"é"}'

@@ -1,0 +1,224 @@
+"""Drops and reconnects: a client dropped mid-trick rejoins with its token (same view,
+play goes on); a seat whose hold ran out is played by the AI; the seat view of a remote
+seat (RemoteSeatView) joins, plays and rejoins with its kept token."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from net_helpers import join, live_server, remote_table
+
+from twos_tui.engine import IllegalAction
+from twos_tui.play.net.client import (
+    JoinError,
+    RemoteSeatView,
+    TableClient,
+    TokenStore,
+    play_bot,
+)
+
+
+async def until(cond, tries: int = 400, step: float = 0.01) -> None:
+    """Wait for a condition of the live table (bounded)."""
+    for _ in range(tries):
+        if cond():
+            return
+        await asyncio.sleep(step)
+    raise AssertionError("the condition never came")
+
+
+def view_of(st: dict[str, Any]) -> tuple[Any, ...]:
+    return (st["n"], st["deal"], st["observation"], st["decision"], st["legal"], st["to_act"])
+
+
+async def test_dropped_mid_trick_rejoins_with_its_token_and_play_goes_on() -> None:
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=4))
+        me = await join(server, table, "Ana")
+        others = [await join(server, table, n) for n in ("Bram", "Cleo")]
+        bots = asyncio.gather(*(play_bot(c, "easy") for c in others))
+        g = table.game
+        # play seat 0 by hand until it is asked again with cards on the table
+        for _ in range(40):
+            await until(lambda: me.state and me.seat in me.state["to_act"] or g.deal_over)
+            assert me.state is not None
+            if me.state["observation"]["table"] and len(g.actions) >= 3:
+                break
+            legal = me.state["legal"]
+            reply = await me.request({"type": "act", "action": legal[-1]})
+            assert reply["type"] == "answer"
+        assert not g.deal_over and me.state["observation"]["table"]
+        before = view_of(me.state)
+        log_before = list(me.log)
+        token, seat = me.token, me.seat
+
+        await me.drop()  # the network goes: the client reconnects with its token
+        await until(lambda: not me.connected)
+        await until(lambda: me.connected and me.state is not None and me.updates > 0)
+        await until(lambda: table.seats[seat].conn is not None)
+        assert (me.seat, me.token) == (seat, token)
+        assert view_of(me.state) == before  # the same view, nothing moved meanwhile
+        assert me.log == log_before
+        # and the match goes on to its end
+        await asyncio.wait_for(asyncio.gather(bots, play_bot(me, "easy")), 60)
+        assert g.match_over
+        for c in [me, *others]:
+            await c.close()
+
+
+async def test_a_seat_whose_hold_ran_out_is_played_by_the_ai() -> None:
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=5, hold_s=0.05))
+        away = TableClient("127.0.0.1", server.port, table.code, "Ana", retry_delays=())
+        await away.open()
+        seat = away.seat
+        others = [await join(server, table, n) for n in ("Bram", "Cleo")]
+        await away.close()  # gone for good (no reconnecting)
+        await until(lambda: table.seats[seat].conn is None)
+        bots = asyncio.gather(*(play_bot(c, "easy") for c in others))
+        await asyncio.wait_for(bots, 60)
+        g = table.game
+        assert g.match_over
+        rs = table.seats[seat]
+        assert rs.taken_over and rs.ever_taken
+        assert any(
+            "is away: the AI plays for them" in h["text"] and h.get("kind") == "net"
+            for h in g.history
+        )
+        # the session's seat is the AI's: the history does not count it as Ana's
+        assert table.session.seats[seat].is_ai
+        assert table.seat_infos()[seat].note == "away: the AI plays for them"
+        # the seat did move (the AI's moves are in the match)
+        assert any(s == seat for s, _ in g.actions)
+        for c in others:
+            await c.close()
+
+
+async def test_the_hold_keeps_the_seat_while_it_runs() -> None:
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=5, hold_s=300))
+        a = TableClient("127.0.0.1", server.port, table.code, "Ana", retry_delays=())
+        await a.open()
+        others = [await join(server, table, n) for n in ("Bram", "Cleo")]
+        await a.close()
+        await until(lambda: table.seats[a.seat].conn is None)
+        text = table.waiting(others[0].seat)
+        assert text in ("Ana dropped; holding the seat 5:00", "Ana dropped; holding the seat 4:59")
+        assert not table.seats[a.seat].taken_over
+        # Ana comes back with her token
+        back = TableClient("127.0.0.1", server.port, table.code, token=a.token, retry_delays=())
+        await back.open()
+        assert back.seat == a.seat
+        await until(lambda: back.state is not None)
+        assert table.waiting(others[0].seat) is None
+        for c in [back, *others]:
+            await c.close()
+
+
+async def test_tokens_and_codes_are_checked() -> None:
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=5))
+        ok = await join(server, table, "Ana")
+        for kw in (
+            {"token": ok.token[:-1] + ("A" if ok.token[-1] != "A" else "B")},
+            {"token": "x"},
+        ):
+            bad = TableClient("127.0.0.1", server.port, table.code, retry_delays=(), **kw)
+            try:
+                await bad.open()
+                raise AssertionError("a wrong token joined")
+            except JoinError as e:
+                assert "token" in str(e)
+        wrong = TableClient("127.0.0.1", server.port, "AAAA-AAAA", "Eve", retry_delays=())
+        try:
+            await wrong.open()
+            raise AssertionError("a wrong code joined")
+        except JoinError as e:
+            assert str(e) == "No table here has that code."
+        # the code is read without its dash and in any case
+        loose = TableClient(
+            "127.0.0.1", server.port, table.code.replace("-", "").lower(), "Bo", retry_delays=()
+        )
+        await loose.open()
+        assert loose.seat == 1
+        full = [await join(server, table, "Cy")]
+        late = TableClient("127.0.0.1", server.port, table.code, "Dee", retry_delays=())
+        try:
+            await late.open()
+            raise AssertionError("a full table took a fourth player")
+        except JoinError as e:
+            assert str(e) == "The table is full."
+        for c in [ok, loose, *full]:
+            await c.close()
+
+
+async def test_remote_seat_view_joins_plays_and_rejoins_with_its_kept_token(tmp_path) -> None:
+    async with live_server() as server:
+        table = server.add(remote_table("big-two", seed=9))
+        store = TokenStore(tmp_path / "tokens.json")
+        port = server.port
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", port, table.code, "Ana", store
+        )
+        changes: list[int] = []
+        view.set_listener(lambda: changes.append(1))
+        assert view.remote and view.controls == view.visible == (view.my_seat,)
+        assert view.ai_to_act() == []
+        assert view.variant_id == "big-two" and view.names[0] == "Ana"
+        others = [await join(server, table, n) for n in ("Bram", "Cleo", "Dev")]
+        bots = [asyncio.ensure_future(play_bot(c, "easy")) for c in others]
+        g = table.game
+        await until(lambda: view.my_seat in view.to_act() and view.decision(0) is not None)
+        obs = view.observation(0)
+        assert obs["hand"] == g.observation(0)["hand"]
+        assert set(obs["hand"]).isdisjoint(g.hidden_from(0))
+        legal = view.legal_actions(0)
+        assert legal and await asyncio.to_thread(view.check, 0, legal[0]) is None
+        # an illegal move: the host's reason, and nothing changes
+        n = len(g.actions)
+        bad = legal[0].__class__("play", ("3S", "3S"))
+        reason = await asyncio.to_thread(view.check, 0, bad)
+        assert reason
+        try:
+            await asyncio.to_thread(view.act, 0, bad)
+            raise AssertionError("an illegal move was taken")
+        except IllegalAction as e:
+            assert str(e)
+        assert len(g.actions) == n
+        await asyncio.to_thread(view.act, 0, legal[0])
+        assert len(g.actions) == n + 1 and view.action_count >= n + 1
+        await until(lambda: len(changes) > 0)
+        await asyncio.to_thread(view.close)
+        # the same join command comes back to the same seat (the token was kept)
+        again = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", port, table.code, "Ana", store
+        )
+        assert again.my_seat == 0 and again.client.token == view.client.token
+        await asyncio.to_thread(again.close)
+        for b in bots:
+            b.cancel()
+        for c in others:
+            await c.close()
+
+
+async def test_joining_an_unreachable_host_says_so() -> None:
+    def go() -> str:
+        try:
+            RemoteSeatView.connect("127.0.0.1", 1, "ABCD-EFGH", "Ana", False, timeout=2)
+        except JoinError as e:
+            return str(e)
+        return ""
+
+    text = await asyncio.to_thread(go)
+    assert text.startswith("Could not reach 127.0.0.1:1")
+
+
+async def test_a_host_that_stops_says_so_and_clients_do_not_keep_retrying() -> None:
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=5))
+        c = await join(server, table, "Ana")
+        await until(lambda: c.state is not None)
+    await until(lambda: c.lost is not None)
+    assert c.lost is not None and c.lost.startswith("The host stopped the table. It is saved")
+    assert not c.reconnecting

@@ -1,0 +1,362 @@
+"""``twos-tui host`` and ``twos-tui join``: play with friends on other computers.
+
+``host`` opens a table that friends join with a code (see ``docs/protocol.md``); with
+``--headless`` it only serves (no screen, logs to stderr). ``join HOST[:PORT] CODE``
+sits at such a table; ``--bot LEVEL`` plays the seat with the AI to the match's end.
+Bad arguments and unreachable hosts get one line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import socket
+import sys
+from typing import TYPE_CHECKING, Any
+
+from .engine import VARIANT_IDS
+
+if TYPE_CHECKING:
+    from .play.net.server import HostedTable, TableServer
+
+DEFAULT_PORT = 7417
+KINDS = ("human", "remote", "ai")
+
+
+def _fail(text: str) -> int:
+    print(f"twos-tui: {text}", file=sys.stderr)
+    return 2
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is from 0 to 65535 (got {value})")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of seconds") from None
+    if not 0 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"from 0 to 86400 seconds (got {value})")
+    return value
+
+
+def add_net_parsers(sub: Any) -> None:
+    from .ai import BASELINES, LEVELS
+
+    host = sub.add_parser(
+        "host",
+        help="host a table that friends join from their own computers",
+        description="Host a table: friends join with `twos-tui join HOST:PORT CODE`. "
+        "Plain WebSocket, not encrypted: see the README before opening it to the internet.",
+    )
+    host.add_argument("variant", choices=VARIANT_IDS, help="the game to play")
+    host.add_argument("--players", type=int, default=None, help="seats at the table")
+    host.add_argument(
+        "--seats",
+        default=None,
+        metavar="KIND,...",
+        help="every seat in order: human (at this screen), remote (a friend) or ai; "
+        "default: you and remote seats (all remote with --headless)",
+    )
+    host.add_argument(
+        "--bind",
+        default="127.0.0.1",
+        metavar="ADDR",
+        help="the address to listen on (default 127.0.0.1: this computer only; "
+        "0.0.0.0 for your network)",
+    )
+    host.add_argument("--port", type=_port, default=DEFAULT_PORT, help="0: any free port")
+    host.add_argument(
+        "--hold", type=_seconds, default=120.0, metavar="S", help="seconds a dropped seat is kept"
+    )
+    host.add_argument("--headless", action="store_true", help="serve only: no screen")
+    host.add_argument("--name", default=None, help="your name at the table")
+    host.add_argument("--level", default="normal", choices=LEVELS + BASELINES, help="AI level")
+    host.add_argument("--seed", type=int, default=None)
+    host.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a house rule, e.g. --option deals_to_win=1 (see the rules in the app's help)",
+    )
+    host.add_argument(
+        "--pause", type=_seconds, default=0.4, metavar="S", help="the AI's pause (headless)"
+    )
+    host.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new table even when an unfinished hosted one of this game can reopen",
+    )
+
+    join = sub.add_parser("join", help="sit at a table hosted on another computer")
+    join.add_argument("address", metavar="HOST[:PORT]", help=f"the host (port {DEFAULT_PORT})")
+    join.add_argument("code", help="the join code the host gave you")
+    join.add_argument("--name", default=None, help="your name at the table")
+    join.add_argument(
+        "--bot", default=None, metavar="LEVEL", help="play the seat with the AI (no screen)"
+    )
+
+
+# ----- host --------------------------------------------------------------------------------
+def seat_kinds(players: int | None, seats: str | None, headless: bool, default: int) -> list[str]:
+    """The kind of every seat from ``--players`` and ``--seats`` (ValueError with the
+    reason)."""
+    if seats:
+        kinds = [k.strip().lower() for k in seats.split(",")]
+        for k in kinds:
+            if k not in KINDS:
+                raise ValueError(f"a seat is human, remote or ai, not {k[:20]!r}")
+        if players is not None and players != len(kinds):
+            raise ValueError(f"--seats names {len(kinds)} seats but --players is {players}")
+    else:
+        n = default if players is None else players
+        kinds = ["remote"] * n if headless else ["human"] + ["remote"] * (n - 1)
+    if headless and "human" in kinds:
+        raise ValueError("a headless host has no screen: its seats are remote or ai")
+    if "remote" not in kinds:
+        raise ValueError("a hosted table needs at least one remote seat")
+    return kinds
+
+
+def build_hosted(args: argparse.Namespace) -> tuple[HostedTable, TableServer, int | None]:
+    """The table (new, or the unfinished one this command hosted before: same code,
+    same tokens), its server (not started) and the host's own seat (``None``
+    headless). ValueError / SaveError / SaveLocked with the reason."""
+    from .engine import variant_class
+    from .play.net.server import HostedTable, TableServer
+
+    cls = variant_class(args.variant)
+    table = None
+    if not args.new:
+        for save_id in HostedTable.find_unfinished(args.variant):
+            found = HostedTable.reopen(
+                save_id, hold_s=args.hold, ai_pause=args.pause, drive_ai=args.headless
+            )
+            if bool(found.host_people()) == args.headless:  # a screen's table, or not
+                found.close()
+                found.session.close()
+                continue
+            table = found
+            print(
+                f"Reopening your unfinished table {table.code} (--new starts another).",
+                file=sys.stderr,
+            )
+            break
+    if table is None:
+        kinds = seat_kinds(args.players, args.seats, args.headless, cls.default_players)
+        if len(kinds) not in cls.player_counts:
+            counts = ", ".join(map(str, cls.player_counts))
+            raise ValueError(f"{cls.name} is for {counts} players, not {len(kinds)}")
+        names = [args.name if k == "human" and args.name else "" for k in kinds]
+        table = HostedTable.create(
+            args.variant,
+            kinds,
+            names,
+            options=parse_options(args.option),
+            seed=args.seed,
+            level=args.level,
+            hold_s=args.hold,
+            ai_pause=args.pause,
+            drive_ai=args.headless,
+        )
+    if args.headless:
+        # nobody plays at this computer: its history is not the players' (each client
+        # keeps its own)
+        table.session.record_history = False
+    server = TableServer(host=args.bind, port=args.port)
+    server.add(table)
+    people = table.host_people()
+    return table, server, (people[0] if people and not args.headless else None)
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` house rules (a whole number when it reads as one)."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"an option is KEY=VALUE, not {item[:40]!r}")
+        v: Any = value.strip()
+        with contextlib.suppress(ValueError):
+            v = int(v)
+        out[key.strip()] = v
+    return out
+
+
+def addresses(bind: str) -> list[str]:
+    """The addresses friends can use for ``bind`` (this computer's own when it listens
+    on every interface)."""
+    if bind not in ("0.0.0.0", "::", ""):
+        return [bind]
+    found: list[str] = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None):
+            addr = str(info[4][0])
+            if not addr.startswith("127.") and addr != "::1" and addr not in found:
+                found.append(addr)
+    except OSError:
+        pass
+    return found or [socket.gethostname()]
+
+
+def announce(table: HostedTable, server: TableServer) -> list[str]:
+    """What the host tells the person hosting: where it listens and how to join."""
+    bind = server.host
+    lines = [f"Hosting {table.game.name} on {bind}:{server.port}"]
+    if bind.startswith("127.") or bind in ("localhost", "::1"):
+        lines.append("Only this computer can join (use --bind 0.0.0.0 for your network).")
+    lines.append(f"Join code: {table.code}")
+    for addr in addresses(bind):
+        shown = f"[{addr}]" if ":" in addr else addr
+        lines.append(f"Friends join with: twos-tui join {shown}:{server.port} {table.code}")
+    lines.append("Plain WebSocket: not encrypted (see the README for the internet).")
+    return lines
+
+
+async def serve_headless(table: HostedTable, server: TableServer) -> int:
+    await server.start()
+    for line in announce(table, server):
+        print(line, file=sys.stderr, flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        while not stop.is_set():
+            if table.game.match_over and not table.conns:
+                print("The match is over and everybody has left.", file=sys.stderr)
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 1.0)
+        else:
+            print("Stopped. The table is saved: the same command reopens it.", file=sys.stderr)
+    finally:
+        await server.close()
+        table.session.close()
+    return 0
+
+
+def run_host_cli(args: argparse.Namespace) -> int:
+    from .play.locks import SaveLocked
+    from .play.saves import SaveError
+
+    try:
+        table, server, seat = build_hosted(args)
+    except (ValueError, SaveError, SaveLocked, OSError) as e:
+        return _fail(str(e))
+    if args.headless or seat is None:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+        try:
+            return asyncio.run(serve_headless(table, server))
+        except OSError as e:
+            table.session.close()
+            if not table.reopened:
+                table.forget()  # never served: nothing to reopen
+            return _fail(f"cannot listen on {args.bind}:{args.port} ({e.strerror or e})")
+        except KeyboardInterrupt:
+            table.session.close()
+            return 0
+    from .cli import run_hosted_ui
+
+    return run_hosted_ui(table, server, seat)
+
+
+# ----- join --------------------------------------------------------------------------------
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST``, ``HOST:PORT``, ``[V6]`` or ``[V6]:PORT`` (ValueError with the reason)."""
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port_text = rest[1:] if rest.startswith(":") else ""
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"{text[:60]!r} is not HOST[:PORT]")
+    elif text.count(":") == 1:
+        host, _, port_text = text.partition(":")
+    else:
+        host, port_text = text, ""
+    if not host:
+        raise ValueError(f"{text[:60]!r} names no host")
+    if not port_text:
+        return host, DEFAULT_PORT
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"{port_text[:20]!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise ValueError(f"a port is from 1 to 65535 (got {port})")
+    return host, port
+
+
+def run_join_cli(args: argparse.Namespace) -> int:
+    from .play.net.client import JoinError, RemoteSeatView, TokenStore, run_bot
+
+    try:
+        host, port = parse_address(args.address)
+    except ValueError as e:
+        return _fail(str(e))
+    if args.bot is not None:
+        from .ai import normalize_level
+
+        try:
+            level = normalize_level(args.bot)
+        except ValueError as e:
+            return _fail(str(e))
+        try:
+            final = asyncio.run(run_bot(host, port, args.code, level, args.name, TokenStore()))
+        except JoinError as e:
+            return _fail(str(e))
+        except KeyboardInterrupt:
+            return 0
+        print(result_line(final))
+        return 0
+    try:
+        view = RemoteSeatView.connect(host, port, args.code, name=args.name)
+    except JoinError as e:
+        return _fail(str(e))
+    from .ui import app
+
+    run_joined = getattr(app, "run_joined", None)
+    if run_joined is None:
+        view.close()
+        return _fail("this version cannot show a joined table yet (try --bot)")
+    result: int = run_joined(view)
+    return result
+
+
+def result_line(st: dict[str, Any]) -> str:
+    """The bot's one line at the match's end."""
+    seats = st.get("seats", [])
+    names = [str(d.get("name", f"Seat {i + 1}")) for i, d in enumerate(seats)]
+    totals = st.get("totals", [])
+    me = st.get("seat", 0)
+    obs = st.get("observation", {})
+    winners: list[int] = []
+    try:
+        from .engine import new_game
+
+        rules = new_game(obs["variant"], obs["players"], obs.get("options", {}), 0)
+        best = min(totals) if rules.low_score_wins else max(totals)
+        winners = [i for i, t in enumerate(totals) if t == best]
+    except (KeyError, ValueError, TypeError):
+        pass
+    scores = ", ".join(f"{n} {t}" for n, t in zip(names, totals, strict=False))
+    if st.get("match_over"):
+        who = names[me] if 0 <= me < len(names) else "?"
+        text = f"Match over ({who} played seat {me + 1}): {scores}"
+        if winners:
+            text += " · won by " + ", ".join(names[w] for w in winners if 0 <= w < len(names))
+        return text
+    return f"Left the table: {scores}"
