@@ -418,10 +418,12 @@ def run_built(app: TwosApp) -> int:
     return result or 0
 
 
-def run_hosted(table: HostedTable, server: TableServer, bind: str, port: int) -> int:
-    """``twos-tui host`` with a screen: the host's table opens once the server listens."""
+def run_hosted(table: HostedTable, server: TableServer, seat: int | None = None) -> int:
+    """``twos-tui host`` with a screen: the host's table opens once ``server`` listens
+    (on the address and port it was made with). The host plays the table's seats of
+    people at this screen (``seat`` among them)."""
     app = make_app(ai_pause=None)
-    app.on_start = lambda: app.host_table(table, server, bind, port)
+    app.on_start = lambda: app.host_table(table, server, server.host, server.port)
     return run_built(app)
 
 
