@@ -124,3 +124,30 @@ async def test_the_next_deal_waits_for_the_remote_player() -> None:
         assert g.deal_number == 2
         await friend.close()
         view.close()
+
+
+async def test_nobody_moves_before_every_seat_has_a_player() -> None:
+    async with live_server() as server:
+        table = server.add(
+            HostedTable.create(
+                "twos", ["remote", "ai", "remote"], options={"deals_to_win": 1}, seed=1,
+                level="easy", ai_pause=0,
+            )
+        )  # fmt: skip
+        first = await join(server, table, "Ana")
+        await asyncio.sleep(0.05)
+        assert table.game.actions == [] and not table.started
+        assert first.state is not None and first.state["decision"] is None
+        reply = await first.request({"type": "act", "action": {"kind": "pass"}})
+        assert reply["code"] == "not-now" and reply["reason"] == table.NOT_STARTED
+        reply = await first.request({"type": "check", "action": {"kind": "pass"}})
+        assert reply["result"] == table.NOT_STARTED
+        second = await join(server, table, "Bo")
+        assert table.started
+        finals = await asyncio.wait_for(
+            asyncio.gather(play_bot(first, "easy"), play_bot(second, "easy")), 60
+        )
+        assert all(st["match_over"] for st in finals)
+        assert table.game.names[0] == "Ana" and table.game.names[2] == "Bo"
+        for c in (first, second):
+            await c.close()

@@ -187,7 +187,8 @@ async def test_remote_seat_view_joins_plays_and_rejoins_with_its_kept_token(tmp_
             assert str(e)
         assert len(g.actions) == n
         await asyncio.to_thread(view.act, 0, legal[0])
-        assert len(g.actions) == n + 1 and view.action_count >= n + 1
+        # the move is made (the other seats' bots may already have answered it)
+        assert g.actions[n] == (0, legal[0].to_json()) and view.action_count >= n + 1
         await until(lambda: len(changes) > 0)
         await asyncio.to_thread(view.close)
         # the same join command comes back to the same seat (the token was kept)
@@ -222,3 +223,22 @@ async def test_a_host_that_stops_says_so_and_clients_do_not_keep_retrying() -> N
     await until(lambda: c.lost is not None)
     assert c.lost is not None and c.lost.startswith("The host stopped the table. It is saved")
     assert not c.reconnecting
+
+
+async def test_a_bot_dropped_on_its_turn_reconnects_and_plays_on() -> None:
+    """The bot waits for its connection to come back (it used to spin on the loop the
+    reconnecting needs, and hang)."""
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=6))
+        me = TableClient("127.0.0.1", server.port, table.code, "Ana", retry_delays=(0.5, 0.5))
+        await me.open()
+        clients = [me] + [await join(server, table, n) for n in ("Bram", "Cleo")]
+        bots = [asyncio.ensure_future(play_bot(c, "easy")) for c in clients[1:]]
+        await until(lambda: me.state is not None and me.seat in me.state["to_act"], 1000)
+        await me.drop()  # on Ana's turn; her client comes back after half a second
+        await until(lambda: not me.connected)
+        bots.append(asyncio.ensure_future(play_bot(me, "easy")))
+        await asyncio.wait_for(asyncio.gather(*bots), 60)
+        assert table.game.match_over and me.lost is None
+        for c in clients:
+            await c.close()

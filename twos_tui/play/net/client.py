@@ -669,7 +669,11 @@ async def play_bot(
                 try:
                     reply = await client.request({"type": "act", "action": action.to_json()})
                 except (ConnectionError, TimeoutError):
+                    # the connection is down (it is being made again): wait for news,
+                    # never spin (the reconnecting runs on this same loop)
                     acted_at = None
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(client.changed.wait(), 1.0)
                     continue
                 if reply["type"] == "error":
                     log.info("move refused: %s", reply.get("reason"))

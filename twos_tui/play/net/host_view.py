@@ -6,7 +6,7 @@ call the screen made)."""
 
 from __future__ import annotations
 
-from ...engine import Action, IllegalAction
+from ...engine import Action, Decision, IllegalAction
 from ..seat_view import LocalSeatView, SeatInfo, SeatView, rules_game
 from .server import HostedTable
 
@@ -31,9 +31,30 @@ class HostSeatView(LocalSeatView):
     def seats(self) -> list[SeatInfo]:
         return self.hosted.seat_infos(None)
 
+    def decision(self, seat: int) -> Decision | None:
+        if not self.hosted.started:
+            return None  # nobody moves before every seat has a player
+        return super().decision(seat)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return super().legal_actions(seat) if self.hosted.started else []
+
+    def ai_to_act(self) -> list[int]:
+        return super().ai_to_act() if self.hosted.started else []
+
+    def humans_to_act(self) -> list[int]:
+        return super().humans_to_act() if self.hosted.started else []
+
+    def check(self, seat: int, action: Action) -> str | None:
+        if not self.hosted.started:
+            return self.hosted.NOT_STARTED
+        return super().check(seat, action)
+
     def act(self, seat: int, action: Action) -> None:
         if seat not in self.controls:
             raise IllegalAction("That seat is not played at this screen.")
+        if not self.hosted.started:
+            raise IllegalAction(self.hosted.NOT_STARTED)
         self.hosted.apply(seat, action, remote=False)
 
     def next_deal(self) -> None:

@@ -510,9 +510,19 @@ class HostedTable:
         log.info("table %s: the AI plays seat %d", self.code, rs.seat)
         self._schedule(remote=True)
 
+    @property
+    def started(self) -> bool:
+        """Every remote seat has had a player: play may begin (nobody moves before,
+        the AI included, so the match starts with everybody seated)."""
+        return all(rs.claimed for rs in self.seats.values())
+
+    NOT_STARTED = "The game starts when every seat has a player."
+
     def server_ai_to_act(self) -> list[int]:
         """AI seats the server moves: a remote seat the AI took over, and (headless)
         every AI seat."""
+        if not self.started:
+            return []
         out = []
         for s in self.game.to_act():
             rs = self.seats.get(s)
@@ -591,7 +601,7 @@ class HostedTable:
         log_from = count
         cursor = (deal, len(full), count + len(fresh))
         to_act = list(g.to_act())
-        decision = g.decision(seat) if seat in to_act else None
+        decision = g.decision(seat) if seat in to_act and self.started else None
         legal = [a.to_json() for a in g.legal_actions(seat)] if decision else []
         rs = self.seats.get(seat)
         if rs is not None and rs.taken_over:
@@ -915,7 +925,9 @@ class TableServer:
         g = table.game
         if kind in ("check", "describe"):
             action: Action = msg["action"]
-            if kind == "check":
+            if not table.started:
+                result = table.NOT_STARTED if kind == "check" else None
+            elif kind == "check":
                 result = g.check(seat, action)
             else:
                 result = g.describe(seat, action) if g.check(seat, action) is None else None
@@ -933,6 +945,8 @@ class TableServer:
         # act
         action = msg["action"]
         n = msg["n"]
+        if not table.started:
+            raise P.BadMessage(table.NOT_STARTED, P.E_NOT_NOW, rid)
         if n is not None and n != len(g.actions):
             raise P.BadMessage("The table has moved on since that move was chosen.", P.E_STALE, rid)
         reason = g.check(seat, action)
