@@ -383,6 +383,8 @@ class TableScreen(SizeGuard, Screen):
         return d is not None and not d.select
 
     def on_key(self, event: events.Key) -> None:
+        if self.flow.key_before_hand_shown(event):
+            return
         self.moves.key(event)
 
     @on(Button.Pressed, "#submit")

@@ -27,7 +27,7 @@ class Announcer:
         g = screen.game
         if self.seen > len(g.history):  # an undo took moves back
             self.seen = len(g.history)
-            screen.flow.recap_from = min(screen.flow.recap_from, len(g.history))
+            screen.flow.rewound(len(g.history))
         new = g.history[self.seen :]
         self.seen = len(g.history)
         for entry in new:

@@ -9,10 +9,16 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from ..textual_private import event_clock
 from ..typed_app import twos_app
 
 if TYPE_CHECKING:
+    from textual import events
+
     from .table import TableScreen
+
+
+RECAP_LINES = 6  #: the most lines a pass screen's recap shows
 
 
 class DealFlow:
@@ -22,7 +28,13 @@ class DealFlow:
         self.screen = screen
         self.pass_pending = False  #: a "pass to NAME" screen is up
         self.deal_end_shown: int | None = None  #: the deal whose end screen was shown
-        self.recap_from = 0  #: history index: what the pass screen recaps
+        self.recap_from = 0  #: history index: where this deal's recaps start at most
+        #: seat -> history index just after that seat's last move: its pass screen
+        #: recaps everything after it
+        self.seen_to: dict[int, int] = {}
+        #: the event clock when the hand was last shown after a pass screen: keys pressed
+        #: before it (meant for the pass screen) are dropped
+        self.shown_at = 0.0
 
     def pace(self) -> tuple[float, float]:
         """(before an AI move, after a finished trick) in seconds: the app's pace."""
@@ -61,7 +73,7 @@ class DealFlow:
         if humans and not self.pass_pending:
             target = screen.viewer if screen.viewer in humans else humans[0]
             if s.hot_seat and target != screen.viewer:
-                recap = self.recap()
+                recap = self.recap(target)
                 screen.viewer = None
                 screen.selected.clear()
                 self.pass_pending = True
@@ -76,16 +88,44 @@ class DealFlow:
             screen.viewer = target
         screen.refresh_view()
 
-    def recap(self) -> Text:
-        """What happened since the last player took the screen (public log lines), for
-        the pass screen: the mover sees how the trick ended before the table is hidden."""
+    def recap(self, seat: int | None = None) -> Text:
+        """What happened since ``seat``'s own last turn (public log lines), for its pass
+        screen: the mover also sees how the trick ended before the table is hidden. At
+        most the last ``RECAP_LINES``; a first line says how many came before."""
         g = self.screen.game
-        lines = [str(h.get("text", "")) for h in g.history[self.recap_from :]][-6:]
+        start = self.recap_from  # the deal's start: no turn yet in this deal
+        if seat is not None and seat in self.seen_to:
+            start = max(start, self.seen_to[seat])
+        lines = [str(h.get("text", "")) for h in g.history[start:]]
+        if len(lines) > RECAP_LINES:
+            more = len(lines) - RECAP_LINES + 1
+            lines = [f"… {more} earlier line{'s' if more != 1 else ''} in the log (l)"] + lines[
+                -(RECAP_LINES - 1) :
+            ]
         return Text("\n".join(lines))
 
+    def moved(self, seat: int) -> None:
+        """``seat`` (a person at this screen) has just made a move."""
+        self.seen_to[seat] = len(self.screen.game.history)
+
+    def rewound(self, length: int) -> None:
+        """An undo took the history back to ``length`` entries."""
+        self.recap_from = min(self.recap_from, length)
+        for seat, seen in self.seen_to.items():
+            self.seen_to[seat] = min(seen, length)
+
+    def key_before_hand_shown(self, event: events.Key) -> bool:
+        """A key pressed before the hand was shown (meant for the pass screen) is
+        dropped: it must not play the card under the cursor."""
+        if event.time >= self.shown_at:
+            return False
+        event.stop()
+        event.prevent_default()
+        return True
+
     def passed_to(self, seat: int) -> None:
+        self.shown_at = event_clock()
         self.pass_pending = False
-        self.recap_from = len(self.screen.game.history)
         self.screen.viewer = seat
         self.screen.advance()
 
@@ -113,6 +153,7 @@ class DealFlow:
             screen.session.next_deal()
             screen.selected.clear()
             self.recap_from = len(screen.game.history)
+            self.seen_to.clear()  # a new deal: each recap starts at its deal
             screen.after_change()
         elif choice == "again":
             twos_app(screen).start_session(screen.session.again())

@@ -1,0 +1,227 @@
+"""Issue 16, privacy and pace at the table: the hot-seat pass screen takes no key that
+was pressed before it appeared nor in its guard time (items 1), Enter with nothing
+selected never plays silently (item 2), each person's recap starts at their own last turn
+(item 3), finished tricks stay until read (item 4), the palette's table commands (item
+12).
+
+No test here sleeps for a pause: guards and trick pauses are armed or cut short by the
+test itself."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
+from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.dialogs import PassScreen
+from twos_tui.ui.screens.table import TableScreen
+from twos_tui.ui.widgets import HandView
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    return tmp_path
+
+
+async def wait_until(pilot, cond, steps: int = 400) -> None:
+    for _ in range(steps):
+        if cond():
+            return
+        await pilot.pause()
+    raise AssertionError("the app never reached the state waited for")
+
+
+async def take_the_seat(pilot, app) -> TableScreen:
+    """Dismiss the pass screen on top (arming its guard: no waiting) and return the table
+    with the hand shown."""
+    await wait_until(pilot, lambda: on_pass_screen(app))
+    arm(app.screen)
+    await pilot.press("enter")
+    await wait_until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, TableScreen)
+            and app.screen.viewer is not None
+            and app.screen._decision is not None
+        ),
+    )
+    return app.screen
+
+
+def on_pass_screen(app) -> bool:
+    """A pass screen is up and has appeared (its guard counts from then)."""
+    s = app.screen
+    return isinstance(s, PassScreen) and s.is_mounted and getattr(s, "opened_at", 0) is not None
+
+
+def human_to_move(app) -> bool:
+    s = app.screen
+    return (
+        isinstance(s, TableScreen)
+        and s.viewer is not None
+        and s._decision is not None
+        and not s.ai_busy
+    )
+
+
+def arm(screen) -> None:
+    """End a screen's key guard now (what its timer does after the guard time)."""
+    arm_keys = getattr(screen, "arm_keys", None)
+    if arm_keys is not None:
+        arm_keys()
+
+
+def hand_codes_shown(screen: TableScreen) -> list[str]:
+    return list(screen.query_one(HandView).cards)
+
+
+@pytest.mark.parametrize(
+    "variant,seats,players",
+    [
+        ("twos", [SeatConfig("Ann", HUMAN), SeatConfig("Bob", HUMAN)], 2),
+        (
+            "2v1",
+            [SeatConfig("Ann", HUMAN), SeatConfig("Bob", HUMAN), SeatConfig("Cy", HUMAN)],
+            3,
+        ),
+    ],
+)
+async def test_a_quick_second_enter_never_shows_the_next_hand(monkeypatch, variant, seats, players):
+    # the guard lasts the whole test: only arm() ends it
+    monkeypatch.setattr(PassScreen, "GUARD", 1000.0, raising=False)
+    session = Session.start(variant, seats, players, {}, 5)
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await take_the_seat(pilot, app)
+        g = session.game
+        # make moves until one hands the turn to another person
+        for _ in range(20):
+            mover = table.viewer
+            d = table._decision
+            n = len(g.actions)
+            if d.select:
+                table.selected = set(g.legal_actions(mover)[0].cards)
+                await pilot.press("enter", "enter")
+            else:
+                await pilot.press("enter", "enter")
+            await pilot.pause()
+            if isinstance(app.screen, PassScreen):
+                break
+            table = app.screen
+        else:
+            raise AssertionError("no hand-over")
+        assert len(g.actions) == n + 1  # the second Enter played nothing
+        for _ in range(5):
+            await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PassScreen)
+        assert table.viewer is None
+        assert hand_codes_shown(table) == []
+        assert len(g.actions) == n + 1
+        # once armed, a deliberate Enter shows the next person's hand
+        arm(app.screen)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.screen.viewer is not None and app.screen.viewer != mover
+
+
+# ----- item 2: Enter with nothing selected -------------------------------------------------
+
+
+def session_at_decision(variant: str, kind: str, seed: int) -> Session:
+    """Seat 0 (the human; the others AI) asked a decision of ``kind``: found by playing
+    seeded random legal moves at engine level."""
+    rng = random.Random(seed)
+    for attempt in range(50):
+        session = Session.start(variant, None, None, {}, seed + attempt)
+        g = session.game
+        for _ in range(400):
+            if g.deal_over:
+                break
+            if 0 in g.to_act() and g.decision(0).kind == kind:
+                return session
+            seat = g.to_act()[0]
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+    raise AssertionError(f"no {kind} decision found")
+
+
+@pytest.mark.parametrize(
+    "variant,kind",
+    [
+        ("twos-tricks", "play"),
+        ("2v1", "discard"),
+        ("2v1", "lead"),
+        ("2v1", "follow"),
+    ],
+)
+async def test_enter_with_nothing_selected_picks_up_and_does_not_play(variant, kind):
+    session = session_at_decision(variant, kind, 3)
+    g = session.game
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, TableScreen)
+                and app.screen._decision is not None
+                and app.screen._decision.kind == kind
+            ),
+        )
+        screen = app.screen
+        n = len(g.actions)
+        hand = screen.query_one(HandView)
+        # the cursor on a card that may be played (a legal one, for the second Enter)
+        legal = {c for a in g.legal_actions(0) for c in a.cards}
+        hand.cursor = next(i for i, c in enumerate(hand.cards) if c in legal)
+        under = hand.cards[hand.cursor]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert all(seat != 0 for seat, _ in g.actions[n:])  # nothing played
+        assert screen.selected == {under}
+        assert "Enter again" in str(screen.query_one("#message").render())
+        await pilot.press("enter")
+        await pilot.pause()
+        mine = [a for seat, a in g.actions[n:] if seat == 0]
+        assert mine and mine[0]["cards"] == [under]
+
+
+# ----- item 3: the recap starts at this person's own last turn -----------------------------
+
+
+@pytest.mark.parametrize("kinds", [(HUMAN, HUMAN, HUMAN), (HUMAN, AI, HUMAN)])
+async def test_each_persons_recap_covers_everything_since_their_last_turn(kinds):
+    names = ["Ada", "Bram", "Cleo"]
+    seats = [SeatConfig(n, k) for n, k in zip(names, kinds, strict=True)]
+    session = Session.start("twos", seats, 3, {}, 4)
+    g = session.game
+    app = make_app(session=session, ai_pause=0)
+    after_my_turn: dict[int, int] = {}  # seat -> history length after its last move
+    checked = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(60):
+            await wait_until(pilot, lambda: on_pass_screen(app) or human_to_move(app))
+            if isinstance(app.screen, PassScreen):
+                seat = names.index(app.screen.player_name)
+                recap = app.screen.recap.plain
+                if seat in after_my_turn:
+                    since = [str(h["text"]) for h in g.history[after_my_turn[seat] :]]
+                    assert since, "somebody moved in between"
+                    if len(since) < 7:
+                        for line in since:
+                            assert line in recap
+                        checked += 1
+                arm(app.screen)
+                await pilot.press("enter")
+                await wait_until(pilot, lambda: human_to_move(app))
+                continue
+            table = app.screen
+            seat = table.viewer
+            table.act(g.legal_actions(seat)[-1])
+            after_my_turn[seat] = len(g.history)
+            await pilot.pause()
+            if g.deal_over:
+                break
+        assert checked >= 3
