@@ -225,3 +225,192 @@ async def test_each_persons_recap_covers_everything_since_their_last_turn(kinds)
             if g.deal_over:
                 break
         assert checked >= 3
+
+
+# ----- item 4: a finished trick stays until read ----------------------------------------------
+
+
+def trick_done_ai_next(g) -> bool:
+    """A trick (or 2v1 hand) was just finished and an AI seat is to play on."""
+    return (
+        bool(g.history)
+        and g.history[-1].get("kind") in ("trick", "return")  # 2v1: after its hand
+        and not g.observation(0).get("table")
+        and not g.deal_over
+        and 0 not in g.to_act()
+    )
+
+
+def session_where(variant: str, done, seed: int = 1) -> Session:
+    rng = random.Random(seed)
+    for attempt in range(40):
+        session = Session.start(variant, None, None, {}, seed + attempt)
+        g = session.game
+        for _ in range(400):
+            if done(g):
+                return session
+            if g.deal_over:
+                break
+            seat = g.to_act()[0]
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+    raise AssertionError("position not found")
+
+
+def paced_app(session: Session, pace: str, trick_pause: str):
+    """An app at a pace from the settings (no test override), AI on its thread."""
+    app = make_app(session=session, ai_pause=None)
+    app.settings.ai_pace = pace
+    app.settings.trick_pause = trick_pause
+    return app
+
+
+@pytest.mark.parametrize("variant", ["twos-tricks", "2v1", "big-two"])
+async def test_a_finished_trick_stays_until_a_key_at_instant_pace(variant):
+    session = session_where(variant, trick_done_ai_next)
+    g = session.game
+    n = len(g.actions)
+    app = paced_app(session, "instant", "key")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        await wait_until(pilot, lambda: getattr(screen.ai, "holding_trick", False))
+        for _ in range(30):  # however long it is given, the AI waits for the key
+            await pilot.pause()
+        assert len(g.actions) == n
+        assert screen.ai.holding_trick
+        assert "any key" in str(screen.query_one("#message").render()).lower()
+        await pilot.press("right")  # any key
+        await wait_until(pilot, lambda: len(g.actions) > n, steps=2000)
+
+
+@pytest.mark.parametrize("pace,seconds", [("instant", 1.5), ("normal", 2.0), ("slow", 3.0)])
+async def test_the_trick_pause_follows_the_pace_and_a_key_cuts_it_short(monkeypatch, pace, seconds):
+    from twos_tui.ui.screens.table_ai import AiTurns
+
+    asked: list[float | None] = []
+    real = AiTurns.hold_trick
+
+    async def recorded(self, hold):
+        asked.append(hold)
+        await real(self, None)  # held until the test goes on: no clock in the test
+
+    monkeypatch.setattr(AiTurns, "hold_trick", recorded)
+    session = session_where("twos-tricks", trick_done_ai_next)
+    g = session.game
+    n = len(g.actions)
+    app = paced_app(session, pace, "pace")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: asked and app.screen.ai.holding_trick)
+        assert asked == [seconds]
+        assert len(g.actions) == n
+        app.screen.ai.go_on()  # what a key does, or the time running out
+        await wait_until(pilot, lambda: len(g.actions) > n, steps=2000)
+
+
+async def test_a_demo_follows_the_pace_without_waiting_for_a_key():
+    seats = [SeatConfig(n, AI) for n in ("Ada", "Bram", "Cleo", "Dan")]
+    session = Session.start("twos-tricks", seats, 4, {}, 2)
+    g = session.game
+    app = paced_app(session, "instant", "key")
+    async with app.run_test(size=(80, 24)) as pilot:
+
+        def two_tricks() -> bool:
+            return sum(h.get("kind") == "trick" for h in g.history) >= 2
+
+        await wait_until(pilot, two_tricks, steps=5000)
+
+
+async def test_the_deal_summary_waits_for_a_key_after_the_last_play():
+    from twos_tui.ui.screens.dialogs import DealEndScreen
+
+    session = session_where("twos-tricks", lambda g: g.deal_over)
+    app = paced_app(session, "instant", "key")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        for _ in range(20):
+            await pilot.pause()
+        assert app.screen is screen  # the last trick is still there to read
+        assert "any key" in str(screen.query_one("#message").render()).lower()
+        await pilot.press("right")
+        await wait_until(pilot, lambda: isinstance(app.screen, DealEndScreen))
+
+
+def test_the_trick_pause_setting_is_kept_and_checked():
+    from twos_tui.play import settings as st
+
+    s = st.Settings(ai_pace="slow", trick_pause="key")
+    back = st.Settings.from_json(s.to_json())
+    assert back.trick_pause == "key" and back.trick_hold() is None
+    assert st.Settings.from_json({"trick_pause": "forever"}).trick_pause == "pace"
+    assert st.Settings(ai_pace="instant").trick_hold() == 1.5
+
+
+# ----- item 12: the palette at the table; replay from the command line -------------------
+
+
+def command(app, start: str):
+    found = [c for c in app.get_system_commands(app.screen) if c.title.startswith(start)]
+    assert found, f"no command {start!r}"
+    return found[0]
+
+
+async def test_palette_has_log_last_trick_undo_and_the_pace_at_the_table(data_home):
+    from twos_tui.play import settings as st
+    from twos_tui.ui.screens.dialogs import InfoDialog
+    from twos_tui.ui.screens.home import HomeScreen
+
+    session = session_where(
+        "twos-tricks",
+        lambda g: sum(h.get("kind") == "trick" for h in g.history) >= 1 and 0 in g.to_act(),
+    )
+    app = make_app(session=session, ai_pause=None)
+    app.settings.ai_pace = "normal"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: human_to_move(app))
+        table = app.screen
+        titles = [c.title for c in app.get_system_commands(table)]
+        assert "Undo (ctrl+z)" in titles
+        command(app, "Log").callback()
+        await wait_until(pilot, lambda: isinstance(app.screen, InfoDialog))
+        assert "Log" in app.screen.title_text
+        await pilot.pause()
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is table)
+        command(app, "Last trick").callback()
+        await wait_until(pilot, lambda: isinstance(app.screen, InfoDialog))
+        assert app.screen.title_text == "Last trick"
+        await pilot.pause()
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is table)
+        # the pace, changed during the game: at once and kept
+        assert command(app, "AI pace").title == "AI pace: normal → slow"
+        command(app, "AI pace").callback()
+        assert app.pace() == st.PACES["slow"] and st.load().ai_pace == "slow"
+        command(app, "AI pace").callback()
+        assert app.pace() == st.PACES["instant"] and st.load().ai_pace == "instant"
+        command(app, "Trick pause").callback()
+        assert app.trick_hold() is None and st.load().trick_pause == "key"
+        # off the table, none of them
+        app.push_screen(HomeScreen())
+        await pilot.pause()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for start in ("Log", "Last trick", "AI pace", "Trick pause", "Undo"):
+            assert not any(t.startswith(start) for t in titles)
+
+
+async def test_replay_from_the_command_line_closes_to_the_shell(data_home):
+    from twos_tui.play import history
+    from twos_tui.ui.screens.replay import ReplayScreen
+
+    s = Session.start("big-two", seed=6)
+    while not s.game.deal_over:
+        seat = s.game.to_act()[0]
+        s.apply(seat, s.ai_choose(seat))
+    history.RECORDER.flush()
+    app = make_app(ai_pause=0, replay=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.return_code == 0  # the app ended: back to the shell, not its home

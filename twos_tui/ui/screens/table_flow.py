@@ -35,11 +35,18 @@ class DealFlow:
         #: the event clock when the hand was last shown after a pass screen: keys pressed
         #: before it (meant for the pass screen) are dropped
         self.shown_at = 0.0
+        self.deal_end_waiting = False  #: the deal is over; its summary waits (a key shows it)
 
     def pace(self) -> tuple[float, float]:
         """(before an AI move, after a finished trick) in seconds: the app's pace."""
         pace = getattr(self.screen.app, "pace", None)
         return pace() if pace is not None else (0.0, 0.0)
+
+    def trick_hold(self) -> float | None:
+        """Seconds a finished trick stays before an AI plays on at a table with a person
+        (None: until a key): the app's trick pause."""
+        hold = getattr(self.screen.app, "trick_hold", None)
+        return hold() if hold is not None else 0.0
 
     def after_change(self) -> None:
         """After any action: announce, refresh, then hand the turn on."""
@@ -50,11 +57,17 @@ class DealFlow:
             screen.app.notify(screen.session.save_error, severity="error")
         if g.deal_over:
             screen.refresh_view()
-            hold = self.pace()[1]
-            if hold > 0 and not self.pass_pending:
-                screen.set_timer(hold, self.show_deal_end)
-            else:
+            # the last play stays to be read: the demo's pace, or the trick pause at a
+            # table with a person (where any key shows the deal's end at once)
+            hold = self.pace()[1] if screen.demo else self.trick_hold()
+            if self.pass_pending or (hold is not None and hold <= 0):
                 self.show_deal_end()
+                return
+            self.deal_end_waiting = True
+            if hold is not None:
+                screen.set_timer(hold, self.show_deal_end)
+            if not screen.demo:
+                screen.show_message(self.deal_over_note())
             return
         screen.advance()
 
@@ -129,9 +142,20 @@ class DealFlow:
         self.screen.viewer = seat
         self.screen.advance()
 
+    def deal_over_note(self) -> str:
+        return f"The {self.screen.game.deal_word} is over. Any key: its summary."
+
+    def key_pressed(self) -> None:
+        """A key at the table: a finished trick, or the deal's last play, has been
+        read."""
+        self.screen.ai.go_on()
+        if self.deal_end_waiting:
+            self.show_deal_end()
+
     def show_deal_end(self) -> None:
         screen = self.screen
         g = screen.game
+        self.deal_end_waiting = False
         if self.deal_end_shown == g.deal_number or not screen.is_mounted:
             return
         if screen.app.screen is not screen:
@@ -139,6 +163,8 @@ class DealFlow:
             screen.set_timer(0.3, self.show_deal_end)
             return
         self.deal_end_shown = g.deal_number
+        if screen.messages.shown == (self.deal_over_note(), ""):
+            screen.show_message("")
         from .dialogs import DealEndScreen
 
         hints = screen.session.hints_this_deal()
