@@ -318,6 +318,8 @@ async def test_a_demo_follows_the_pace_without_waiting_for_a_key():
             return sum(h.get("kind") == "trick" for h in g.history) >= 2
 
         await wait_until(pilot, two_tricks, steps=5000)
+        await pilot.press("space")  # pause the demo, so the test ends between moves
+        await wait_until(pilot, lambda: not app.screen.ai_busy, steps=2000)
 
 
 async def test_the_deal_summary_waits_for_a_key_after_the_last_play():

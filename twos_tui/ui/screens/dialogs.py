@@ -106,21 +106,23 @@ class PassScreen(KeyGuard, Screen[None]):
                 id="pass-text",
             )
             with Center():
-                yield Button(self.ready_label(), id="ready", variant="primary")
+                # dimmed (disabled) while the guard lasts; then Enter (the screen's
+                # binding, shown in the footer) or a click takes it
+                yield Button(
+                    Text(f"I am {self.player_name}: show my hand"),
+                    id="ready",
+                    variant="primary",
+                    disabled=True,
+                )
         yield Footer()
 
-    def ready_label(self) -> Text:
-        if self.keys_armed:
-            return Text(f"I am {self.player_name}: show my hand")
-        return Text("One moment…")
-
     def on_mount(self) -> None:
-        self.query_one("#ready", Button).focus()
         self.start_guard()
 
     def guard_over(self) -> None:
         if self.is_mounted:
-            self.query_one("#ready", Button).label = self.ready_label()
+            button = self.query_one("#ready", Button)
+            button.disabled = False
 
     def on_key(self, event: events.Key) -> None:
         self.key_dropped(event)

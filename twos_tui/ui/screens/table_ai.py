@@ -43,6 +43,8 @@ class AiTurns:
         # 2v1: the hand's reveal, or the card going back just after it
         if not g.history or g.history[-1].get("kind") not in ("trick", "hand", "return"):
             return False
+        if not screen.is_attached or not screen.query("#board"):
+            return False  # the table is being taken down (the app is closing)
         obs = g.observation(screen.table_view().me)
         return type(screen.board).holds_finished_trick(obs)
 
