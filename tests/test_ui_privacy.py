@@ -416,3 +416,41 @@ async def test_replay_from_the_command_line_closes_to_the_shell(data_home):
         await pilot.press("escape")
         await pilot.pause()
         assert app.return_code == 0  # the app ended: back to the shell, not its home
+
+
+async def test_a_key_pressed_before_the_pass_screen_appeared_is_dropped():
+    from textual import events
+
+    seats = [SeatConfig("Ann", HUMAN), SeatConfig("Bob", HUMAN)]
+    app = make_app(session=Session.start("twos", seats, 2, {}, 5), ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: on_pass_screen(app))
+        pass_screen = app.screen
+        assert pass_screen.keys_armed  # no guard time in the tests (GUARD = 0)
+        early = events.Key("enter", None)
+        early.time = pass_screen.opened_at - 0.01  # pressed just before it appeared
+        app.post_message(early)
+        for _ in range(5):
+            await pilot.pause()
+        assert app.screen is pass_screen
+        await pilot.press("enter")  # pressed after: taken
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+
+
+async def test_a_quick_second_enter_does_not_skip_the_deal_summary(monkeypatch):
+    from twos_tui.ui.screens.dialogs import DealEndScreen
+
+    monkeypatch.setattr(DealEndScreen, "GUARD", 1000.0)
+    session = session_where("twos-tricks", lambda g: g.deal_over)
+    g = session.game
+    deal = g.deal_number
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, DealEndScreen))
+        end = app.screen
+        await pilot.press("enter", "enter", "escape", "q")
+        await pilot.pause()
+        assert app.screen is end and g.deal_number == deal
+        end.arm_keys()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: g.deal_number == deal + 1)
