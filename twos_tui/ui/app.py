@@ -321,8 +321,9 @@ class TwosApp(App[int]):
             )
             hold = self.settings.trick_pause
             other = self.next_trick_pause(hold)
+            short = {"pace": "a moment", "key": "until a key"}
             yield SystemCommand(
-                f"Trick pause: {settings_file.TRICK_PAUSE_LABELS[other].lower()}",
+                f"Trick pause: {short.get(hold, hold)} → {short.get(other, other)}",
                 "How long a finished trick stays before an AI plays on (kept for next time)",
                 self.cycle_trick_pause,
             )
