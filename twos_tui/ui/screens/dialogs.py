@@ -81,8 +81,8 @@ class PassScreen(KeyGuard, Screen[None]):
     player who just moved sees how the trick ended.
 
     Its key guard (:class:`KeyGuard`) drops a quick second Enter of the player who just
-    moved: the next hand is shown only on a deliberate Enter (or a click on the button)
-    once the button says "I am NAME"."""
+    moved: the next hand is shown only on a deliberate Enter (or a click on the "I am
+    NAME" button) once the guard is over and the button is no longer dimmed."""
 
     BINDINGS = [Binding("enter", "ready", "I'm ready"), Binding("space", "ready", show=False)]
 
