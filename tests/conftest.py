@@ -28,6 +28,16 @@ settings.register_profile("quick", settings.get_profile("ci"), max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture(autouse=True)
+def no_key_guard_wait(monkeypatch):
+    """Screens that hide or reveal a hand drop keys for a moment after they appear
+    (``KeyGuard.GUARD``); tests take them without waiting: only keys pressed before the
+    screen appeared are dropped. The tests of the guard set it themselves."""
+    from twos_tui.ui.screens.dialogs import KeyGuard
+
+    monkeypatch.setattr(KeyGuard, "GUARD", 0.0)
+
+
 # ----- the quick loop ---------------------------------------------------------------------
 #: Tests the quick loop (``pytest -m "not slow"``) leaves to the full suite, by name: a whole
 #: test (every parameter) or one case (``name[param]``). Tests may also carry

@@ -62,7 +62,9 @@ async def wait_for(pilot, cond, steps: int = 1000) -> None:
 
 async def test_palette_then_pass_screen_then_palette_again():
     session = hot_seat_session()
-    app = make_app(session=session, ai_pause=1.5)
+    # the AI waits as long as the test needs: the test lets it move (no race with a
+    # 1.5 s pause on a busy machine)
+    app = make_app(session=session, ai_pause=600)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         # the pass screen for Ann first (hot-seat): she takes the keyboard
@@ -71,11 +73,13 @@ async def test_palette_then_pass_screen_then_palette_again():
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         table = app.screen
         assert table.viewer == 0
-        await play_one_legal(pilot, table)  # Ann moves; the AI is thinking (0.3 s)
+        await play_one_legal(pilot, table)  # Ann moves; the AI waits
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
         # the AI moves and the pass screen for Bob is pushed while the palette is open
+        await wait_for(pilot, lambda: table.ai.waiting_for is not None)
+        table.ai.hurry()
         await wait_for(pilot, lambda: isinstance(app.screen, PassScreen))
         await pilot.press("ctrl+p")  # Bob opens the palette: this used to end the app
         await pilot.pause()

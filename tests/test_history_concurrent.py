@@ -20,8 +20,9 @@ APP_SCRIPT = r"""
 import asyncio, random, sys
 from twos_tui.play import history
 from twos_tui.ui.app import make_app
-from twos_tui.ui.screens.dialogs import DealEndScreen
+from twos_tui.ui.screens.dialogs import DealEndScreen, KeyGuard
 from twos_tui.ui.screens.table import TableScreen
+KeyGuard.GUARD = 0.0  # the deal-end dialog takes Enter at once (keys come every frame)
 
 WANT, SEED = int(sys.argv[1]), int(sys.argv[2])
 

@@ -116,7 +116,12 @@ async def test_the_newest_play_is_marked():
 
 
 @pytest.mark.slow
-async def test_a_bomb_lights_up_the_table():
+async def test_a_bomb_lights_up_the_table(monkeypatch):
+    from twos_tui.ui.screens import table_flash
+
+    # the flash lasts the whole test (on a busy machine 1.2 s may pass before the
+    # asserts); the test ends it itself
+    monkeypatch.setattr(table_flash, "FLASH_SECONDS", 600.0)
     session = Session.start("twos", None, 3, {}, 1)
     g = session.game
     # a position where the human can drop a bomb
@@ -144,6 +149,10 @@ async def test_a_bomb_lights_up_the_table():
         assert screen._flashing()
         assert screen.query_one("#trick").has_class("flash")
         assert "BOMB" in flat(region_text(app, screen.query_one("#log")))
+        screen.announcer.end_flash()  # what the timer does
+        await pilot.pause()
+        assert not screen._flashing()
+        assert not screen.query_one("#trick").has_class("flash")
 
 
 @pytest.mark.slow

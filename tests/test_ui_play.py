@@ -75,7 +75,7 @@ async def drive(pilot, app, rng, until, max_steps: int = 1500, on_step=None) -> 
 
 
 def match_end_shown(app) -> bool:
-    return isinstance(app.screen, DealEndScreen) and app.screen.session.game.match_over
+    return isinstance(app.screen, DealEndScreen) and app.screen.table.match_over
 
 
 def last_deal(variant: str, options: dict, seed: int, players: int | None = None):

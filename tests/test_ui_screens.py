@@ -35,7 +35,7 @@ async def test_home_shows_name_version_and_menu():
         text = str(app.screen.query_one("#version").render())
         assert __version__ in text
         ids = [b.id for b in app.screen.query("Button") if b.display]
-        assert ids == ["new", "rules", "odds", "stats", "quit"]
+        assert ids == ["new", "join", "rules", "odds", "stats", "quit"]
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, RulesListScreen)
@@ -93,9 +93,9 @@ async def test_picker_lists_every_variant_and_starts_the_chosen_rules():
         await pilot.pause()
         table = app.screen
         assert isinstance(table, TableScreen)
-        g = table.game
+        g = table.session.game
         assert (g.variant_id, g.players, g.seed, g.options["target"]) == ("big-two", 3, 42, 50)
-        assert g.names[1] == "Bea" and table.session.hot_seat
+        assert g.names[1] == "Bea" and table.table.hot_seat
 
 
 async def test_picker_refuses_two_seats_with_one_name():

@@ -75,6 +75,11 @@ def test_the_private_names_kept_exist_in_the_pinned_textual():
     # SafeHeader looks for the HeaderTitle part that Header composes
     assert "yield HeaderTitle()" in inspect.getsource(Header.compose)
     assert inspect.getmodule(textual_private.HeaderTitle) is inspect.getmodule(Header)
+    # key guards compare a key's Message.time with this clock
+    from textual import events
+
+    before = textual_private.event_clock()
+    assert before <= events.Key("enter", None).time <= textual_private.event_clock()
     app = App()
     assert hasattr(app, "_exception") and textual_private.app_exception(app) is None
     app._exception = ValueError("boom")

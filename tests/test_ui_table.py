@@ -116,8 +116,9 @@ async def test_finished_trick_game_trick_stays_on_the_table():
         assert f"wins trick {last['number']}" in shown
         for _, code in last["plays"]:
             assert g.card_face(code).label in shown
-        # the next card played clears it
-        await pilot.press("enter")
+        # the next card played clears it (Enter picks up the card under the cursor, a
+        # second Enter plays it)
+        await pilot.press("enter", "enter")
         await pilot.pause()
         assert f"wins trick {last['number']}" not in flat(region_text(app, board(app)))
 
@@ -752,7 +753,7 @@ async def test_theme_cache_follows_public_theme_calls_and_theme_is_kept(data_hom
 async def test_one_ai_worker_at_a_time():
     seats = default_seats(4, humans=0)
     session = Session.start("big-two", seats, 4, {}, 5)
-    app = make_app(session=session, ai_pause=5)
+    app = make_app(session=session, ai_pause=600)  # the AI waits while the test looks
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         table = app.screen

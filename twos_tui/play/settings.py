@@ -1,6 +1,6 @@
-"""The player's settings, kept between runs: the theme, the AI pace, how each game's hand
-is sorted, and the rules picker's last choices for each game (seats, AI levels, house
-rules).
+"""The player's settings, kept between runs: the theme, the AI pace, how long a finished
+trick stays, how each game's hand is sorted, and the rules picker's last choices for each
+game (seats, AI levels, house rules).
 
 One small JSON file, ``settings.json`` in :func:`twos_tui.play.paths.data_dir`, written
 atomically (a temporary file, then ``os.replace``): a crash never leaves half a file. A
@@ -35,6 +35,17 @@ PACE_LABELS = {
     "instant": "Instant: AI moves at once",
     "normal": "Normal: a short pause",
     "slow": "Slow: time to follow every card",
+}
+#: how long a finished trick (or a 2v1 hand) stays on the table before an AI plays on,
+#: at a table with a person: "pace", a time to read it that grows with the AI pace (a key
+#: goes on at once); "key", until a key is pressed. (A demo follows the pace alone.)
+TRICK_PAUSES = ("pace", "key")
+DEFAULT_TRICK_PAUSE = "pace"
+#: seconds a finished trick stays, per AI pace, with the "pace" trick pause
+TRICK_PAUSE_SECONDS = {"instant": 1.5, "normal": 2.0, "slow": 3.0}
+TRICK_PAUSE_LABELS = {
+    "pace": "A moment to read it (any key goes on)",
+    "key": "Until you press a key",
 }
 SORTS = ("rank", "suit")
 #: games whose hand reads best sorted by suit (you follow suit in them)
@@ -122,6 +133,7 @@ def carry_options(
 class Settings:
     theme: str | None = None
     ai_pace: str = DEFAULT_PACE
+    trick_pause: str = DEFAULT_TRICK_PAUSE
     sort: dict[str, str] = field(default_factory=dict)  #: variant id -> "rank" / "suit"
     picker: dict[str, PickerChoice] = field(default_factory=dict)  #: variant id -> choice
     last_variant: str | None = None
@@ -134,6 +146,13 @@ class Settings:
         """(seconds before an AI move, seconds a finished trick stays shown)."""
         return PACES.get(self.ai_pace, PACES[DEFAULT_PACE])
 
+    def trick_hold(self) -> float | None:
+        """Seconds a finished trick stays before an AI plays on (None: until a key)."""
+        if self.trick_pause == "key":
+            return None
+        pace = self.ai_pace if self.ai_pace in PACES else DEFAULT_PACE
+        return TRICK_PAUSE_SECONDS[pace]
+
     def choice_for(self, variant_id: str) -> PickerChoice | None:
         return self.picker.get(variant_id)
 
@@ -143,6 +162,7 @@ class Settings:
             "format": SETTINGS_FORMAT,
             "theme": self.theme,
             "ai_pace": self.ai_pace,
+            "trick_pause": self.trick_pause,
             "sort": dict(self.sort),
             "picker": {k: v.to_json() for k, v in self.picker.items()},
             "last_variant": self.last_variant,
@@ -157,6 +177,8 @@ class Settings:
             s.theme = d["theme"]
         if d.get("ai_pace") in PACES:
             s.ai_pace = d["ai_pace"]
+        if d.get("trick_pause") in TRICK_PAUSES:
+            s.trick_pause = d["trick_pause"]
         sort = d.get("sort")
         if isinstance(sort, dict):
             s.sort = {str(k): v for k, v in sort.items() if v in SORTS}

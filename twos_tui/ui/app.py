@@ -75,6 +75,13 @@ class TwosApp(App[int]):
             return (self.ai_pause, 2 * self.ai_pause)
         return self.settings.pace()
 
+    def trick_hold(self) -> float | None:
+        """Seconds a finished trick (or a 2v1 hand) stays on a table with a person before
+        an AI plays on; None: until a key (the "Trick pause" setting)."""
+        if self.ai_pause is not None:
+            return 2 * self.ai_pause
+        return self.settings.trick_hold()
+
     def save_settings(self) -> None:
         problem = settings_file.save(self.settings)
         if problem:
@@ -130,7 +137,8 @@ class TwosApp(App[int]):
             saves.remove_stray_temp_files()  # left by a writer that was killed
         self.push_screen(HomeScreen())
         if self.start_replay is not None:
-            self.open_replay(self.start_replay)
+            # `twos-tui replay ID`: closing the replay goes back to the shell
+            self.open_replay(self.start_replay, then=lambda _r: self.exit(0))
         if self.on_start is not None:
             self.on_start()
         elif self.start_with is not None:
@@ -301,7 +309,8 @@ class TwosApp(App[int]):
 
         self.push_screen(StatsScreen(variant))
 
-    def open_replay(self, deal_id: int) -> None:
+    def open_replay(self, deal_id: int, then: Any = None) -> None:
+        """Replay a recorded deal; ``then``: called when the replay is closed."""
         from ..play.replay import load_replay
         from .screens.replay import ReplayScreen
 
@@ -314,7 +323,7 @@ class TwosApp(App[int]):
         except (history.HistoryError, sqlite3.Error, OSError) as e:
             self.notify(str(e), title="Cannot replay", severity="error")
             return
-        self.push_screen(ReplayScreen(replay))
+        self.push_screen(ReplayScreen(replay), then)
 
     def open_odds(self, game: Game | None = None) -> None:
         from .odds_screen import OddsScreen
@@ -357,6 +366,51 @@ class TwosApp(App[int]):
                 "Take back your last move (not at a table shared with other players)",
                 screen.action_undo,
             )
+            yield SystemCommand("Log (l)", "Every move of this deal so far", screen.action_show_log)
+            word = screen.trick_word
+            yield SystemCommand(
+                f"Last {word} (t)",
+                f"Who played what in the last {word} finished, and who won it",
+                screen.action_last_trick,
+            )
+            pace = self.settings.ai_pace
+            after = self.next_pace(pace)
+            yield SystemCommand(
+                f"AI pace: {pace} → {after}",
+                f"{settings_file.PACE_LABELS[after]} (kept for next time)",
+                self.cycle_pace,
+            )
+            hold = self.settings.trick_pause
+            other = self.next_trick_pause(hold)
+            short = {"pace": "a moment", "key": "until a key"}
+            yield SystemCommand(
+                f"Trick pause: {short.get(hold, hold)} → {short.get(other, other)}",
+                "How long a finished trick stays before an AI plays on (kept for next time)",
+                self.cycle_trick_pause,
+            )
+
+    @staticmethod
+    def next_pace(pace: str) -> str:
+        order = list(settings_file.PACES)
+        return order[(order.index(pace) + 1) % len(order)] if pace in order else order[0]
+
+    def cycle_pace(self) -> None:
+        """The AI's pace, the next of instant, normal, slow: at once, and kept."""
+        self.settings.ai_pace = self.next_pace(self.settings.ai_pace)
+        self.save_settings()
+        self.notify(f"AI pace: {settings_file.PACE_LABELS[self.settings.ai_pace]}")
+
+    @staticmethod
+    def next_trick_pause(hold: str) -> str:
+        order = list(settings_file.TRICK_PAUSES)
+        return order[(order.index(hold) + 1) % len(order)] if hold in order else order[0]
+
+    def cycle_trick_pause(self) -> None:
+        """How long a finished trick stays: the other choice, at once, and kept."""
+        self.settings.trick_pause = self.next_trick_pause(self.settings.trick_pause)
+        self.save_settings()
+        label = settings_file.TRICK_PAUSE_LABELS[self.settings.trick_pause]
+        self.notify(f"A finished trick stays: {label.lower()}")
 
 
 def make_app(

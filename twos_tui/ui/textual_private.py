@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+#: the clock of ``Message.time`` (monotonic; perf_counter on Windows): when a key was
+#: pressed, comparable with the moment a screen appeared
+from textual._time import get_time as event_clock
+
 #: the title part of Textual's Header (not exported by ``textual.widgets``)
 from textual.widgets._header import HeaderTitle as HeaderTitle
+
+__all__ = ["HeaderTitle", "TEXTUAL_VERSION", "app_exception", "event_clock"]
 
 #: the Textual version these names were checked against (pinned in pyproject.toml)
 TEXTUAL_VERSION = "8.2.8"

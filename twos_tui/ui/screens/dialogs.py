@@ -8,9 +8,10 @@ markup), already cleaned of control characters by the play layer."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical, VerticalScroll
@@ -18,12 +19,70 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
 from ...play.seat_view import SeatView
+from ..textual_private import event_clock
 
 
-class PassScreen(Screen[None]):
+class KeyGuard:
+    """For a screen that hides or reveals a hand, or ends a deal: it takes no key that
+    was pressed before it appeared, nor any key (or click) in its first ``GUARD``
+    seconds; each key pressed meanwhile starts the guard again, so a held or hammered
+    key never gets through. A quick second Enter after a move (meant for the table, or
+    pressed twice by habit) is dropped, and the screen then wants a deliberate key.
+
+    Tests do not wait for the guard: they set ``GUARD`` (0: only keys pressed before the
+    screen appeared are dropped) or call :meth:`arm_keys`, which the timer calls."""
+
+    GUARD: ClassVar[float] = 0.6
+    keys_armed = False
+    opened_at: float | None = None  #: the event clock when the screen appeared
+
+    def start_guard(self: Any) -> None:
+        """Call from ``on_mount``."""
+        self.opened_at = event_clock()
+        self._guard_timer = None
+        if self.GUARD <= 0:
+            self.arm_keys()
+        else:
+            self._guard_timer = self.set_timer(self.GUARD, self.arm_keys)
+
+    def arm_keys(self: Any) -> None:
+        """From now on keys count (the guard time is over)."""
+        timer = getattr(self, "_guard_timer", None)
+        if timer is not None:
+            timer.stop()
+            self._guard_timer = None
+        if self.opened_at is None:
+            self.opened_at = event_clock()
+        self.keys_armed = True
+        self.guard_over()
+        self.refresh_bindings()
+
+    def guard_over(self) -> None:
+        """The screen may show that it now takes keys."""
+
+    def key_dropped(self: Any, event: events.Key) -> bool:
+        """Whether ``event`` is dropped (and stopped); call from ``on_key``."""
+        pressed_before = self.opened_at is None or event.time < self.opened_at
+        if self.keys_armed and not pressed_before:
+            return False
+        event.stop()
+        event.prevent_default()
+        if not self.keys_armed and not pressed_before and self.GUARD > 0:
+            timer = getattr(self, "_guard_timer", None)
+            if timer is not None:
+                timer.stop()
+            self._guard_timer = self.set_timer(self.GUARD, self.arm_keys)
+        return True
+
+
+class PassScreen(KeyGuard, Screen[None]):
     """Hides the whole table until the named player is at the keyboard. It first says
     what happened since the last player took the screen (public play only), so the
-    player who just moved sees how the trick ended."""
+    player who just moved sees how the trick ended.
+
+    Its key guard (:class:`KeyGuard`) drops a quick second Enter of the player who just
+    moved: the next hand is shown only on a deliberate Enter (or a click on the "I am
+    NAME" button) once the guard is over and the button is no longer dimmed."""
 
     BINDINGS = [Binding("enter", "ready", "I'm ready"), Binding("space", "ready", show=False)]
 
@@ -47,25 +106,47 @@ class PassScreen(Screen[None]):
                 id="pass-text",
             )
             with Center():
+                # dimmed (disabled) while the guard lasts; then Enter (the screen's
+                # binding, shown in the footer) or a click takes it
                 yield Button(
-                    Text(f"I am {self.player_name}: show my hand"), id="ready", variant="primary"
+                    Text(f"I am {self.player_name}: show my hand"),
+                    id="ready",
+                    variant="primary",
+                    disabled=True,
                 )
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#ready", Button).focus()
+        self.start_guard()
+
+    def guard_over(self) -> None:
+        if self.is_mounted:
+            button = self.query_one("#ready", Button)
+            button.disabled = False
+
+    def on_key(self, event: events.Key) -> None:
+        self.key_dropped(event)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "ready" and not self.keys_armed:
+            return None  # shown dimmed until the guard is over
+        return True
 
     def action_ready(self) -> None:
-        self.dismiss(None)
+        if self.keys_armed:
+            self.dismiss(None)
 
     @on(Button.Pressed, "#ready")
     def _ready(self) -> None:
-        self.dismiss(None)
+        if self.keys_armed:
+            self.dismiss(None)
 
 
-class DealEndScreen(ModalScreen[str]):
+class DealEndScreen(KeyGuard, ModalScreen[str]):
     """Each player's change and the totals (and the hints asked); next deal, or play
-    again / new game / home.
+    again / new game / home. Its key guard (:class:`KeyGuard`) keeps a quick second
+    Enter after the last card from skipping it unread (and, hot-seat, from running on
+    into the next deal's pass screen).
 
     Enter takes the focused button (the next deal, or play again, at first); Esc goes on
     to the next deal too (with the match over it does nothing): it never leaves the game.
@@ -145,8 +226,15 @@ class DealEndScreen(ModalScreen[str]):
 
     def on_mount(self) -> None:
         self.query_one("#end-buttons").query(Button).first().focus()
+        self.start_guard()
+
+    def on_key(self, event: events.Key) -> None:
+        self.key_dropped(event)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("default", "next", "choose") and not self.keys_armed:
+            # the guard: the key goes on to on_key, which drops it
+            return None if action == "default" else False
         if action == "choose" and parameters == ("new",):
             return self.table.match_over  # only offered when the match is over
         over = self.table.match_over
@@ -187,7 +275,8 @@ class DealEndScreen(ModalScreen[str]):
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
+        if self.keys_armed:
+            self.dismiss(event.button.id)
 
 
 class ConfirmLeave(ModalScreen[bool]):

@@ -264,8 +264,10 @@ class TableScreen(SizeGuard, Screen):
         )
 
     def refresh_view(self) -> None:
-        if not self.is_attached or not self.query("#score"):
-            return  # not composed yet, or left while a callback was on its way
+        if not self.is_attached or not self.query("#score") or not self.query("#hand"):
+            # not composed yet, or left (being taken down) while a callback or an AI
+            # worker was on its way
+            return
         g = self.game
         view = self.table_view()
         public = view.obs if view.obs is not None else g.observation(view.me)
@@ -436,6 +438,9 @@ class TableScreen(SizeGuard, Screen):
         return d is not None and not d.select
 
     def on_key(self, event: events.Key) -> None:
+        if self.flow.key_before_hand_shown(event):
+            return
+        self.flow.key_pressed()  # a finished trick held on the table has been read
         self.moves.key(event)
 
     @on(Button.Pressed, "#submit")

@@ -24,6 +24,9 @@ class AiTurns:
     def __init__(self, screen: TableScreen) -> None:
         self.screen = screen
         self.thinking: int | None = None  #: the seat deciding now (shown "thinking…")
+        #: set while a finished trick is held on the table: a key sets it to play on
+        self.go_on_event: asyncio.Event | None = None
+        self.waiting_for: str | None = None  #: "move" or "trick" while the AI waits
 
     @property
     def busy(self) -> bool:
@@ -37,8 +40,11 @@ class AiTurns:
         """The last thing that happened finished a trick (or a 2v1 hand)."""
         screen = self.screen
         g = screen.game
-        if not g.history or g.history[-1].get("kind") not in ("trick", "hand"):
+        # 2v1: the hand's reveal, or the card going back just after it
+        if not g.history or g.history[-1].get("kind") not in ("trick", "hand", "return"):
             return False
+        if not screen.is_attached or not screen.query("#board"):
+            return False  # the table is being taken down (the app is closing)
         obs = g.observation(screen.table_view().me)
         return type(screen.board).holds_finished_trick(obs)
 
@@ -51,9 +57,14 @@ class AiTurns:
             return
         sync = getattr(screen.app, "ai_sync", False)
         move, hold = screen.pace()
-        delay = max(move, hold if self.trick_just_finished() else 0.0)
-        if delay > 0:
-            await asyncio.sleep(delay)
+        if self.trick_just_finished() and not screen.demo:
+            # a finished trick stays until read: a moment, or until a key (any key at
+            # the table ends the wait)
+            await self.hold_trick(screen.flow.trick_hold())
+        else:
+            delay = max(move, hold if self.trick_just_finished() else 0.0)
+            if delay > 0:
+                await self.wait(delay, "move")
         seats = table.ai_to_act()
         if not seats:
             return
@@ -77,6 +88,54 @@ class AiTurns:
         commit(s, seat, rng)
         s.apply(seat, action)
         screen.after_change()
+
+    async def hold_trick(self, seconds: float | None) -> None:
+        """Keep the finished trick on the table for ``seconds`` (None: until a key), or
+        until :meth:`go_on` (a key at the table; tests call it to drive the pause)."""
+        if seconds is not None and seconds <= 0:
+            return
+        screen = self.screen
+        said = "Any key: play on" if seconds is not None else "Press any key to play on"
+        word = screen.trick_word
+        note = f"{word.capitalize()} over. {said}."
+        if not screen.messages.shown or not screen.messages.shown[0]:
+            screen.show_message(note)
+        try:
+            await self.wait(seconds, "trick")
+        finally:
+            ours = screen.messages.shown == (note, "")
+            if ours and screen.is_attached and screen.query("#message"):
+                screen.show_message("")
+
+    async def wait(self, seconds: float | None, what: str) -> None:
+        """Wait ``seconds`` (None: until woken) before the AI moves; ``what``: "move"
+        (the pace) or "trick" (a finished trick held). :meth:`go_on` ends a "trick" wait,
+        :meth:`hurry` any."""
+        self.go_on_event = asyncio.Event()
+        self.waiting_for = what
+        try:
+            await asyncio.wait_for(self.go_on_event.wait(), seconds)
+        except TimeoutError:
+            pass
+        finally:
+            self.go_on_event = None
+            self.waiting_for = None
+
+    @property
+    def holding_trick(self) -> bool:
+        """A finished trick is being held on the table (the AI waits to play on)."""
+        return self.waiting_for == "trick"
+
+    def go_on(self) -> None:
+        """A key at the table: end the wait of a finished trick now."""
+        if self.go_on_event is not None and self.waiting_for == "trick":
+            self.go_on_event.set()
+
+    def hurry(self) -> None:
+        """End the AI's wait now, whatever it waits for (tests drive the pace with it,
+        rather than racing it)."""
+        if self.go_on_event is not None:
+            self.go_on_event.set()
 
     def cancelled(self) -> None:
         """The worker was cancelled: nobody is thinking any more."""

@@ -9,10 +9,16 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from ..textual_private import event_clock
 from ..typed_app import twos_app
 
 if TYPE_CHECKING:
+    from textual import events
+
     from .table import TableScreen
+
+
+RECAP_LINES = 6  #: the most lines a pass screen's recap shows
 
 
 class DealFlow:
@@ -22,12 +28,25 @@ class DealFlow:
         self.screen = screen
         self.pass_pending = False  #: a "pass to NAME" screen is up
         self.deal_end_shown: int | None = None  #: the deal whose end screen was shown
-        self.recap_from = 0  #: history index: what the pass screen recaps
+        self.recap_from = 0  #: history index: where this deal's recaps start at most
+        #: seat -> history index just after that seat's last move: its pass screen
+        #: recaps everything after it
+        self.seen_to: dict[int, int] = {}
+        #: the event clock when the hand was last shown after a pass screen: keys pressed
+        #: before it (meant for the pass screen) are dropped
+        self.shown_at = 0.0
+        self.deal_end_waiting = False  #: the deal is over; its summary waits (a key shows it)
 
     def pace(self) -> tuple[float, float]:
         """(before an AI move, after a finished trick) in seconds: the app's pace."""
         pace = getattr(self.screen.app, "pace", None)
         return pace() if pace is not None else (0.0, 0.0)
+
+    def trick_hold(self) -> float | None:
+        """Seconds a finished trick stays before an AI plays on at a table with a person
+        (None: until a key): the app's trick pause."""
+        hold = getattr(self.screen.app, "trick_hold", None)
+        return hold() if hold is not None else 0.0
 
     def after_change(self) -> None:
         """After any action: announce, refresh, then hand the turn on."""
@@ -39,11 +58,17 @@ class DealFlow:
             screen.app.notify(error, severity="error")
         if g.deal_over:
             screen.refresh_view()
-            hold = self.pace()[1]
-            if hold > 0 and not self.pass_pending:
-                screen.set_timer(hold, self.show_deal_end)
-            else:
+            # the last play stays to be read: the demo's pace, or the trick pause at a
+            # table with a person (where any key shows the deal's end at once)
+            hold = self.pace()[1] if screen.demo else self.trick_hold()
+            if self.pass_pending or (hold is not None and hold <= 0):
                 self.show_deal_end()
+                return
+            self.deal_end_waiting = True
+            if hold is not None:
+                screen.set_timer(hold, self.show_deal_end)
+            if not screen.demo:
+                screen.show_message(self.deal_over_note())
             return
         screen.advance()
 
@@ -62,7 +87,7 @@ class DealFlow:
         if humans and not self.pass_pending:
             target = screen.viewer if screen.viewer in humans else humans[0]
             if s.hot_seat and target != screen.viewer:
-                recap = self.recap()
+                recap = self.recap(target)
                 screen.viewer = None
                 screen.selected.clear()
                 self.pass_pending = True
@@ -77,22 +102,61 @@ class DealFlow:
             screen.viewer = target
         screen.refresh_view()
 
-    def recap(self) -> Text:
-        """What happened since the last player took the screen (public log lines), for
-        the pass screen: the mover sees how the trick ended before the table is hidden."""
+    def recap(self, seat: int | None = None) -> Text:
+        """What happened since ``seat``'s own last turn (public log lines), for its pass
+        screen: the mover also sees how the trick ended before the table is hidden. At
+        most the last ``RECAP_LINES``; a first line says how many came before."""
         g = self.screen.game
-        lines = [str(h.get("text", "")) for h in g.history[self.recap_from :]][-6:]
+        start = self.recap_from  # the deal's start: no turn yet in this deal
+        if seat is not None and seat in self.seen_to:
+            start = max(start, self.seen_to[seat])
+        lines = [str(h.get("text", "")) for h in g.history[start:]]
+        if len(lines) > RECAP_LINES:
+            more = len(lines) - RECAP_LINES + 1
+            lines = [f"… {more} earlier line{'s' if more != 1 else ''} in the log (l)"] + lines[
+                -(RECAP_LINES - 1) :
+            ]
         return Text("\n".join(lines))
 
+    def moved(self, seat: int) -> None:
+        """``seat`` (a person at this screen) has just made a move."""
+        self.seen_to[seat] = len(self.screen.game.history)
+
+    def rewound(self, length: int) -> None:
+        """An undo took the history back to ``length`` entries."""
+        self.recap_from = min(self.recap_from, length)
+        for seat, seen in self.seen_to.items():
+            self.seen_to[seat] = min(seen, length)
+
+    def key_before_hand_shown(self, event: events.Key) -> bool:
+        """A key pressed before the hand was shown (meant for the pass screen) is
+        dropped: it must not play the card under the cursor."""
+        if event.time >= self.shown_at:
+            return False
+        event.stop()
+        event.prevent_default()
+        return True
+
     def passed_to(self, seat: int) -> None:
+        self.shown_at = event_clock()
         self.pass_pending = False
-        self.recap_from = len(self.screen.game.history)
         self.screen.viewer = seat
         self.screen.advance()
+
+    def deal_over_note(self) -> str:
+        return f"The {self.screen.game.deal_word} is over. Any key: its summary."
+
+    def key_pressed(self) -> None:
+        """A key at the table: a finished trick, or the deal's last play, has been
+        read."""
+        self.screen.ai.go_on()
+        if self.deal_end_waiting:
+            self.show_deal_end()
 
     def show_deal_end(self) -> None:
         screen = self.screen
         g = screen.game
+        self.deal_end_waiting = False
         if self.deal_end_shown == g.deal_number or not screen.is_mounted:
             return
         if screen.app.screen is not screen:
@@ -100,6 +164,8 @@ class DealFlow:
             screen.set_timer(0.3, self.show_deal_end)
             return
         self.deal_end_shown = g.deal_number
+        if screen.messages.shown == (self.deal_over_note(), ""):
+            screen.show_message("")
         from .dialogs import DealEndScreen
 
         hints = screen.table.hints_this_deal()
@@ -114,6 +180,7 @@ class DealFlow:
             screen.table.next_deal()
             screen.selected.clear()
             self.recap_from = len(screen.game.history)
+            self.seen_to.clear()  # a new deal: each recap starts at its deal
             screen.after_change()
         elif choice == "again":
             again = screen.table.again()

@@ -1,4 +1,5 @@
-"""The human's moves at the table: Enter plays the selection (or takes the marked
+"""The human's moves at the table: Enter plays the selection (with nothing selected it
+picks up the card under the cursor and a second Enter plays it; or takes the marked
 choice), ``p`` passes (or says why not), a choice's own key or button takes it; every
 move is checked by the engine first and a refusal is said on the message line."""
 
@@ -46,6 +47,7 @@ class Moves:
         except IllegalAction as e:  # the host said no (its state moved on meanwhile)
             screen.show_message(str(e), "error")
             return
+        screen.flow.moved(seat)  # this person's next recap starts here
         screen.selected.clear()
         screen.show_message("")
         screen.query_one(HandView).focus()  # a clicked or tabbed-to button gives focus back
@@ -53,6 +55,8 @@ class Moves:
 
     def submit(self) -> None:
         screen = self.screen
+        if self.pick_cursor_card():
+            return
         a = screen.selection_action()
         if a is None:
             d = screen._decision
@@ -67,6 +71,28 @@ class Moves:
             screen.show_message(reason, "error")
             return
         screen.act(a)
+
+    def pick_cursor_card(self) -> bool:
+        """Enter with no card selected never plays: it picks up the card under the
+        cursor and says what a second Enter would do (or why it may not). True: it did."""
+        screen = self.screen
+        d = screen._decision
+        hand = screen.query_one(HandView)
+        if d is None or not d.select or screen.selected or not hand.cards:
+            return False
+        screen.toggle_index(hand.cursor)
+        if not screen.selected:
+            return False
+        reason = screen.current_reason()
+        if reason is None and screen.viewer is not None:
+            a = screen.selection_action()
+            assert a is not None
+            verb = (d.submit or "play").replace("-", " ")
+            what = screen.game.describe(screen.viewer, a)
+            if not what:
+                what = " ".join(screen.face(c).label for c in a.cards)
+            screen.show_message(f"{what} · Enter again to {verb}", "ok")
+        return True
 
     def pass_turn(self) -> None:
         screen = self.screen
