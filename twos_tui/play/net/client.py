@@ -592,12 +592,26 @@ class RemoteSeatView(SeatView):
         return _waiting_of(st, self.my_seat, time.monotonic() - c.state_at)
 
     def close(self) -> None:
-        if not self.loop.is_closed() and self.loop.is_running():
+        loop = self.loop
+        if not loop.is_closed() and loop.is_running():
             with contextlib.suppress(Exception):
                 self._run(self.client.close(), 3)
-            self.loop.call_soon_threadsafe(self.loop.stop)
+
+            async def finish_the_rest() -> None:
+                # the connection's own tasks (keepalive, a reader) end here, not with
+                # the loop: nothing is left pending when the loop stops
+                rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+                for t in rest:
+                    t.cancel()
+                await asyncio.gather(*rest, return_exceptions=True)
+
+            with contextlib.suppress(Exception):
+                self._run(finish_the_rest(), 3)
+            loop.call_soon_threadsafe(loop.stop)
         if self.thread is not None:
             self.thread.join(3)
+            if not self.thread.is_alive() and not loop.is_running() and not loop.is_closed():
+                loop.close()
 
 
 def _waiting_of(st: dict[str, Any], me: int, age: float) -> str | None:

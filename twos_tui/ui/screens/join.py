@@ -12,25 +12,24 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
+from ...play.net.client import DEFAULT_PORT  # the port `twos-tui host` listens on
 from ..typed_app import twos_app
-
-DEFAULT_PORT = 8765  #: the port `twos-tui host` listens on unless told otherwise
 
 
 def split_address(text: str) -> tuple[str, int]:
     """``HOST[:PORT]`` (``[::1]:PORT`` for IPv6) as (host, port); ValueError with a reason."""
     text = text.strip()
     if not text:
-        raise ValueError("Type the host's address, e.g. 192.168.1.20:8765.")
+        raise ValueError("Type the host's address, e.g. 192.168.1.20:7417.")
     host, port = text, DEFAULT_PORT
     if text.startswith("["):
         end = text.find("]")
         if end < 0:
-            raise ValueError("An IPv6 address goes in brackets: [::1]:8765.")
+            raise ValueError("An IPv6 address goes in brackets: [::1]:7417.")
         host, rest = text[1:end], text[end + 1 :]
         if rest:
             if not rest.startswith(":"):
-                raise ValueError("Write the port after a colon: [::1]:8765.")
+                raise ValueError("Write the port after a colon: [::1]:7417.")
             port = _port(rest[1:])
     elif text.count(":") == 1:
         host, _, p = text.partition(":")

@@ -21,6 +21,7 @@ from ...ai import DEFAULT_LEVEL, LEVELS
 from ...engine import Game, new_game
 from ...play import settings as settings_file
 from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
+from ...play.net.client import DEFAULT_PORT
 from ...play.session import AI, AI_NAMES, HUMAN, SeatConfig, Session
 from ..typed_app import twos_app
 from ..variants import available_variants, player_counts_text
@@ -117,7 +118,13 @@ class PickerScreen(SizeGuard, Screen[None]):
                         compact=True,
                         value=BIND_CHOICES[0][0],
                     )
-                    yield Input(value="8765", id="port", type="integer", max_length=5, compact=True)
+                    yield Input(
+                        value=str(DEFAULT_PORT),
+                        id="port",
+                        type="integer",
+                        max_length=5,
+                        compact=True,
+                    )
                 with Horizontal(classes="row"):
                     yield Label("AI pace", classes="row-label")
                     yield Select(
@@ -398,7 +405,7 @@ class PickerScreen(SizeGuard, Screen[None]):
         remote = self.remote_seats()
         if remote:
             twos_app(self).start_hosted(
-                session, remote, self.chosen_bind(), self.chosen_port() or 8765
+                session, remote, self.chosen_bind(), self.chosen_port() or DEFAULT_PORT
             )
         else:
             twos_app(self).start_session(session)
