@@ -10,14 +10,24 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from ...play.session import Session
+from ..widgets import KeyBar
+
+
+def focus_first(screen: Screen, selector: str) -> None:
+    """Focus the first widget matching ``selector``, if it is still there: a dialog taken
+    down as it opens (the app exiting, a deal ending at the instant pace) may have lost
+    its widgets by the time its ``on_mount`` runs."""
+    found = screen.query(selector)
+    if found:
+        found.first().focus()
 
 
 class PassScreen(Screen[None]):
@@ -25,7 +35,12 @@ class PassScreen(Screen[None]):
     what happened since the last player took the screen (public play only), so the
     player who just moved sees how the trick ended."""
 
-    BINDINGS = [Binding("enter", "ready", "I'm ready"), Binding("space", "ready", show=False)]
+    BINDINGS = [
+        # priority: shown in the footer with the button focused (whose own Enter would
+        # hide it), and Enter does the same as the button
+        Binding("enter", "ready", "I'm ready", priority=True),
+        Binding("space", "ready", show=False),
+    ]
 
     def __init__(self, name: str, recap: Text | None = None) -> None:
         super().__init__()
@@ -50,10 +65,10 @@ class PassScreen(Screen[None]):
                 yield Button(
                     Text(f"I am {self.player_name}: show my hand"), id="ready", variant="primary"
                 )
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#ready", Button).focus()
+        focus_first(self, "#ready")
 
     def action_ready(self) -> None:
         self.dismiss(None)
@@ -141,10 +156,10 @@ class DealEndScreen(ModalScreen[str]):
                 else:
                     yield Button(f"Next {word.lower()} (⏎)", id="next", variant="success")
                 yield Button("Home (q)", id="home")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#end-buttons").query(Button).first().focus()
+        focus_first(self, "#end-buttons Button")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == ("new",):
@@ -208,7 +223,7 @@ class ConfirmLeave(ModalScreen[bool]):
                 yield Button("Leave (y)", id="leave", variant="warning")
 
     def on_mount(self) -> None:
-        self.query_one("#stay", Button).focus()
+        focus_first(self, "#stay")
 
     def action_answer(self, leave: bool) -> None:
         self.dismiss(leave)
@@ -238,12 +253,28 @@ class InfoDialog(ModalScreen[None]):
                 yield Static(self.body, id="info-body")
             with Center():
                 yield Button("Close (Esc)", id="close", variant="primary", compact=True)
-        yield Footer()
+        yield KeyBar()
+
+    #: rows the box takes besides its text: border (2), title, the Close button, and
+    #: the screen's own footer and a row above and below the box
+    CHROME_ROWS = 7
 
     def on_mount(self) -> None:
-        scroll = self.query_one("#info-scroll", VerticalScroll)
-        scroll.focus()
-        scroll.scroll_end(animate=False)
+        self._fit(self.app.size.height)
+        scrolls = self.query("#info-scroll")
+        if scrolls:
+            scroll = scrolls.first()
+            scroll.focus()
+            scroll.scroll_end(animate=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        """The text scrolls in what the window leaves it, so that its last line and the
+        Close button are always on screen (a fixed height cut them off at 80x24)."""
+        for scroll in self.query("#info-scroll"):
+            scroll.styles.max_height = max(3, min(20, height - self.CHROME_ROWS))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -276,7 +307,7 @@ class ConfirmDelete(ModalScreen[bool]):
                 yield Button("Keep (n)", id="keep", variant="primary")
 
     def on_mount(self) -> None:
-        self.query_one("#keep", Button).focus()  # Enter keeps: deleting takes a y
+        focus_first(self, "#keep")  # Enter keeps: deleting takes a y
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -35,13 +35,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import Action, Decision
 from ...play.session import Session
 from ..boards import Board, TableView, board_for
-from ..widgets import HandView, InfoPanel, MessageLine, PlayLog, SafeHeader, update_static
+from ..widgets import HandView, InfoPanel, KeyBar, MessageLine, PlayLog, SafeHeader, update_static
 from .sizing import SizeGuard
 from .table_ai import AiTurns
 from .table_buttons import ActionButtons
@@ -161,7 +161,7 @@ class TableScreen(SizeGuard, Screen):
             yield Button("Hint (h)", id="hint", compact=True)
             yield Button("Sort: rank", id="sort", compact=True)
             yield Button("Help (?)", id="help", compact=True)
-        yield Footer()
+        yield KeyBar()
         yield self.guard()
 
     def on_mount(self) -> None:
