@@ -1,0 +1,185 @@
+"""Pilot tests of issue 16's layout items: every footer shows its leave key at 80
+columns, the log dialog fits 80x24, the score sheet and the hands left at a deal's end,
+a deal-end dialog that is left at once, and widgets that stay flat over many deals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ui_helpers import play_until, screen_lines, screen_text, wait_for_human
+
+from twos_tui.play import history
+from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
+from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.dialogs import DealEndScreen, InfoDialog, PassScreen
+from twos_tui.ui.screens.home import HomeScreen
+from twos_tui.ui.screens.table import TableScreen
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    return tmp_path
+
+
+def deal_over(variant: str, seed: int = 1, players: int | None = None) -> Session:
+    """A session (seat 0 human) whose first deal is over, the match not."""
+    session = Session.start(variant, None, players, {}, seed)
+    play_until(session.game, lambda g: g.deal_over, random.Random(seed))
+    assert not session.game.match_over
+    return session
+
+
+async def wait_screen(pilot, kind, steps: int = 60):
+    for _ in range(steps):
+        await pilot.pause()
+        if isinstance(pilot.app.screen, kind) and pilot.app.screen.is_mounted:
+            await pilot.pause()
+            return pilot.app.screen
+    raise AssertionError(f"no {kind.__name__}; on {pilot.app.screen!r}")
+
+
+def footer(app) -> str:
+    """The bottom line of the screen as drawn (the footer's keys)."""
+    return screen_lines(app)[-1]
+
+
+# ---------------------------------------------------------------------------------------
+# item 6: every screen's footer shows its leave key at 80 columns
+# ---------------------------------------------------------------------------------------
+
+
+async def test_every_footer_shows_its_leave_key_at_80_columns():
+    seen: dict[str, str] = {}
+
+    def check(name: str, app, leave: str) -> None:
+        line = footer(app)
+        seen[name] = line
+        assert len(line) <= 80
+        assert leave in line, f"{name}: {leave!r} not in the footer {line!r}"
+
+    app = make_app("twos", seed=3, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await wait_for_human(pilot)
+        check("table", app, "q Home")
+        await pilot.press("l")
+        await wait_screen(pilot, InfoDialog)
+        check("log", app, "esc Close")
+        await pilot.press("escape")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        check("help", app, "esc Back")
+        await pilot.press("o")  # odds, from the help
+        await pilot.pause()
+        check("odds", app, "esc Back")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is table
+        # the deal-end dialog
+        play_until(table.game, lambda g: g.deal_over)
+        table.after_change()
+        await wait_screen(pilot, DealEndScreen)
+        check("deal end", app, "q Home")
+        await pilot.press("q")
+        await wait_screen(pilot, HomeScreen)
+        check("home", app, "q Quit")
+        await pilot.press("n")
+        await pilot.pause()
+        check("picker", app, "esc Back")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        check("stats", app, "esc Back")
+    # the pass screen of a hot-seat table
+    seats = [SeatConfig("Ann", HUMAN), SeatConfig("Bob", HUMAN), SeatConfig("Cy", AI)]
+    app = make_app(session=Session.start("twos", seats, 3, {}, 3), ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_screen(pilot, PassScreen)
+        check("pass", app, "⏎")
+    # a replay
+    seats = [SeatConfig(n, AI) for n in ("Ada", "Bram", "Cleo", "Dev")]
+    s = Session.start("big-two", seats, seed=12)
+    while not s.game.deal_over:
+        seat = s.game.to_act()[0]
+        s.apply(seat, s.ai_choose(seat))
+    history.RECORDER.flush()
+    app = make_app(ai_pause=0, replay=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        check("replay", app, "esc Close")
+
+
+# ---------------------------------------------------------------------------------------
+# item 13: a deal-end dialog taken down as it opens
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("leave", ["exit", "pop", "home"])
+async def test_deal_end_dialog_left_as_it_opens_raises_nothing(leave):
+    session = deal_over("twos", seed=2)
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(50):  # the table shows the deal end at once: take that one down
+            await pilot.pause()
+            if isinstance(app.screen, DealEndScreen):
+                break
+        table = app.screen_stack[-2]
+        assert isinstance(table, TableScreen)
+        app.pop_screen()
+        await pilot.pause()
+        # now: push a fresh one and leave before it has mounted
+        app.push_screen(DealEndScreen(session, {}, table.last_trick_dialog, "trick"))
+        if leave == "exit":
+            app.exit()
+        elif leave == "pop":
+            app.pop_screen()
+        else:
+            app.go_home()
+        await pilot.pause()
+        await pilot.pause()
+    assert app.return_code in (0, None)
+    assert not app._exception  # noqa: SLF001 (the test looks at how the app ended)
+
+
+# ---------------------------------------------------------------------------------------
+# item 5: the log dialog fits 80x24 and holds this deal's lines only
+# ---------------------------------------------------------------------------------------
+
+
+def long_deal_two() -> Session:
+    """Twos, deal 2 well under way (a long log: deal 1's lines and many of deal 2's)."""
+    session = Session.start("twos", None, 3, {}, 4)
+    g = session.game
+    rng = random.Random(4)
+    play_until(g, lambda g: g.deal_over, rng)
+    session.next_deal()
+    start = len(g.history)
+    play_until(g, lambda g: len(g.history) >= start + 30 and 0 in g.to_act(), rng)
+    return session
+
+
+async def test_log_dialog_shows_its_newest_line_and_close_at_80x24():
+    session = long_deal_two()
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_human(pilot)
+        await pilot.press("l")
+        dialog = await wait_screen(pilot, InfoDialog)
+        await pilot.press("end")
+        await pilot.pause()
+        text = screen_text(app)
+        newest = str(session.game.history[-1]["text"])
+        assert newest in text, text
+        assert "Close (Esc)" in text
+        close = dialog.query_one("#close")
+        assert close.region.bottom <= 23 and close.region.height == 1
+        # only this deal's lines, and the title says which deal
+        assert "Log of deal 2" in text
+        body = dialog.body.plain
+        assert "Deal 1" not in body and body.startswith("Deal 2")
