@@ -4,6 +4,7 @@ a deal-end dialog that is left at once, and widgets that stay flat over many dea
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
@@ -183,3 +184,49 @@ async def test_log_dialog_shows_its_newest_line_and_close_at_80x24():
         assert "Log of deal 2" in text
         body = dialog.body.plain
         assert "Deal 1" not in body and body.startswith("Deal 2")
+
+
+# ---------------------------------------------------------------------------------------
+# item 14: live widgets stay flat deal after deal
+# ---------------------------------------------------------------------------------------
+
+
+def live_widgets() -> int:
+    from textual.widget import Widget
+
+    gc.collect()
+    return sum(isinstance(o, Widget) for o in gc.get_objects())
+
+
+async def answer_deal_ends(pilot, count: int) -> None:
+    """Let an all-AI table play on, taking each deal-end dialog's default (Enter)."""
+    app = pilot.app
+    for _ in range(count):
+        for _ in range(5000):
+            await pilot.pause(0)
+            if isinstance(app.screen, DealEndScreen) and app.screen.is_mounted:
+                break
+        else:
+            raise AssertionError(f"no deal end; on {app.screen!r}")
+        dialog = app.screen
+        await pilot.press("enter")
+        for _ in range(100):
+            if app.screen is not dialog:
+                break
+            await pilot.pause(0)
+
+
+async def test_live_widgets_do_not_grow_over_ten_deals():
+    # two deals win a match: the ten deals cross matches too (a new table each)
+    seats = [SeatConfig(n, AI) for n in ("Ada", "Bram", "Cleo")]
+    session = Session.start("twos", seats, 3, {"deals_to_win": 2}, 7, autosave=False)
+    app = make_app(session=session, ai_pause=0, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await answer_deal_ends(pilot, 4)
+        await pilot.pause()
+        before = live_widgets()
+        await answer_deal_ends(pilot, 10)
+        await pilot.pause()
+        after = live_widgets()
+        assert after <= before, (before, after)
+        app.exit()
