@@ -230,3 +230,134 @@ async def test_live_widgets_do_not_grow_over_ten_deals():
         after = live_widgets()
         assert after <= before, (before, after)
         app.exit()
+
+
+# ---------------------------------------------------------------------------------------
+# item 7: 60x20, the advertised minimum, in every game
+# ---------------------------------------------------------------------------------------
+
+SIX = [
+    ("twos", None),
+    ("big-two", None),
+    ("big-two-5r", None),
+    ("chinese-poker", 4),
+    ("2v1", None),
+    ("twos-tricks", None),
+]
+
+
+@pytest.mark.parametrize(("variant", "players"), SIX)
+async def test_deal_end_dialog_fits_60x20(variant, players):
+    session = deal_over(variant, players=players)
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        dialog = await wait_screen(pilot, DealEndScreen)
+        box = dialog.query_one("#end-box")
+        assert box.region.right <= 60 and box.region.bottom <= 19  # both borders, footer
+        for button in dialog.query("#end-buttons Button"):
+            assert button.region.height == 3 and button.region.bottom <= box.region.bottom
+        # the last line of the text (how the match is won) is reached with the keys
+        for _ in range(4):
+            await pilot.press("pagedown")
+        await pilot.pause()
+        target = session.game.target_text()
+        if target:
+            assert target[:20] in screen_text(app)
+
+
+@pytest.mark.parametrize("variant", ["chinese-poker", "big-two"])
+async def test_four_player_climbing_tables_show_the_play_to_beat_at_60x20(variant):
+    # Big Two, seed 12: two passes follow the full house to beat, and the panel has
+    # two rows: it showed "… 2 earlier" and a pass, not the play
+    session = Session.start(variant, None, 4, {}, 12)
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        table = await wait_for_human(pilot)
+        top = table.game.observation(0)["top"]
+        assert top is not None
+        panel = table.query_one("TrickPlays")
+        r = panel.region
+        shown = "\n".join(line[r.x : r.right] for line in screen_lines(app)[r.y : r.bottom])
+        assert "▶" in shown, shown  # the play to beat is marked and on screen
+
+
+async def test_the_deal_end_dialog_takes_down_the_table_announcements():
+    app = make_app("twos", seed=3, ai_pause=0)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        table = await wait_for_human(pilot)
+        app.notify("Ada catches Bram's 2♠", title="Catch!", timeout=30)
+        app.notify("The save failed", severity="error", timeout=30)
+        for _ in range(20):
+            await pilot.pause()
+            if "The save failed" in screen_text(app):
+                break
+        assert "Catch!" in screen_text(app)
+        play_until(table.game, lambda g: g.deal_over)
+        table.after_change()
+        await wait_screen(pilot, DealEndScreen)
+        for _ in range(20):
+            await pilot.pause()
+            if "Catch!" not in screen_text(app):
+                break
+        text = screen_text(app)
+        assert "Catch!" not in text and "Home (q)" in text
+        assert "The save failed" in text  # errors stay up
+
+
+# ---------------------------------------------------------------------------------------
+# item 8: the score sheet (o) and the hands left at a deal's end
+# ---------------------------------------------------------------------------------------
+
+
+async def test_score_sheet_lists_every_deal_per_seat():
+    session = Session.start("big-two", None, 4, {}, 6)
+    g = session.game
+    rng = random.Random(6)
+    changes = []
+    for _ in range(2):
+        play_until(g, lambda g: g.deal_over, rng)
+        changes.append(list(g.last_result.changes))
+        session.next_deal()
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_human(pilot)
+        await pilot.press("o")
+        dialog = await wait_screen(pilot, InfoDialog)
+        assert dialog.title_text == "Score sheet"
+        rows = dialog.body.plain.splitlines()
+        for deal, row in enumerate(changes, 1):
+            line = next(r for r in rows if r.split() and r.split()[0] == str(deal))
+            assert [int(x) for x in line.split()[1:]] == row
+        total = next(r for r in rows if r.startswith("Total"))
+        assert [int(x) for x in total.split()[1:]] == list(g.totals)
+        await pilot.press("o")  # the key that opened it closes it
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_deal_end_shows_the_cards_left_and_opens_the_score_sheet():
+    session = deal_over("big-two")
+    g = session.game
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await wait_screen(pilot, DealEndScreen)
+        body = dialog.query_one("#end-body").render()
+        text = str(body)
+        assert "Cards left in hand" in text
+        for seat, hand in enumerate(g.hands):
+            for code in hand:
+                assert g.card_face(code).label in text, (seat, code)
+        await pilot.press("o")
+        sheet = await wait_screen(pilot, InfoDialog)
+        assert sheet.title_text == "Score sheet" and "Total" in sheet.body.plain
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DealEndScreen)
+
+
+async def test_no_cards_left_line_in_trick_games():
+    session = deal_over("twos-tricks")
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await wait_screen(pilot, DealEndScreen)
+        assert "Cards left in hand" not in str(dialog.query_one("#end-body").render())

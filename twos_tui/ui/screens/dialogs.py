@@ -19,6 +19,7 @@ from textual.widgets import Button, Static
 
 from ...play.session import Session
 from ..widgets import KeyBar
+from .score_sheet import hands_left, score_sheet
 
 
 def focus_first(screen: Screen, selector: str) -> None:
@@ -97,9 +98,19 @@ class DealEndScreen(ModalScreen[str]):
         Binding("n", "choose('new')", "New game"),
         Binding("t", "last_trick('trick')", "Last trick"),
         Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
+        Binding("o", "score_sheet", "Scores"),
         Binding("q", "choose('home')", "Home"),
         Binding("left,right", "app.focus_next", show=False),
+        # the buttons keep the focus: the arrows and the page keys scroll the text
+        Binding("up", "scroll_body(-1)", show=False),
+        Binding("down", "scroll_body(1)", show=False),
+        Binding("pageup", "scroll_body(-10)", show=False),
+        Binding("pagedown", "scroll_body(10)", show=False),
     ]
+
+    #: rows the box takes besides its text: border (2), title, the buttons (3), the
+    #: screen's footer and a spare row
+    CHROME_ROWS = 8
 
     def __init__(
         self,
@@ -107,12 +118,14 @@ class DealEndScreen(ModalScreen[str]):
         hints: dict[str, int] | None = None,
         last_trick: Callable[[], ModalScreen | None] | None = None,
         trick_word: str = "trick",
+        me: int | None = None,
     ) -> None:
         super().__init__()
         self.session = session
         self.hints = hints or {}
         self.last_trick = last_trick
         self.trick_word = trick_word
+        self.me = me  #: the seat at the screen, marked "(you)" in the hands left
 
     def compose(self) -> ComposeResult:
         g = self.session.game
@@ -139,6 +152,11 @@ class DealEndScreen(ModalScreen[str]):
                 for seat, name in enumerate(g.names):
                     ch = r.changes[seat] if seat < len(r.changes) else 0
                     body.append(f"{name:<{width}}  {ch:>+7}  {r.totals[seat]:>5}\n")
+            left = hands_left(g, dict(g.observation(self.me or 0)), self.me)
+            if left is not None:
+                body.append("\nCards left in hand:\n", style="bold")
+                body.append_text(left)
+                body.append("\n")
             if self.hints:
                 asked = ", ".join(
                     f"{name} {n} hint{'s' if n != 1 else ''}" for name, n in self.hints.items()
@@ -160,6 +178,24 @@ class DealEndScreen(ModalScreen[str]):
 
     def on_mount(self) -> None:
         focus_first(self, "#end-buttons Button")
+        self._fit(self.app.size.height)
+        # the table's announcements (a catch, a bomb) would cover the buttons: the
+        # summary above says how the deal went
+        clear = getattr(self.app, "clear_announcements", None)
+        if clear is not None:
+            clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        """The text scrolls in what the window leaves it: the buttons always show."""
+        for scroll in self.query("#end-scroll"):
+            scroll.styles.max_height = max(3, min(15, height - self.CHROME_ROWS))
+
+    def action_scroll_body(self, rows: int) -> None:
+        for scroll in self.query("#end-scroll"):
+            scroll.scroll_relative(y=rows, animate=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == ("new",):
@@ -186,6 +222,12 @@ class DealEndScreen(ModalScreen[str]):
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
+
+    def action_score_sheet(self) -> None:
+        g = self.session.game
+        self.app.push_screen(
+            InfoDialog("Score sheet", score_sheet(g, dict(g.observation(0))), scroll_to_end=False)
+        )
 
     def action_last_trick(self, _word: str = "") -> None:
         dialog = self.last_trick() if self.last_trick is not None else None
@@ -238,13 +280,14 @@ class InfoDialog(ModalScreen[None]):
     the key that opened it closes it."""
 
     BINDINGS = [
-        Binding("escape,enter,q,t,l", "close", "Close"),
+        Binding("escape,enter,q,t,l,o", "close", "Close"),
     ]
 
-    def __init__(self, title: str, body: Text) -> None:
+    def __init__(self, title: str, body: Text, scroll_to_end: bool = True) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
+        self.scroll_to_end = scroll_to_end
 
     def compose(self) -> ComposeResult:
         with Vertical(id="info-box"):
@@ -265,7 +308,8 @@ class InfoDialog(ModalScreen[None]):
         if scrolls:
             scroll = scrolls.first()
             scroll.focus()
-            scroll.scroll_end(animate=False)
+            if self.scroll_to_end:
+                scroll.scroll_end(animate=False)
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.height)

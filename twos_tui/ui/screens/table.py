@@ -82,6 +82,7 @@ class TableScreen(SizeGuard, Screen):
         Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
         Binding("l", "show_log", "Log", show=False),
         Binding("s", "sort", "Sort"),
+        Binding("o", "score_sheet", "Scores"),
         Binding("ctrl+z", "undo", "Undo", show=False),
         Binding("escape", "clear", "Clear/leave", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
@@ -333,6 +334,9 @@ class TableScreen(SizeGuard, Screen):
 
     def action_show_log(self) -> None:
         self.views.show_log()
+
+    def action_score_sheet(self) -> None:
+        self.views.score_sheet()
 
     # ----- hints ------------------------------------------------------------------------
     @property

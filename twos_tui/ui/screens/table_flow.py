@@ -103,7 +103,13 @@ class DealFlow:
 
         hints = screen.session.hints_this_deal()
         screen.app.push_screen(
-            DealEndScreen(screen.session, hints, screen.last_trick_dialog, screen.trick_word),
+            DealEndScreen(
+                screen.session,
+                hints,
+                screen.last_trick_dialog,
+                screen.trick_word,
+                screen.viewer,
+            ),
             self.deal_end_choice,
         )
 

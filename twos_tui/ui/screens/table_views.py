@@ -80,3 +80,17 @@ class TableViews:
             entries = list(screen.query_one(PlayLog).entries)
         title = f"Log of {g.deal_word} {number}"
         screen.app.push_screen(InfoDialog(title, Text("\n").join(entries)))
+
+    def score_sheet_dialog(self) -> Any:
+        """The match's score sheet so far (public: it needs no seat at the screen)."""
+        from .dialogs import InfoDialog
+        from .score_sheet import score_sheet
+
+        screen = self.screen
+        g = screen.game
+        view = screen.table_view()
+        obs = view.obs if view.obs is not None else g.observation(view.me)
+        return InfoDialog("Score sheet", score_sheet(g, dict(obs)), scroll_to_end=False)
+
+    def score_sheet(self) -> None:
+        self.screen.app.push_screen(self.score_sheet_dialog())
