@@ -33,11 +33,12 @@ def score_sheet(g: Game, obs: dict[str, Any]) -> Text:
     totals = obs.get("totals", g.totals)
     t.append(f"{'Total':<{first}}", style="bold")
     t.append("".join(f"{v:>{width + 1}d}" for v in totals), style="bold")
-    t.append(f"\n\n{g.score_label}", style="dim")
-    t.append(": lowest wins." if g.low_score_wins else ": highest wins.", style="dim")
-    target = g.target_text()
+    target = g.target_text().strip()
     if target:
-        t.append(f" {target}.", style="dim")
+        t.append(f"\n\n{target.rstrip('.')}.", style="dim")
+    else:
+        low = "lowest" if g.low_score_wins else "highest"
+        t.append(f"\n\n{g.score_label}: the {low} total wins.", style="dim")
     return t
 
 
