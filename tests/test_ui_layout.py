@@ -361,3 +361,14 @@ async def test_no_cards_left_line_in_trick_games():
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await wait_screen(pilot, DealEndScreen)
         assert "Cards left in hand" not in str(dialog.query_one("#end-body").render())
+
+
+async def test_a_click_on_a_footer_key_presses_it():
+    from twos_tui.ui.screens.dialogs import ConfirmLeave
+
+    app = make_app("twos", seed=3, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_human(pilot)
+        line = footer(app)
+        await pilot.click("KeyBar", offset=(line.index("q Home") + 3, 0))
+        await wait_screen(pilot, ConfirmLeave)
