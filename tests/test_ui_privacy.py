@@ -323,9 +323,14 @@ async def test_a_demo_follows_the_pace_without_waiting_for_a_key():
         def two_tricks() -> bool:
             return sum(h.get("kind") == "trick" for h in g.history) >= 2
 
-        await wait_until(pilot, two_tricks, steps=5000)
-        await pilot.press("space")  # pause the demo, so the test ends between moves
-        await wait_until(pilot, lambda: not app.screen.ai_busy, steps=2000)
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = app.screen
+        await wait_until(pilot, two_tricks, steps=5000)  # no key was pressed
+        # pause the demo (as space does), so the test ends between moves; at the instant
+        # pace the deal may have ended meanwhile and its summary be on top
+        if not table.demo_controls.paused:
+            table.action_demo_pause()
+        await wait_until(pilot, lambda: not table.ai_busy, steps=2000)
 
 
 @pytest.mark.slow

@@ -96,3 +96,26 @@ def test_snapshot_help(snap_compare, size):
     assert snap_compare(
         make_app("big-two", seed=12, ai_pause=0), terminal_size=size, run_before=run_before
     )
+
+
+#: issue 16: every game at the advertised minimum, 60x20 (sizing.MIN_WIDTH/MIN_HEIGHT)
+MINIMUM = [
+    ("twos", None, 3),
+    ("big-two", None, 12),
+    ("big-two-5r", None, 12),
+    ("chinese-poker", 4, 12),
+    ("2v1", None, 5),
+    ("twos-tricks", None, 12),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), MINIMUM, ids=[m[0] for m in MINIMUM])
+def test_snapshot_minimum_size(snap_compare, variant, players, seed):
+    from twos_tui.ui.screens.sizing import MIN_HEIGHT, MIN_WIDTH
+
+    session = Session.start(variant, None, players, {}, seed)
+    assert snap_compare(
+        make_app(session=session, ai_pause=0),
+        terminal_size=(MIN_WIDTH, MIN_HEIGHT),
+        run_before=human_turn,
+    )

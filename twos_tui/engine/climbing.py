@@ -428,6 +428,8 @@ class ClimbingGame(Game):
 
     def hidden_from(self, seat: int) -> set[str]:
         hidden = set(self.out_of_play)
+        if self.deal_over:
+            return hidden  # the hands left are shown when the deal ends (``hands_left``)
         for i, h in enumerate(self.hands):
             if i != seat:
                 hidden.update(h)
@@ -478,7 +480,7 @@ class ClimbingGame(Game):
             for p in self.trick
             if not p.get("pass")
         ]
-        return {
+        obs: ClimbingObservation = {
             "variant": self.variant_id,
             "family": self.family,
             "seat": seat,
@@ -516,7 +518,13 @@ class ClimbingGame(Game):
             "deal_over": self.deal_over,
             "match_over": self.match_over,
             "options": dict(self.options),
+            "deal_scores": self.deal_scores(),
         }
+        if self.deal_over:
+            # the deal is over: the cards each seat still held are counted openly (never
+            # before: until then a seat sees only its own hand)
+            obs["hands_left"] = [self.sort_cards(list(h)) for h in self.hands]
+        return obs
 
     # ----- JSON -----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -59,6 +59,14 @@ class LogEntry(LogExtras):
     deal: int  #: the deal (round) it belongs to
 
 
+class DealScore(TypedDict):
+    """One finished deal on the match's score sheet."""
+
+    deal: int  #: the deal's (round's) number
+    changes: list[int]  #: each seat's change in that deal
+    totals: list[int]  #: each seat's total after it
+
+
 class Observation(TypedDict):
     """The keys every game's observation has."""
 
@@ -81,6 +89,7 @@ class Observation(TypedDict):
     match_over: bool
     #: the house rules in force, by option id (each option has its own value type)
     options: dict[str, Any]
+    deal_scores: list[DealScore]  #: every finished deal of the match, oldest first
 
 
 # ----- climbing games ----------------------------------------------------------------------
@@ -116,6 +125,8 @@ class ClimbingObservation(Observation):
     top: TopPlay | None  #: the combination to beat (``None``: a lead)
     required_card: str | None  #: the card the first play of the deal must include
     last_trick: ClimbingLastTrick | None  #: ``None`` until a trick of this deal is over
+    #: once the deal is over (never before): the cards each seat still held, per seat
+    hands_left: NotRequired[list[list[str]]]
 
 
 class TwosObservation(ClimbingObservation):

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self, Unpack, cast
 
 from .cards import CardFace, standard_face
-from .observation import LogEntry, LogExtras, Observation
+from .observation import DealScore, LogEntry, LogExtras, Observation
 
 
 class IllegalAction(ValueError):
@@ -447,6 +447,14 @@ class Game(ABC):
     @property
     def last_result(self) -> DealResult | None:
         return self.results[-1] if self.results else None
+
+    def deal_scores(self) -> list[DealScore]:
+        """Every finished deal's change and the totals after it, per seat (public: the
+        score sheet of the match so far, for the observation's ``deal_scores``)."""
+        return [
+            {"deal": r.deal_number, "changes": list(r.changes), "totals": list(r.totals)}
+            for r in self.results
+        ]
 
     def match_winners(self) -> list[int]:
         """The seats that won the match (when ``match_over``)."""

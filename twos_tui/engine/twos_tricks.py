@@ -415,6 +415,7 @@ class TwosTricksGame(Game):
             "deal_over": self.deal_over,
             "match_over": self.match_over,
             "options": dict(self.options),
+            "deal_scores": self.deal_scores(),
             # trick keys
             "leader": self.leader,
             "led_suit": led,

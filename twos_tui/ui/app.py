@@ -3,9 +3,11 @@ table directly. :func:`make_app` builds a deterministic app for tests and screen
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
 import sys
+import time
 import traceback
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -54,6 +56,9 @@ class TwosApp(App[int]):
         #: seconds before each AI move; None: the pace from the settings; 0: the AI
         #: decides at once on the event loop (tests: every move in order, no threads)
         self.ai_pause = ai_pause
+        #: warnings and errors shown: (message, title, severity, until) for
+        #: :meth:`clear_announcements`
+        self.notices: list[tuple[str, str, str, float]] = []
         self.autosave = autosave
         self.start_with = session
         self.settings = settings_file.load()
@@ -117,11 +122,15 @@ class TwosApp(App[int]):
         super().unregister_theme(theme_name)
         self._theme_cache = None
 
-    def on_unmount(self) -> None:
+    async def on_unmount(self) -> None:
         saves.WRITER.flush()  # the last autosave is on disk before the app is gone
         history.RECORDER.flush(timeout=10)  # and the last finished deal in the history
         history.RECORDER.on_error = None
+        server = getattr(self.table, "server", None)
         self.close_session()
+        if server is not None:  # a hosted table: its players are told it has stopped
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(server.close(), 3)
 
     def _history_failed(self, message: str) -> None:
         """Called on the recorder's thread when a deal could not be recorded."""
@@ -167,6 +176,19 @@ class TwosApp(App[int]):
         """Notifications show their text as it is, never as markup: it often holds a
         player's name, and ``[bold]x`` is a name like any other."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        if severity != "information":  # a warning or an error outlives clear_announcements
+            until = time.monotonic() + (timeout if timeout is not None else 5.0)
+            self.notices.append((message, title, severity, until))
+
+    def clear_announcements(self) -> None:
+        """Take down the toasts of plain news (a catch, a bomb, a notice) at once; the
+        warnings and errors still due stay up (for the rest of their time)."""
+        now = time.monotonic()
+        keep = [n for n in self.notices if n[3] > now]
+        self.notices = []
+        self.clear_notifications()
+        for message, title, severity, until in keep:
+            self.notify(message, title=title, severity=severity, timeout=until - now)
 
     # ----- screens ----------------------------------------------------------------------
     def push_screen(self, screen, callback=None, wait_for_dismiss=False, **kw):  # type: ignore[override]

@@ -256,9 +256,22 @@ class TrickPlays(Widget):
                 break
             shown.insert(0, line)
             used += n
+        earlier = len(lines) - len(shown)
+        if last_play is not None and earlier > last_play:
+            # too little room for the play to beat and the passes after it (a small
+            # window): the play to beat comes first, then the passes that still fit
+            shown = [lines[last_play]]
+            used = len(lines[last_play].wrap(self.app.console, width))
+            for line in lines[last_play + 1 :]:
+                n = len(line.wrap(self.app.console, width))
+                if used + n > room - 1:
+                    break
+                shown.append(line)
+                used += n
+            earlier = last_play
         out = Text()
-        if len(shown) < len(lines):
-            out.append(f"… {len(lines) - len(shown)} earlier\n", style="dim")
+        if earlier and (used < room or earlier == len(lines) - len(shown)):
+            out.append(f"… {earlier} earlier\n", style="dim")
         out.append_text(Text("\n").join(shown))
         if big is not None:
             out.append("\n")

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..engine.odds import (
     Row,
@@ -27,6 +27,7 @@ from ..engine.odds import (
     odds_table,
     parse_deck,
 )
+from .widgets import KeyBar
 
 #: Decks the ``d`` key cycles through.
 DECK_CYCLE: tuple[str, ...] = ("standard", "chinese", "decks:2", "infinite")
@@ -117,7 +118,7 @@ class OddsScreen(Screen[None]):
         with VerticalScroll(id="odds-scroll"):
             yield Static("", id="odds-chart", markup=False)
         yield Static("", id="odds-note", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.refresh_chart()

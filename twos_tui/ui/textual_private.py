@@ -28,3 +28,20 @@ def app_exception(app: Any) -> BaseException | None:
     ``App.return_code`` says only that there was one)."""
     found = getattr(app, "_exception", None)
     return found if isinstance(found, BaseException) else None
+
+
+def forget_closed_watchers(obj: Any) -> int:
+    """Drop the watchers of closed widgets from ``obj``'s reactive watchers (the app's
+    ``title`` / ``sub_title``: each ``Header`` adds one on mount). Textual 8.2.8 keeps
+    them in ``obj.__watchers`` and drops dead ones only when that attribute next
+    changes, so each header of a closed screen stayed alive (four widgets a table).
+    Returns how many were dropped."""
+    watchers = getattr(obj, "__watchers", None)
+    dropped = 0
+    if not isinstance(watchers, dict):
+        return 0
+    for entries in watchers.values():
+        keep = [(node, cb) for node, cb in entries if not getattr(node, "_closing", False)]
+        dropped += len(entries) - len(keep)
+        entries[:] = keep
+    return dropped

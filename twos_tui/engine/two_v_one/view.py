@@ -80,6 +80,7 @@ def observation(g: TwoVOneGame, seat: int) -> TwoVOneObservation:
         "deal_over": g.deal_over,
         "match_over": g.match_over,
         "options": dict(g.options),
+        "deal_scores": g.deal_scores(),
         # 2v1 keys
         "phase": g.phase,
         "bids": [list(b) for b in g.bids],

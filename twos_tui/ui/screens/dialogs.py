@@ -16,10 +16,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from ...play.seat_view import SeatView
 from ..textual_private import event_clock
+from ..widgets import KeyBar
+from .score_sheet import hands_left, score_sheet
+
+
+def focus_first(screen: Screen, selector: str) -> None:
+    """Focus the first widget matching ``selector``, if it is still there: a dialog taken
+    down as it opens (the app exiting, a deal ending at the instant pace) may have lost
+    its widgets by the time its ``on_mount`` runs."""
+    found = screen.query(selector)
+    if found:
+        found.first().focus()
 
 
 class KeyGuard:
@@ -84,7 +95,14 @@ class PassScreen(KeyGuard, Screen[None]):
     moved: the next hand is shown only on a deliberate Enter (or a click on the "I am
     NAME" button) once the guard is over and the button is no longer dimmed."""
 
-    BINDINGS = [Binding("enter", "ready", "I'm ready"), Binding("space", "ready", show=False)]
+    BINDINGS = [
+        # not a priority binding: a key first passes the guard's on_key, which drops a
+        # key pressed before the screen appeared (the button is never focused, so the
+        # binding is the one Enter reaches and the footer shows it)
+        Binding("enter", "ready", "I'm ready"),
+        Binding("space", "ready", show=False),
+    ]
+    AUTO_FOCUS = None  # nothing focused: Enter reaches the screen's guarded binding
 
     def __init__(self, name: str, recap: Text | None = None) -> None:
         super().__init__()
@@ -114,7 +132,7 @@ class PassScreen(KeyGuard, Screen[None]):
                     variant="primary",
                     disabled=True,
                 )
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.start_guard()
@@ -163,9 +181,19 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         Binding("n", "choose('new')", "New game"),
         Binding("t", "last_trick('trick')", "Last trick"),
         Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
+        Binding("o", "score_sheet", "Scores"),
         Binding("q", "choose('home')", "Home"),
         Binding("left,right", "app.focus_next", show=False),
+        # the buttons keep the focus: the arrows and the page keys scroll the text
+        Binding("up", "scroll_body(-1)", show=False),
+        Binding("down", "scroll_body(1)", show=False),
+        Binding("pageup", "scroll_body(-10)", show=False),
+        Binding("pagedown", "scroll_body(10)", show=False),
     ]
+
+    #: rows the box takes besides its text: border (2), title, the buttons (3), the
+    #: screen's footer and a spare row
+    CHROME_ROWS = 8
 
     def __init__(
         self,
@@ -173,12 +201,14 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         hints: dict[str, int] | None = None,
         last_trick: Callable[[], ModalScreen | None] | None = None,
         trick_word: str = "trick",
+        me: int | None = None,
     ) -> None:
         super().__init__()
         self.table = table
         self.hints = hints or {}
         self.last_trick = last_trick
         self.trick_word = trick_word
+        self.me = me  #: the seat at the screen, marked "(you)" in the hands left
 
     def compose(self) -> ComposeResult:
         g = self.table
@@ -205,6 +235,11 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
                 for seat, name in enumerate(g.names):
                     ch = r.changes[seat] if seat < len(r.changes) else 0
                     body.append(f"{name:<{width}}  {ch:>+7}  {r.totals[seat]:>5}\n")
+            left = hands_left(g, dict(g.observation(self.seen_seat())), self.me)
+            if left is not None:
+                body.append("\nCards left in hand:\n", style="bold")
+                body.append_text(left)
+                body.append("\n")
             if self.hints:
                 asked = ", ".join(
                     f"{name} {n} hint{'s' if n != 1 else ''}" for name, n in self.hints.items()
@@ -222,11 +257,29 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
                 else:
                     yield Button(f"Next {word.lower()} (⏎)", id="next", variant="success")
                 yield Button("Home (q)", id="home")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#end-buttons").query(Button).first().focus()
+        focus_first(self, "#end-buttons Button")
+        self._fit(self.app.size.height)
+        # the table's announcements (a catch, a bomb) would cover the buttons: the
+        # summary above says how the deal went
+        clear = getattr(self.app, "clear_announcements", None)
+        if clear is not None:
+            clear()
         self.start_guard()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        """The text scrolls in what the window leaves it: the buttons always show."""
+        for scroll in self.query("#end-scroll"):
+            scroll.styles.max_height = max(3, min(15, height - self.CHROME_ROWS))
+
+    def action_scroll_body(self, rows: int) -> None:
+        for scroll in self.query("#end-scroll"):
+            scroll.scroll_relative(y=rows, animate=False)
 
     def on_key(self, event: events.Key) -> None:
         self.key_dropped(event)
@@ -265,6 +318,17 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
 
+    def seen_seat(self) -> int:
+        """A seat whose view this screen may read (the one at the screen, if any)."""
+        if self.me is not None:
+            return self.me
+        return (self.table.visible or (0,))[0]
+
+    def action_score_sheet(self) -> None:
+        g = self.table
+        obs = dict(g.observation(self.seen_seat()))
+        self.app.push_screen(InfoDialog("Score sheet", score_sheet(g, obs), scroll_to_end=False))
+
     def action_last_trick(self, _word: str = "") -> None:
         dialog = self.last_trick() if self.last_trick is not None else None
         if dialog is None:
@@ -302,7 +366,7 @@ class ConfirmLeave(ModalScreen[bool]):
                 yield Button("Leave (y)", id="leave", variant="warning")
 
     def on_mount(self) -> None:
-        self.query_one("#stay", Button).focus()
+        focus_first(self, "#stay")
 
     def action_answer(self, leave: bool) -> None:
         self.dismiss(leave)
@@ -317,13 +381,14 @@ class InfoDialog(ModalScreen[None]):
     the key that opened it closes it."""
 
     BINDINGS = [
-        Binding("escape,enter,q,t,l", "close", "Close"),
+        Binding("escape,enter,q,t,l,o", "close", "Close"),
     ]
 
-    def __init__(self, title: str, body: Text) -> None:
+    def __init__(self, title: str, body: Text, scroll_to_end: bool = True) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
+        self.scroll_to_end = scroll_to_end
 
     def compose(self) -> ComposeResult:
         with Vertical(id="info-box"):
@@ -332,12 +397,29 @@ class InfoDialog(ModalScreen[None]):
                 yield Static(self.body, id="info-body")
             with Center():
                 yield Button("Close (Esc)", id="close", variant="primary", compact=True)
-        yield Footer()
+        yield KeyBar()
+
+    #: rows the box takes besides its text: border (2), title, the Close button, and
+    #: the screen's own footer and a row above and below the box
+    CHROME_ROWS = 7
 
     def on_mount(self) -> None:
-        scroll = self.query_one("#info-scroll", VerticalScroll)
-        scroll.focus()
-        scroll.scroll_end(animate=False)
+        self._fit(self.app.size.height)
+        scrolls = self.query("#info-scroll")
+        if scrolls:
+            scroll = scrolls.first()
+            scroll.focus()
+            if self.scroll_to_end:
+                scroll.scroll_end(animate=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        """The text scrolls in what the window leaves it, so that its last line and the
+        Close button are always on screen (a fixed height cut them off at 80x24)."""
+        for scroll in self.query("#info-scroll"):
+            scroll.styles.max_height = max(3, min(20, height - self.CHROME_ROWS))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -370,7 +452,7 @@ class ConfirmDelete(ModalScreen[bool]):
                 yield Button("Keep (n)", id="keep", variant="primary")
 
     def on_mount(self) -> None:
-        self.query_one("#keep", Button).focus()  # Enter keeps: deleting takes a y
+        focus_first(self, "#keep")  # Enter keeps: deleting takes a y
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -8,12 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, TabbedContent, TabPane
+from textual.widgets import Markdown, TabbedContent, TabPane
 
 from ...engine import Game
 from ..helptext import help_markdown, keys_markdown
 from ..typed_app import twos_app
-from ..widgets import SafeHeader
+from ..widgets import KeyBar, SafeHeader
 
 
 class HelpScreen(Screen[None]):
@@ -37,7 +37,7 @@ class HelpScreen(Screen[None]):
                 yield Markdown(help_markdown(self.game), id="rules-md", open_links=False)
             with TabPane("Keys", id="keys"), VerticalScroll(id="keys-scroll"):
                 yield Markdown(keys_markdown(), id="keys-md", open_links=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = f"Help: {self.game.name}"

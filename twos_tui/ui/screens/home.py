@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, OptionList, Static
+from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import __version__
@@ -16,7 +16,7 @@ from ...engine import variant_class
 from ...play.locks import holder
 from ...play.saves import SaveInfo, delete_save, move_to_damaged, scan_saves
 from ..typed_app import twos_app
-from ..widgets import SafeOptionList
+from ..widgets import KeyBar, SafeOptionList
 
 LOGO = """\
  ┌─────┐ ┌─────┐
@@ -54,7 +54,7 @@ class HomeScreen(Screen[None]):
                     yield Button("Odds (o)", id="odds")
                     yield Button("Stats (s)", id="stats")
                 yield Button("Quit (q)", id="quit", variant="error")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.refresh_saves()
@@ -169,7 +169,7 @@ class ContinueScreen(Screen[None]):
             Text("Enter: open · d: delete · m: move a damaged save aside · Esc: back"),
             id="continue-help",
         )
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.reload()
@@ -283,7 +283,7 @@ class RulesListScreen(Screen[None]):
                 Option(Text.assemble((cls.name, "bold"), f" — {cls.summary}"), id=cls.variant_id)
             )
         yield ol
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         ol = self.query_one(OptionList)

@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from ...ai import DEFAULT_LEVEL, LEVELS
@@ -25,7 +25,7 @@ from ...play.net.client import DEFAULT_PORT
 from ...play.session import AI, AI_NAMES, HUMAN, SeatConfig, Session
 from ..typed_app import twos_app
 from ..variants import available_variants, player_counts_text
-from ..widgets import SafeHeader, SafeOptionList
+from ..widgets import KeyBar, SafeHeader, SafeOptionList
 from .sizing import SizeGuard
 
 REMOTE = "remote"  #: a seat played from another computer: starting hosts the table
@@ -144,7 +144,7 @@ class PickerScreen(SizeGuard, Screen[None]):
             yield Button("Start", id="start", variant="success", compact=True)
             yield Button("Rules help (F1)", id="help", compact=True)
             yield Button("Back", id="back", compact=True)
-        yield Footer()
+        yield KeyBar()
         yield self.guard()
 
     async def on_mount(self) -> None:

@@ -36,14 +36,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import Action, Decision
 from ...play.seat_view import REMOTE, LocalSeatView, SeatInfo, SeatView
 from ...play.session import Session
 from ..boards import Board, TableView, board_for
-from ..widgets import HandView, InfoPanel, MessageLine, PlayLog, SafeHeader, update_static
+from ..widgets import HandView, InfoPanel, KeyBar, MessageLine, PlayLog, SafeHeader, update_static
 from .sizing import SizeGuard
 from .table_ai import AiTurns
 from .table_buttons import ActionButtons
@@ -92,6 +92,7 @@ class TableScreen(SizeGuard, Screen):
         Binding("l", "show_log", "Log", show=False),
         Binding("i", "table_info", "Table info", show=False),
         Binding("s", "sort", "Sort"),
+        Binding("o", "score_sheet", "Scores"),
         Binding("ctrl+z", "undo", "Undo", show=False),
         Binding("escape", "clear", "Clear/leave", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
@@ -182,7 +183,7 @@ class TableScreen(SizeGuard, Screen):
             yield Button("Hint (h)", id="hint", compact=True)
             yield Button("Sort: rank", id="sort", compact=True)
             yield Button("Help (?)", id="help", compact=True)
-        yield Footer()
+        yield KeyBar()
         yield self.guard()
 
     def on_mount(self) -> None:
@@ -388,6 +389,9 @@ class TableScreen(SizeGuard, Screen):
 
     def action_show_log(self) -> None:
         self.views.show_log()
+
+    def action_score_sheet(self) -> None:
+        self.views.score_sheet()
 
     # ----- hints ------------------------------------------------------------------------
     @property

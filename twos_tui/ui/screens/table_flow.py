@@ -170,7 +170,13 @@ class DealFlow:
 
         hints = screen.table.hints_this_deal()
         screen.app.push_screen(
-            DealEndScreen(screen.table, hints, screen.last_trick_dialog, screen.trick_word),
+            DealEndScreen(
+                screen.table,
+                hints,
+                screen.last_trick_dialog,
+                screen.trick_word,
+                screen.viewer,
+            ),
             self.deal_end_choice,
         )
 

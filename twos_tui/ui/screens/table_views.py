@@ -64,8 +64,33 @@ class TableViews:
         return InfoDialog(f"Last {screen.trick_word}", text)
 
     def show_log(self) -> None:
+        """The log of the deal being played (or just finished): its own lines only. The
+        engine's history runs on from deal to deal (the panel shows the newest lines
+        whatever their deal); each entry says its deal."""
         from .dialogs import InfoDialog
+        from .table_panels import log_line
 
-        log = self.screen.query_one(PlayLog)
-        word = self.screen.game.deal_word  # "round" in 2v1
-        self.screen.app.push_screen(InfoDialog(f"Log of this {word}", Text("\n").join(log.entries)))
+        screen = self.screen
+        g = screen.game
+        view = screen.table_view()
+        obs = view.obs if view.obs is not None else g.observation(view.me)
+        number = obs.get("deal_number", g.deal_number)
+        entries = [log_line(e) for e in obs.get("history", []) if e.get("deal") == number]
+        if not entries:  # an engine whose entries carry no deal: the panel's lines
+            entries = list(screen.query_one(PlayLog).entries)
+        title = f"Log of {g.deal_word} {number}"
+        screen.app.push_screen(InfoDialog(title, Text("\n").join(entries)))
+
+    def score_sheet_dialog(self) -> Any:
+        """The match's score sheet so far (public: it needs no seat at the screen)."""
+        from .dialogs import InfoDialog
+        from .score_sheet import score_sheet
+
+        screen = self.screen
+        g = screen.game
+        view = screen.table_view()
+        obs = view.obs if view.obs is not None else g.observation(view.me)
+        return InfoDialog("Score sheet", score_sheet(g, dict(obs)), scroll_to_end=False)
+
+    def score_sheet(self) -> None:
+        self.screen.app.push_screen(self.score_sheet_dialog())
