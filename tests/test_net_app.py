@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from net_helpers import join, live_server, remote_table
 from textual.widgets import Input
 
@@ -155,3 +156,53 @@ async def test_join_screen_reports_an_unreachable_host(tmp_path, monkeypatch):
             pilot, lambda: "✗" in str(screen.query_one("#join-error").render()), tries=1000
         )
         assert isinstance(app.screen, JoinScreen)
+
+
+@pytest.mark.slow
+async def test_a_joined_player_keeps_their_own_results_in_their_history(tmp_path, monkeypatch):
+    """The client records each finished deal as its seat saw it: its own result only
+    (the others are recorded on their own computers), and says a replay is not kept."""
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    from twos_tui.play import history
+    from twos_tui.play.replay import load_replay
+
+    table = remote_table("twos", seed=3, kinds=["ai", "remote", "ai"], autosave=False)
+    async with live_server() as server:
+        server.add(table)
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Zoe", False
+        )
+        app = make_app(autosave=True, ai_pause=None)
+        app.on_start = lambda: app.start_session(view)
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:
+                await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+                seat = view.controls[0]
+                for _ in range(200):
+                    await wait_until(
+                        pilot,
+                        lambda: view.deal_over or (seat in view.to_act() and screen._decision),
+                    )
+                    if view.deal_over:
+                        break
+                    before = view.action_count
+                    screen.act(view.legal_actions(seat)[0])
+                    await wait_until(pilot, lambda b=before: view.action_count > b)
+                assert view.deal_over
+                await wait_until(pilot, lambda: view._recorded >= 1)
+        finally:
+            view.close()
+    assert history.RECORDER.flush(timeout=10)
+    conn = history.open_history()
+    rows = conn.execute("SELECT player, seat FROM results").fetchall()
+    assert [tuple(r) for r in rows] == [("Zoe", seat)]  # this seat only
+    deal_id = conn.execute("SELECT id FROM deals").fetchone()[0]
+    match = conn.execute("SELECT match_key, seats FROM matches").fetchone()
+    assert match[0].startswith(history.JOINED_PREFIX)
+    try:
+        load_replay(conn, deal_id)
+    except history.HistoryError as e:
+        assert "hosted on another computer" in str(e)
+    else:
+        raise AssertionError("a joined deal cannot be replayed: its cards were never known")

@@ -243,6 +243,16 @@ def _is_ai(seat: dict[str, Any]) -> bool:
     return seat.get("kind") == "ai"
 
 
+#: the match key of a deal recorded by a client that joined a table hosted elsewhere:
+#: only that seat's view was known (no seed, no other hand), so only its results are kept
+JOINED_PREFIX = "joined-"
+
+
+def is_joined(match: dict[str, Any]) -> bool:
+    """A match played at a table hosted on another computer (results only, no replay)."""
+    return str(match.get("match_key", "")).startswith(JOINED_PREFIX)
+
+
 def write_record(conn: sqlite3.Connection, rec: dict[str, Any]) -> None:
     """Write one record (``{"type": "deal" | "undo", ...}``) in one transaction.
     Recording a deal that is already there changes nothing."""
@@ -342,8 +352,8 @@ def _write_deal(conn: sqlite3.Connection, rec: dict[str, Any]) -> None:
     winners = set(rec["winners"])
     rows = []
     for seat, s in enumerate(seats):
-        if _is_ai(s):
-            continue
+        if _is_ai(s) or s.get("kind") == "remote":
+            continue  # the AI; or (a joined table) a person whose own computer records them
         rows.append(
             (
                 deal_id,

@@ -96,6 +96,11 @@ class DealReplay:
         deal = next((d for d in deals if d["id"] == deal_id), None)
         if deal is None:
             raise HistoryError(f"no deal {deal_id} in game {match['id']}")
+        if history.is_joined(match):
+            raise HistoryError(
+                f"deal {deal_id} was played at a table hosted on another computer: only its "
+                "result was kept here, not the cards"
+            )
         self.match = match
         self.deal = deal
         self.deal_id = deal_id
@@ -176,6 +181,8 @@ def _when(t: float) -> str:
 def seat_label(seat: dict[str, Any]) -> str:
     if seat.get("kind") == "ai":
         return f"{seat['name']} (AI, {seat.get('level', 'normal')})"
+    if seat.get("kind") == "remote":
+        return f"{seat['name']} (on another computer)"
     return f"{seat['name']} (human)"
 
 
@@ -190,7 +197,10 @@ def game_log(conn: sqlite3.Connection, match_id: int) -> str:
     out.append(f"{match['variant_name']} — game {match_id}, started {_when(match['started'])}")
     out.append("Seats: " + ", ".join(seat_label(s) for s in match["seats"]))
     opts = ", ".join(f"{k}={v}" for k, v in sorted(match["options"].items())) or "defaults"
-    out.append(f"Seed {match['seed']}; rules: {opts}")
+    if history.is_joined(match):
+        out.append(f"Joined at a table hosted elsewhere; rules: {opts}")
+    else:
+        out.append(f"Seed {match['seed']}; rules: {opts}")
     if not deals:
         out.append(f"No finished {deal_word(match['variant'])} recorded.")
         return "\n".join(out) + "\n"

@@ -265,6 +265,8 @@ class TwosApp(App[int]):
 
         self.go_home()
         table = session if isinstance(session, SeatView) else LocalSeatView(session)
+        if hasattr(table, "record_history"):  # a joined table: this player's own history
+            table.record_history = self.autosave
         self.table = table
         self.push_screen(TableScreen(table))
 

@@ -421,7 +421,74 @@ class RemoteSeatView(SeatView):
             return P.error(P.E_NOT_NOW, "The host did not answer: the connection is down.")
 
     def _host_changed(self) -> None:
+        with contextlib.suppress(Exception):  # a record is a courtesy: never break play
+            self._record_finished_deal()
         self.changed_elsewhere()
+
+    # ----- this player's own history ----------------------------------------------------------
+    #: set by the app (``record_history``): finished deals go to this computer's history
+    record_history = False
+    _recorded: int = 0  #: the last deal number handed to the history
+    _joined_at: float = 0.0
+    _deal_from: float = 0.0
+
+    def _record_finished_deal(self) -> None:
+        """A finished deal goes to this computer's history as this seat saw it: its
+        result for this seat only (the others are recorded by their own computers), no
+        seed and no cards (a joined table's deals cannot be replayed here)."""
+        import time
+
+        from .. import history
+
+        now = time.time()
+        if not self._joined_at:
+            self._joined_at = self._deal_from = now
+        st = self._st
+        results = st.get("results") or []
+        if not self.record_history or not st.get("deal_over") or not results:
+            return
+        r = DealResult.from_json(results[-1])
+        if r.deal_number <= self._recorded:
+            return
+        self._recorded = r.deal_number
+        me = self.my_seat
+        seats = []
+        for i, info in enumerate(self.seats):
+            kind = "human" if i == me else ("ai" if info.is_ai else "remote")
+            seats.append({"name": info.name, "kind": kind, "level": info.level or "normal"})
+        over = bool(st.get("match_over"))
+        client = self.client
+        rec = {
+            "type": "deal",
+            "match_key": f"{history.JOINED_PREFIX}{client.host}-{client.port}-{client.code}-{me}",
+            "variant": self.variant_id,
+            "variant_name": self.name,
+            "players": self.players,
+            "options": dict(self.options),
+            "seed": 0,
+            "names": list(self.names),
+            "seats": seats,
+            "score_label": self.score_label,
+            "low_score_wins": bool(self.low_score_wins),
+            "deal_number": r.deal_number,
+            "first_action": 0,
+            "actions": [],
+            "prefix": [],
+            "changes": list(r.changes),
+            "totals": list(r.totals),
+            "winners": list(r.winners),
+            "summary": r.summary,
+            "details": list(r.details),
+            "started": self._deal_from,
+            "ended": now,
+            "duration": max(0.0, now - self._deal_from),
+            "match_over": over,
+            "match_winners": self.match_winners() if over else None,
+            "match_started": self._joined_at,
+            "match_duration": max(0.0, now - self._joined_at),
+        }
+        self._deal_from = now
+        history.RECORDER.submit(rec)
 
     @property
     def _st(self) -> dict[str, Any]:
