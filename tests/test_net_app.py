@@ -206,3 +206,37 @@ async def test_a_joined_player_keeps_their_own_results_in_their_history(tmp_path
         assert "hosted on another computer" in str(e)
     else:
         raise AssertionError("a joined deal cannot be replayed: its cards were never known")
+
+
+@pytest.mark.slow
+async def test_a_hosted_save_reopens_as_the_hosted_table(tmp_path, monkeypatch):
+    """Continue on a table this app hosted reopens it hosted (same code, where it
+    listened): never as a local game, which would show the remote seat's hand here."""
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    from twos_tui.play.net.host_view import HostSeatView
+    from twos_tui.play.net.server import HostedTable, TableServer
+    from twos_tui.play.saves import scan_saves
+
+    table = HostedTable.create(
+        "twos", ["human", "remote", "ai"], names=["Host", "", "Cleo"], seed=4, drive_ai=False
+    )
+    code = table.code
+    app = make_app(autosave=True, ai_pause=0)
+    app.on_start = lambda: app.host_table(table, TableServer(), "127.0.0.1", 0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        port = app.table.server.port
+        bot = await join(app.table.server, table, "Robo")
+        await wait_until(pilot, lambda: table.started)  # every seat taken: play began
+        app.go_home()  # the table is left: its server stops, its save stays
+        await pilot.pause()
+        await bot.close()
+        info = next(i for i in scan_saves() if i.save_id == table.session.save_id)
+        app.resume(info)
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        view = app.screen.table
+        assert isinstance(view, HostSeatView)
+        assert view.code == code and 1 not in view.controls and 1 not in view.visible
+        assert view.server.port == port  # where it listened before
+        app.go_home()
+        await pilot.pause()

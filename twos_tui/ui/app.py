@@ -284,6 +284,8 @@ class TwosApp(App[int]):
         offer a copy; if it changed since it was listed and is now damaged, say why."""
         from .screens.dialogs import SaveLockedDialog
 
+        if not copy and self.resume_hosted(info):
+            return
         try:
             session = Session.resume(info, copy=copy)
         except SaveLocked as e:
@@ -308,6 +310,32 @@ class TwosApp(App[int]):
             session.save()
             self.notify("A copy of the game opens here; the other window keeps the original.")
         self.start_session(session)
+
+    def resume_hosted(self, info: SaveInfo) -> bool:
+        """A save of a table this app hosted reopens as that hosted table (same code,
+        same seat keys, where it listened before): never as a local game, which would
+        show the remote players' hands at this screen. ``False``: not a hosted save."""
+        from ..play.net.client import DEFAULT_PORT
+        from ..play.net.server import HostedTable, TableServer, sidecar_path
+
+        if not sidecar_path(info.save_id).is_file():
+            return False
+        try:
+            table = HostedTable.reopen(info.save_id, drive_ai=False)
+        except SaveLocked as e:
+            self.notify(str(e), title="Open elsewhere", severity="error", timeout=10)
+            return True
+        except Exception as e:  # a damaged save or sidecar: say why, play nothing
+            self.notify(
+                f"{info.path.name}: the hosted table cannot be reopened ({e})",
+                title="Damaged save",
+                severity="error",
+                timeout=10,
+            )
+            return True
+        bind, port = table.listen or ("127.0.0.1", DEFAULT_PORT)
+        self.host_table(table, TableServer(), bind, port)
+        return True
 
     def open_picker(self, variant: str | None = None) -> None:
         from .screens.picker import PickerScreen

@@ -140,6 +140,9 @@ class HostedTable:
         self._scheduled = False
         self._origin_remote = False
         self.closed = False
+        #: where its server listened (kept in the sidecar: a table reopened from the
+        #: app's Continue list listens there again)
+        self.listen: tuple[str, int] | None = None
         self.reopened = False  #: made from a save (after the host restarted)
         session.listeners.append(self._session_changed)
         for s in self.remote_seats:
@@ -195,6 +198,16 @@ class HostedTable:
             **kw,
         )
         table.reopened = True
+        listen = side.get("listen")
+        if (
+            isinstance(listen, list)
+            and len(listen) == 2
+            and isinstance(listen[0], str)
+            and type(listen[1]) is int
+            and 0 <= listen[1] <= 65535
+        ):
+            table.listen = (listen[0], listen[1])
+            table.write_sidecar()
         now = table.clock()
         for s, d in seats.items():
             rs = table.seats[s]
@@ -239,6 +252,7 @@ class HostedTable:
             "code": self.code,
             "save_id": self.session.save_id,
             "hold_s": self.hold_s,
+            "listen": list(self.listen) if self.listen else None,
             "seats": [rs.to_json() for rs in self.seats.values()],
         }
         try:
@@ -801,6 +815,8 @@ class TableServer:
         self.port = sock.getsockname()[1]
         loop = asyncio.get_running_loop()
         for t in self.tables.values():
+            t.listen = (host, self.port)
+            t.write_sidecar()
             t.attach(loop)
 
     async def close(self, reason: str = STOP_REASON) -> None:
