@@ -304,8 +304,8 @@ class ClimbingBoard(Board):
 
     def show(self, view: TableView) -> None:
         self.view = view
-        if not self.query(TrickPlays):
-            return  # not composed yet: shown once mounted
+        if not self.query(TrickPlays) or len(self.query(SeatPanel)) < self.game.players - 1:
+            return  # not composed yet (shown once mounted), or being taken down
         obs = view.obs
         g = self.game
         if obs is not None:
