@@ -151,3 +151,28 @@ async def test_nobody_moves_before_every_seat_has_a_player() -> None:
         assert table.game.names[0] == "Ana" and table.game.names[2] == "Bo"
         for c in (first, second):
             await c.close()
+
+
+def test_the_hosts_history_keeps_only_the_hosts_own_people(tmp_path, monkeypatch):
+    """A hosted table's remote players are recorded by their own computers: the host's
+    history has results for the host's people only."""
+    import random
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    from twos_tui.play import history
+    from twos_tui.play.net.server import HostedTable
+
+    table = HostedTable.create(
+        "twos", ["human", "remote", "ai"], names=["Host", "Rem", "Cleo"], seed=8, drive_ai=False
+    )
+    for rs in table.seats.values():
+        rs.claimed = True  # as if the friend had joined
+    g, rng = table.game, random.Random(1)
+    while not g.deal_over:
+        seat = g.to_act()[0]
+        table.apply(seat, rng.choice(g.legal_actions(seat)), remote=seat == 1)
+    table.session.close()
+    assert history.RECORDER.flush(timeout=10)
+    conn = history.open_history()
+    players = [r[0] for r in conn.execute("SELECT player FROM results")]
+    assert players == ["Host"]

@@ -115,6 +115,9 @@ class Session:
         self.locked = False  #: this session holds its save's lock
         self.closed = False
         self.record_history = autosave  #: finished deals go to the history
+        #: seats played from other computers (a hosted table): their people's results are
+        #: kept by their own computers, not in this one's history
+        self.remote_seats: tuple[int, ...] = ()
         self.tracker = Tracker(game, clock)  #: time, undo points, recording
         #: hints asked, (deal number, seat) -> how many: shown in the deal's summary and
         #: kept in the save, so a resumed deal still counts the hints taken before

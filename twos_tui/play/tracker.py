@@ -181,7 +181,11 @@ class Tracker:
             "options": dict(g.options),
             "seed": g.seed,
             "names": list(g.names),
-            "seats": [s.to_json() for s in session.seats],
+            # a hosted table's remote players are recorded on their own computers
+            "seats": [
+                {**s.to_json(), "kind": "remote"} if i in session.remote_seats else s.to_json()
+                for i, s in enumerate(session.seats)
+            ],
             "score_label": g.score_label,
             "low_score_wins": bool(g.low_score_wins),
             "deal_number": r.deal_number,

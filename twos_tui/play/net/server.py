@@ -145,6 +145,7 @@ class HostedTable:
         self.listen: tuple[str, int] | None = None
         self.reopened = False  #: made from a save (after the host restarted)
         session.listeners.append(self._session_changed)
+        session.remote_seats = self.remote_seats
         for s in self.remote_seats:
             if session.seats[s].is_ai:  # reopened after a takeover: it stays the AI's
                 self.seats[s].ever_taken = True
