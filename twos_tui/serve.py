@@ -33,11 +33,19 @@ def add_serve_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--host",
+        type=host_arg,
         default=None,
         help=f"address to listen on (default {DEFAULT_HOST}: this computer only; "
         "0.0.0.0 lets other computers on your network connect)",
     )
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    from .cli import int_range
+
+    p.add_argument(
+        "--port",
+        type=int_range(1, 65535),
+        default=DEFAULT_PORT,
+        help=f"port (default {DEFAULT_PORT})",
+    )
     p.add_argument(
         "--public-url",
         default=None,
@@ -45,6 +53,19 @@ def add_serve_parser(sub: Any) -> None:
         help="the address browsers use to reach this server, when it is not "
         "http://HOST:PORT (a proxy, or another name for this computer)",
     )
+
+
+def host_arg(text: str) -> str:
+    """An argparse type: a host name or address (letters, digits, ``.-:_%[]``), at most
+    253 characters; anything else (an escape code...) is refused, never echoed raw."""
+    import argparse
+    import re
+
+    if len(text) > 253 or not re.fullmatch(r"[A-Za-z0-9.\-:_%\[\]]+", text):
+        raise argparse.ArgumentTypeError(
+            "--host takes a host name or an IP address (letters, digits, dots, dashes, colons)"
+        )
+    return text.strip("[]")
 
 
 def app_command() -> str:
