@@ -172,7 +172,7 @@ def rng_state(v: Any, where: str) -> random.Random:
     """A ``random.Random`` in the state ``[version, [625 ints], gauss]``."""
     state = array(v, where, 3)
     version, internal, gauss = state
-    integer(version, f"{where}[0]", 1, 3)
+    integer(version, f"{where}[0]", 3, 3)  # what this engine writes: kept as loaded
     internal = array(internal, f"{where}[1]", 625)
     for i, x in enumerate(internal):
         integer(x, f"{where}[1][{i}]", 0, 2**32 - 1)
