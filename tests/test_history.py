@@ -438,16 +438,20 @@ def test_deal_replay_needs_the_earlier_deals():
         DealReplay(m, history.match_deals(conn, 1), 2)
 
 
-def test_time_at_the_table_survives_a_resume_and_a_damaged_clock_is_ignored():
+def test_time_at_the_table_survives_a_resume_and_a_damaged_clock_is_refused():
     s = Session.start("twos", one_human("twos"), seed=35)
     data = s.to_json()
     data["clock"] = {"match": 600.0, "deal": 120.0}
     resumed = Session.from_json(data, autosave=False)
     match, deal = resumed.tracker.elapsed()
     assert 600 <= match < 660 and 120 <= deal < 180
-    for bad in ("soon", {"match": "x", "deal": float("nan")}, {"match": -5}, None):
+    data["clock"] = None  # no clock: the time starts again
+    assert Session.from_json(data, autosave=False).tracker.elapsed()[0] < 60
+    # a damaged clock is refused with the reason (issue 19 item 12: as strict as the game)
+    for bad in ("soon", {"match": "x", "deal": float("nan")}, {"match": -5}):
         data["clock"] = bad
-        assert Session.from_json(data, autosave=False).tracker.elapsed()[0] < 60
+        with pytest.raises(saves.SaveError, match="clock is damaged"):
+            Session.from_json(data, autosave=False)
 
 
 def test_an_unusable_history_location_is_reported_not_a_crash(data_home, capsys):

@@ -155,3 +155,64 @@ async def test_the_continue_list_refuses_to_delete_a_save_open_elsewhere(data_ho
     finally:
         other.kill()
         other.wait()
+
+
+# ----- item 12: saves checked as strictly as the game state ------------------------------
+
+
+def good_save() -> dict:
+    s = Session.start("twos", seed=11, autosave=False)
+    seat = s.game.to_act()[0]
+    s.apply(seat, s.game.legal_actions(seat)[0])
+    s.count_hint(seat)
+    return json.loads(json.dumps(s.to_json()))
+
+
+def _set(path: tuple, value):
+    def change(data: dict) -> dict:
+        d = data
+        for k in path[:-1]:
+            d = d[k]
+        d[path[-1]] = value
+        return data
+
+    return change
+
+
+ODD = {
+    "clock NaN as a string": (_set(("clock", "match"), "NaN"), "clock"),
+    "clock infinite": (_set(("clock", "deal"), 1e308), "clock"),
+    "clock a list": (_set(("clock",), [1, 2]), "clock"),
+    "clock negative": (_set(("clock", "match"), -5), "clock"),
+    "hints garbage": (_set(("hints",), "lots"), "hint counts"),
+    "hints of no seat": (_set(("hints",), [[1, 9, 1]]), "hint counts"),
+    "hints of a later deal": (_set(("hints",), [[999, 0, 1]]), "hint counts"),
+    "hints count zero": (_set(("hints",), [[1, 0, 0]]), "hint counts"),
+    "hints a float": (_set(("hints",), [[1, 0, 1.5]]), "hint counts"),
+    "an unknown field": (_set(("surprise",), 1), "field no save has"),
+    "a 401-digit seed": (_set(("game", "seed"), 10**401), "seed"),
+    "app name a number": (_set(("app",), 7), "program"),
+}
+
+
+@pytest.mark.parametrize("case", list(ODD))
+def test_odd_saves_are_refused_with_a_readable_reason(case):
+    change, needle = ODD[case]
+    data = change(good_save())
+    with pytest.raises(saves.SaveError) as err:
+        saves.load_save_data(data)
+    assert needle in str(err.value), str(err.value)
+    assert len(str(err.value)) < 200
+
+
+def test_a_save_padded_with_blank_space_is_refused(data_home):
+    raw = json.dumps(good_save()).encode()
+    padded = raw[:1] + b" " * (15 * 2**20) + raw[1:]
+    with pytest.raises(saves.SaveError, match="blank space"):
+        saves.parse_save_bytes(padded)
+    assert saves.parse_save_bytes(raw)  # the app's own compact file reads
+
+
+def test_a_good_save_still_loads():
+    loaded = saves.load_save_data(good_save())
+    assert loaded.game.variant_id == "twos"

@@ -43,7 +43,9 @@ def int_range(lo: int | None = None, hi: int | None = None):
     return parse
 
 
-SEED_DIGITS = 1000  #: a seed is any whole number of at most this many digits
+#: a seed is any whole number of at most this many digits (what a save may hold: a game
+#: started with a longer seed could never be continued)
+SEED_DIGITS = 400
 
 
 def SEED(text: str) -> int:  # noqa: N802 (an argparse type, named for its messages)

@@ -56,7 +56,7 @@ def variant_class(variant_id: str) -> type[Game]:
     return cls
 
 
-MAX_SEED_BITS = 4000  #: a seed of up to ~1200 decimal digits
+MAX_SEED = 10**400  #: the largest seed (by size) a saved game may hold, so new_game's too
 
 
 def new_game(
@@ -79,8 +79,8 @@ def new_game(
         raise BadArgument("options is a dict of option ids to values")
     if type(seed) is not int:
         raise BadArgument(f"seed is a whole number, not {type(seed).__name__}")
-    if seed.bit_length() > MAX_SEED_BITS:
-        raise BadArgument(f"seed is too large (at most {MAX_SEED_BITS} bits)")
+    if not -MAX_SEED <= seed <= MAX_SEED:
+        raise BadArgument("seed is too large (at most 400 digits)")
     if names is not None and (
         type(names) not in (list, tuple) or not all(type(n) is str for n in names)
     ):
