@@ -44,7 +44,7 @@ def exit_code(argv) -> int:
         (["play", "twos", "--players", "-3"], "--players"),
         (["play", "hearts"], "invalid choice: 'hearts'"),
         (["play", "twos", "--seed", "x"], "not a whole number"),
-        (["play", "twos", "--seed", "9" * 1001], "at most 1000 digits"),
+        (["play", "twos", "--seed", "9" * 401], "at most 400 digits"),
         (["bench", "--variant", "twos", "--players", "0"], "--players"),
         (["bench", "--variant", "twos", "--players", "5", "--games", "1"], "not 5"),
         (["bench", "--variant", "twos", "--games", "-5"], "--games"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 
 import pytest
 from test_ui_play import drive, human_turn
@@ -354,7 +355,9 @@ async def test_every_game_replays_on_screen(data_home, variant):
 
 
 async def test_stats_says_when_the_history_cannot_be_read(data_home):
-    (data_home / "history.sqlite3").mkdir()
+    c = sqlite3.connect(data_home / "history.sqlite3")  # written by a newer version
+    c.execute("PRAGMA user_version = 99")
+    c.close()
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")

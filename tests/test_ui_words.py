@@ -212,7 +212,7 @@ async def test_2v1_log_says_round():
             await pilot.pause()
             if isinstance(app.screen, InfoDialog):
                 break
-        assert "Log of this round" in screen_text(app)
+        assert "Log of round 1" in screen_text(app)
 
 
 def test_the_trick_caption_has_one_space_before_the_cards():

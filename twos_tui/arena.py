@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import statistics
 import time
 from collections import defaultdict
@@ -182,6 +183,7 @@ def run_arena(
             tasks.append((variant, players, specs, deal_seed, options, agent_kw, len(tasks)))
     results: list[tuple[int, list[str], dict[str, Any]]] = []
     start = time.perf_counter()
+    jobs = max(1, min(jobs, len(tasks), os.cpu_count() or 1))
     if jobs > 1:
         import multiprocessing as mp
 
@@ -331,10 +333,17 @@ def add_arena_parser(sub: Any) -> None:
         required=True,
         help="one agent per seat, comma-separated (e.g. hard,normal,normal,normal)",
     )
-    p.add_argument("--deals", type=int, default=400)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    from .cli import SEED, int_range
+
+    p.add_argument("--deals", type=int_range(1, 10_000_000), default=400)
+    p.add_argument("--seed", type=SEED, default=1)
+    p.add_argument("--players", type=int_range(1, 8), default=None)
+    p.add_argument(
+        "--jobs",
+        type=int_range(1, 256),
+        default=1,
+        help="worker processes (default 1; at most one per CPU core is used)",
+    )
     p.add_argument("--option", action="append", metavar="ID=VALUE", help="a house rule")
     p.add_argument(
         "--hard-budget",
@@ -353,18 +362,38 @@ def add_arena_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true")
 
 
+def _progress_printer() -> Any:
+    import sys
+
+    def show(done: int, total: int) -> None:
+        if done == total or done % 20 == 0:
+            end = "\n" if done == total else ""
+            sys.stderr.write(f"\rPlaying… {done:,} of {total:,} deals{end}")
+            sys.stderr.flush()
+
+    return show
+
+
 def run_arena_cli(args: Any) -> int:
     import sys
 
     try:
         cls = variant_class(args.variant)
-        players = args.players or cls.default_players
+        players = cls.default_players if args.players is None else args.players
         if players not in cls.player_counts:
             counts = ", ".join(map(str, cls.player_counts))
             raise ValueError(f"{cls.name} is for {counts} players, not {players}")
         seats = parse_seats(args.seats, players)
         if not 1 <= args.jobs <= 256:
             raise ValueError("--jobs must be between 1 and 256")
+        cores = max(1, os.cpu_count() or 1)
+        if args.jobs > cores:
+            print(
+                f"twos-tui arena: --jobs {args.jobs} is more than this computer's "
+                f"{cores} CPU core{'s' if cores != 1 else ''}; using {cores}",
+                file=sys.stderr,
+            )
+            args.jobs = cores
         if not 1 <= args.deals <= 10_000_000:
             raise ValueError("--deals must be between 1 and 10,000,000")
         options = parse_options(args.option)
@@ -386,6 +415,7 @@ def run_arena_cli(args: Any) -> int:
             args.jobs,
             options,
             {"hard": hard_kw} if hard_kw else None,
+            progress=_progress_printer() if sys.stderr.isatty() else None,
         )
     except ValueError as e:
         print(f"twos-tui arena: {e}", file=sys.stderr)

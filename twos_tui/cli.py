@@ -5,13 +5,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .engine import VARIANT_IDS
 
 if TYPE_CHECKING:
     from .play.net.server import HostedTable, TableServer
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Every bad command line: one line on stderr (no usage block) and exit status 2;
+    the values echoed are cleaned of control characters (an escape code typed in an
+    argument never reaches the terminal raw)."""
+
+    def error(self, message: str) -> NoReturn:
+        from .play.names import clean_text
+
+        self.exit(2, f"{self.prog}: error: {clean_text(message, 300)} (see --help)\n")
 
 
 def int_range(lo: int | None = None, hi: int | None = None):
@@ -22,7 +33,7 @@ def int_range(lo: int | None = None, hi: int | None = None):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number") from None
         if lo is not None and value < lo or hi is not None and value > hi:
             if hi is None:
                 raise argparse.ArgumentTypeError(f"must be at least {lo} (got {value})")
@@ -35,7 +46,9 @@ def int_range(lo: int | None = None, hi: int | None = None):
     return parse
 
 
-SEED_DIGITS = 1000  #: a seed is any whole number of at most this many digits
+#: a seed is any whole number of at most this many digits (what a save may hold: a game
+#: started with a longer seed could never be continued)
+SEED_DIGITS = 400
 
 
 def SEED(text: str) -> int:  # noqa: N802 (an argparse type, named for its messages)
@@ -45,14 +58,20 @@ def SEED(text: str) -> int:  # noqa: N802 (an argparse type, named for its messa
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number") from None
+
+
+def _shown(text: str) -> str:
+    from .play.names import clean_text
+
+    return repr(clean_text(text, 40))
 
 
 SEED.__name__ = "seed"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="twos-tui",
         description="Climbing and trick card games in the terminal. "
         "With no command, opens the home screen.",

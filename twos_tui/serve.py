@@ -9,14 +9,27 @@ only) unless ``--host`` says otherwise, and says which.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
+import logging
+import secrets
 import shlex
 import socket
 import sys
 from typing import Any
+from urllib.parse import urlsplit
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+MAX_COLS, MAX_ROWS = 500, 200  #: a browser's terminal is clamped to this size
+MAX_FRAME_BYTES = 64 * 1024  #: a larger message closes that connection
+MAX_BAD_FRAMES = 50  #: malformed messages a connection may send before it is closed
+DEFAULT_MAX_SESSIONS = 8  #: browser tabs playing at once (each is one app process)
+LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
+FRAME_KINDS = ("stdin", "resize", "ping", "blur", "focus")
+log = logging.getLogger("twos_tui.serve")
+
 INSTALL_HINT = (
     "twos-tui serve needs the optional web extra (textual-serve): "
     "pip install 'twos-tui[web]' (from a clone: .venv/bin/pip install -e '.[web]')"
@@ -24,6 +37,8 @@ INSTALL_HINT = (
 
 
 def add_serve_parser(sub: Any) -> None:
+    from .cli import int_range
+
     p = sub.add_parser(
         "serve",
         help="play in a web browser (needs the web extra)",
@@ -33,11 +48,40 @@ def add_serve_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--host",
+        type=host_arg,
         default=None,
         help=f"address to listen on (default {DEFAULT_HOST}: this computer only; "
         "0.0.0.0 lets other computers on your network connect)",
     )
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+
+    p.add_argument(
+        "--port",
+        type=int_range(1, 65535),
+        default=DEFAULT_PORT,
+        help=f"port (default {DEFAULT_PORT})",
+    )
+    p.add_argument(
+        "--token",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="ask for a one-time token in the address (printed at start); on by default "
+        "when --host is not this computer only",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="also accept pages served from this origin (e.g. a proxy's https://name); "
+        "by default only the server's own pages may connect",
+    )
+    p.add_argument(
+        "--max-sessions",
+        type=int_range(1, 1000),
+        default=DEFAULT_MAX_SESSIONS,
+        help=f"browser tabs playing at once (default {DEFAULT_MAX_SESSIONS}); "
+        "the next one is refused politely",
+    )
     p.add_argument(
         "--public-url",
         default=None,
@@ -45,6 +89,104 @@ def add_serve_parser(sub: Any) -> None:
         help="the address browsers use to reach this server, when it is not "
         "http://HOST:PORT (a proxy, or another name for this computer)",
     )
+
+
+class BadFrame(ValueError):
+    """A websocket message from the page that is not one the app understands."""
+
+
+def check_frame(text: Any) -> tuple[str, Any]:
+    """The ``(kind, data)`` of one message from the page, checked before anything
+    reaches the app: ``["stdin", "text"]``, ``["resize", {"width": W, "height": H}]``
+    (clamped to :data:`MAX_COLS` x :data:`MAX_ROWS`), ``["ping", data]``, ``["blur"]``,
+    ``["focus"]``. Anything else raises :class:`BadFrame` with the reason."""
+    if not isinstance(text, str):
+        raise BadFrame("not a text message")
+    if len(text) > MAX_FRAME_BYTES:
+        raise BadFrame("too large")
+    try:
+        envelope = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadFrame("not JSON") from None
+    if type(envelope) is not list:
+        raise BadFrame("not a JSON list")
+    if not envelope:
+        raise BadFrame("an empty list")
+    kind = envelope[0]
+    if type(kind) is not str or kind not in FRAME_KINDS:
+        raise BadFrame("an unknown kind of message")
+    data = envelope[1] if len(envelope) > 1 else None
+    if kind == "stdin":
+        if type(data) is not str or not data:
+            raise BadFrame("keys that are not text")
+        return kind, data
+    if kind == "resize":
+        if type(data) is not dict:
+            raise BadFrame("a resize without a size")
+        w, h = data.get("width"), data.get("height")
+        if type(w) is not int or type(h) is not int or w < 1 or h < 1:
+            raise BadFrame("a resize whose size is not two positive whole numbers")
+        return kind, (min(w, MAX_COLS), min(h, MAX_ROWS))
+    if kind == "ping":
+        if type(data) not in (str, int) or len(str(data)) > 100:
+            raise BadFrame("a ping with odd data")
+        return kind, data
+    return kind, None
+
+
+def clamp_size(text: str | None, default: int, top: int) -> int:
+    """A terminal size from the page's address (``?width=``): 1 to ``top``."""
+    try:
+        value = int(text) if text is not None and len(text) < 12 else default
+    except ValueError:
+        value = default
+    return max(1, min(value, top))
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of a URL, lower case (how browsers send ``Origin``)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def own_origins(listen: str, port: int, public_url: str, allowed: list[str]) -> set[str]:
+    """The origins a page of this server has (its public URL; for a loopback address
+    also its other loopback names), and those allowed with ``--allow-origin``."""
+    out = {origin_of(public_url)}
+    if listen in LOOPBACK_HOSTS:
+        for name in ("127.0.0.1", "localhost", "[::1]"):
+            out.add(f"http://{name}:{port}")
+    out.update(origin_of(a) for a in allowed)
+    return out
+
+
+REFUSAL_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<title>twos-tui: {title}</title></head>
+<body style="font-family: sans-serif; max-width: 40em; margin: 3em auto">
+<h1>twos-tui: {title}</h1><p>{text}</p></body></html>"""
+
+
+def refusal(status: int, title: str, text: str) -> Any:
+    """A short, clear HTML page (and the same words for a script)."""
+    import html
+
+    from aiohttp import web
+
+    body = REFUSAL_PAGE.format(title=html.escape(title), text=html.escape(text))
+    return web.Response(status=status, text=body, content_type="text/html")
+
+
+def host_arg(text: str) -> str:
+    """An argparse type: a host name or address (letters, digits, ``.-:_%[]``), at most
+    253 characters; anything else (an escape code...) is refused, never echoed raw."""
+    import argparse
+    import re
+
+    if len(text) > 253 or not re.fullmatch(r"[A-Za-z0-9.\-:_%\[\]]+", text):
+        raise argparse.ArgumentTypeError(
+            "--host takes a host name or an IP address (letters, digits, dots, dashes, colons)"
+        )
+    return text.strip("[]")
 
 
 def app_command() -> str:
@@ -122,13 +264,20 @@ def run_serve_cli(args: argparse.Namespace) -> int:
         print(f"twos-tui serve: cannot listen on {listen}:{args.port}: {problem}", file=sys.stderr)
         return 1
 
-    class TwosServer(Server):
-        async def on_startup(self, app: Any) -> None:
-            print(message, flush=True)
-
-    server = TwosServer(
+    wanted = getattr(args, "token", None)
+    token_on = wanted if wanted is not None else listen not in LOOPBACK_HOSTS
+    token = secrets.token_urlsafe(18) if token_on else None
+    if token:
+        message = message.replace(f"open {url}", f"open {url}/?token={token}")
+        message = message.replace("can play, with no password", "can play if given the token")
+        message += "\nThe address holds a one-time token: only who has it can play."
+    origins = own_origins(listen, args.port, url, getattr(args, "allow_origin", []))
+    server_class = door_server(Server)
+    server = server_class(
         app_command(), host=listen, port=args.port, title="twos-tui", public_url=url
     )
+    max_sessions = getattr(args, "max_sessions", DEFAULT_MAX_SESSIONS)
+    server.setup_door(origins, token, max_sessions, message)
     try:
         server.serve()
     except OSError as e:
@@ -137,3 +286,135 @@ def run_serve_cli(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def door_server(base: Any) -> Any:
+    """textual-serve's ``Server`` with a door: only its own origins connect, an optional
+    token, every message checked before it reaches the app, sizes clamped, a cap on the
+    sessions at once."""
+    from aiohttp import WSCloseCode, WSMsgType, web
+    from textual_serve.app_service import AppService
+
+    class DoorServer(base):  # type: ignore[misc, valid-type]
+        origins: set[str] = set()
+        token: str | None = None
+        max_sessions = DEFAULT_MAX_SESSIONS
+        sessions = 0
+        greeting = ""
+        bad_frames = 0  #: malformed messages ignored (all connections)
+
+        def setup_door(
+            self, origins: set[str], token: str | None, max_sessions: int, greeting: str = ""
+        ) -> None:
+            self.origins = set(origins)
+            self.token = token
+            self.max_sessions = max_sessions
+            self.greeting = greeting
+
+        async def on_startup(self, app: Any) -> None:
+            if self.greeting:
+                print(self.greeting, flush=True)
+
+        def _token_ok(self, request: Any) -> bool:
+            if self.token is None:
+                return True
+            given = request.query.get("token") or request.cookies.get("twos_token") or ""
+            return secrets.compare_digest(given.encode(), self.token.encode())
+
+        def _refused(self, request: Any, websocket: bool) -> Any:
+            if websocket:
+                origin = (request.headers.get("Origin") or "").lower()
+                if origin not in self.origins:
+                    return refusal(
+                        403,
+                        "not from this server",
+                        "Only pages of this twos-tui server may connect to it. To allow "
+                        "another address, restart with --allow-origin URL.",
+                    )
+            if not self._token_ok(request):
+                return refusal(
+                    403,
+                    "token needed",
+                    "This server asks for the token it printed when it started: open the "
+                    "full address shown there (it ends with ?token=...).",
+                )
+            if self.sessions >= self.max_sessions:
+                return refusal(
+                    503,
+                    "all seats taken",
+                    f"This server plays {self.max_sessions} games at once and all are in "
+                    "use. Try again when one of them ends.",
+                )
+            return None
+
+        async def handle_index(self, request: Any) -> Any:
+            refused = self._refused(request, websocket=False)
+            if refused is not None:
+                return refused
+            response = await base.handle_index(self, request)
+            if self.token is not None:
+                response.set_cookie(
+                    "twos_token", self.token, httponly=True, samesite="Strict", path="/"
+                )
+            return response
+
+        async def handle_websocket(self, request: Any) -> Any:
+            refused = self._refused(request, websocket=True)
+            if refused is not None:
+                return refused
+            width = clamp_size(request.query.get("width"), 80, MAX_COLS)
+            height = clamp_size(request.query.get("height"), 24, MAX_ROWS)
+            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_FRAME_BYTES)
+            self.sessions += 1
+            app_service = None
+            try:
+                await websocket.prepare(request)
+                app_service = AppService(
+                    self.command,
+                    write_bytes=websocket.send_bytes,
+                    write_str=websocket.send_str,
+                    close=websocket.close,  # type: ignore[arg-type]
+                    download_manager=self.download_manager,
+                    debug=self.debug,
+                )
+                await app_service.start(width, height)
+                await self._process_messages(websocket, app_service)
+            except asyncio.CancelledError:
+                await websocket.close()
+            except Exception as error:  # one connection's trouble ends only it
+                log.warning("a browser session ended: %s", error)
+            finally:
+                self.sessions -= 1
+                if app_service is not None:
+                    await app_service.stop()
+            return websocket
+
+        async def _process_messages(self, websocket: Any, app_service: Any) -> None:
+            bad = 0
+            async for message in websocket:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    kind, data = check_frame(message.data)
+                except BadFrame:
+                    bad += 1
+                    self.bad_frames += 1
+                    if bad > MAX_BAD_FRAMES:
+                        await websocket.close(
+                            code=WSCloseCode.POLICY_VIOLATION,
+                            message=b"too many malformed messages",
+                        )
+                        return
+                    continue
+                if kind == "stdin":
+                    await app_service.send_bytes(data.encode("utf-8", "replace"))
+                elif kind == "resize":
+                    await app_service.set_terminal_size(*data)
+                elif kind == "ping":
+                    await websocket.send_json(["pong", data])
+                elif kind == "blur":
+                    await app_service.blur()
+                elif kind == "focus":
+                    await app_service.focus()
+
+    return DoorServer

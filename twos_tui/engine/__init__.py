@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 from .observation import Observation
 from .protocol import (
     Action,
+    BadArgument,
     Choice,
     DealResult,
     Decision,
+    EngineError,
     Game,
     GameDataError,
     IllegalAction,
@@ -54,6 +56,9 @@ def variant_class(variant_id: str) -> type[Game]:
     return cls
 
 
+MAX_SEED = 10**400  #: the largest seed (by size) a saved game may hold, so new_game's too
+
+
 def new_game(
     variant_id: str,
     players: int | None = None,
@@ -61,8 +66,32 @@ def new_game(
     seed: int = 0,
     names: list[str] | None = None,
 ) -> Game:
-    """Start a match of a variant."""
-    return variant_class(variant_id)(players, options, seed, names)
+    """Start a match of a variant. A malformed argument raises :class:`BadArgument`
+    (a ``ValueError``) saying which and why."""
+    if type(variant_id) is not str or variant_id not in _VARIANTS:
+        shown = repr(variant_id)[:40]
+        raise BadArgument(f"unknown variant {shown}; choose one of: " + ", ".join(VARIANT_IDS))
+    if players is not None and type(players) is not int:
+        raise BadArgument(f"players is a whole number, not {type(players).__name__}")
+    if options is not None and (
+        type(options) is not dict or not all(type(k) is str for k in options)
+    ):
+        raise BadArgument("options is a dict of option ids to values")
+    if type(seed) is not int:
+        raise BadArgument(f"seed is a whole number, not {type(seed).__name__}")
+    if not -MAX_SEED <= seed <= MAX_SEED:
+        raise BadArgument("seed is too large (at most 400 digits)")
+    if names is not None and (
+        type(names) not in (list, tuple) or not all(type(n) is str for n in names)
+    ):
+        raise BadArgument("names is a list of strings, one per seat")
+    cls = variant_class(variant_id)
+    try:
+        return cls(players, options, seed, list(names) if names is not None else None)
+    except EngineError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as e:
+        raise BadArgument(f"cannot start {cls.name}: {str(e)[:200]}") from e
 
 
 def load_game(data: Any) -> Game:
@@ -120,6 +149,8 @@ def classify(variant_id: str, cards: Iterable[str], **options: Any) -> Combinati
 
 __all__ = [
     "Action",
+    "BadArgument",
+    "EngineError",
     "Choice",
     "Decision",
     "DealResult",

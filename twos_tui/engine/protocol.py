@@ -25,7 +25,13 @@ Talking to a game:
 * ``game.deal_over`` / ``game.match_over`` / ``game.last_result`` /
   ``game.totals`` / ``game.next_deal()``.
 * ``game.to_json()`` / ``Game.from_json(data)``: the whole state, exactly; a game
-  also replays exactly from its seed and its action list.
+  also replays exactly from its seed and its action list. ``load_game(data).to_json()``
+  is a fixed point: loading it again and saving gives the same data.
+
+Errors: every public call answers a bad input with :class:`EngineError` (a
+``ValueError``) and a reason: :class:`BadArgument` (a malformed argument to a query or
+``new_game``), :class:`IllegalAction` (``apply``), :class:`GameDataError` (``load_game``).
+No other exception escapes for bad input.
 
 Options (house rules) are declared as :class:`OptionSpec` data, so a UI builds the rules
 picker without knowing the variant.
@@ -44,11 +50,24 @@ from .cards import CardFace, standard_face
 from .observation import DealScore, LogEntry, LogExtras, Observation
 
 
-class IllegalAction(ValueError):
+class EngineError(ValueError):
+    """The one error type of the engine's public calls: whatever is given to
+    :func:`~twos_tui.engine.new_game`, :func:`~twos_tui.engine.load_game` or a game's
+    methods, a bad input raises this (or one of its kinds below), with ``str(err)``
+    saying what is wrong. It is a ``ValueError``."""
+
+
+class BadArgument(EngineError):
+    """A malformed argument to a query (``observation``, ``decision``,
+    ``legal_actions``, ``describe``, ``card_face``...) or to ``new_game``: no such seat,
+    not an :class:`Action`, not a card code, an unknown sort order, a wrong type."""
+
+
+class IllegalAction(EngineError):
     """An action the rules do not allow; ``str(err)`` is the player-readable reason."""
 
 
-class GameDataError(ValueError):
+class GameDataError(EngineError):
     """Saved game data that cannot be a game of this engine: malformed JSON data,
     impossible values or an inconsistent state. :func:`~twos_tui.engine.load_game` raises
     this (and only this) for any bad data; ``str(err)`` says what is wrong."""
@@ -210,6 +229,80 @@ def rng_from_json(state: object) -> random.Random:
     return rng_state(state, "the random generator")
 
 
+#: the public methods that take a seat first (a seat that is not a whole number from
+#: 0 to players - 1 gets :class:`BadArgument`)
+SEAT_QUERIES = frozenset(
+    ("decision", "legal_actions", "observation", "hidden_from", "has_chosen", "describe")
+)
+#: every public method guarded: an unexpected exception on bad arguments becomes
+#: :class:`BadArgument` with the reason
+GUARDED = SEAT_QUERIES | frozenset(
+    (
+        "check",
+        "turn_reason",
+        "to_act",
+        "card_face",
+        "sort_cards",
+        "card_sort_key",
+        "next_deal",
+        "match_winners",
+        "target_text",
+        "rules_summary",
+        "card_census",
+        "deck_cards",
+        "malformed",
+    )
+)
+SORT_ORDERS = ("rank", "suit")
+
+
+def _guard(name: str, fn: Any) -> Any:
+    seat_first = name in SEAT_QUERIES
+    sorting = name in ("sort_cards", "card_sort_key")
+
+    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if seat_first:
+            seat = args[0] if args else kwargs.get("seat")
+            if type(seat) is not int or not 0 <= seat < self.players:
+                raise BadArgument(
+                    f"{name}: there is no seat {_short(seat)} at this table "
+                    f"(seats 0 to {self.players - 1})"
+                )
+            if name == "describe":
+                action = args[1] if len(args) > 1 else kwargs.get("action")
+                reason = self.malformed(seat, action)
+                if reason is not None:
+                    raise BadArgument(f"describe: {reason}")
+        elif sorting:
+            by = args[1] if len(args) > 1 else kwargs.get("by", "rank")
+            if by not in SORT_ORDERS:
+                raise BadArgument(f"{name}: sort by 'rank' or 'suit', not {_short(by)}")
+        try:
+            return fn(self, *args, **kwargs)
+        except EngineError:
+            raise
+        except RecursionError:
+            raise BadArgument(f"{name}: an argument is nested too deeply") from None
+        except Exception as e:
+            raise BadArgument(
+                f"{name}: bad arguments ({type(e).__name__}: {_short(str(e), 120)})"
+            ) from e
+
+    guarded.__name__ = getattr(fn, "__name__", name)
+    guarded.__qualname__ = getattr(fn, "__qualname__", name)
+    guarded.__doc__ = getattr(fn, "__doc__", None)
+    guarded.__wrapped__ = fn  # type: ignore[attr-defined]
+    return guarded
+
+
+def _short(value: Any, n: int = 40) -> str:
+    try:
+        text = value if isinstance(value, str) and n > 40 else repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
 class Game(ABC):
     """Base class of every variant. Subclasses set the class attributes and implement
     the abstract methods; the base keeps the shared bookkeeping (seed, rng, names,
@@ -229,6 +322,15 @@ class Game(ABC):
     #: ``None`` (no value), ``"int"``, ``"word"`` (a short string) or ``"card"`` (a code))
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {}
     _deck_codes: ClassVar[frozenset[str] | None] = None  # the codes of deck_cards()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every public method a variant defines answers bad arguments with
+        :class:`BadArgument` (see :data:`GUARDED`)."""
+        super().__init_subclass__(**kwargs)
+        for name in GUARDED:
+            fn = cls.__dict__.get(name)
+            if callable(fn) and not getattr(fn, "__wrapped__", None):
+                setattr(cls, name, _guard(name, fn))
 
     # ----- construction -------------------------------------------------------------
     def __init__(
@@ -563,3 +665,11 @@ class Game(ABC):
                 g.next_deal()
             g.apply(seat, Action.from_json(a))
         return g
+
+
+# the base class's own public methods are guarded too (the abstract ones are, in each
+# variant, by ``__init_subclass__``)
+for _name in GUARDED:
+    _fn = Game.__dict__.get(_name)
+    if callable(_fn) and not getattr(_fn, "__isabstractmethod__", False):
+        setattr(Game, _name, _guard(_name, _fn))

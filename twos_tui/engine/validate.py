@@ -47,8 +47,23 @@ def integer(v: Any, where: str, lo: int = -MAX_TOTAL, hi: int = MAX_TOTAL) -> in
     if type(v) is not int:
         raise fail(where, f"expected a whole number, found {_show(v)}")
     if not lo <= v <= hi:
-        raise fail(where, f"{_show(v)} is out of range ({lo} to {hi})")
+        if len(str(v)) > 40:
+            raise fail(
+                where,
+                f"a number of {len(str(abs(v)))} digits is out of range "
+                f"({_bound(lo)} to {_bound(hi)})",
+            )
+        raise fail(where, f"{_show(v)} is out of range ({_bound(lo)} to {_bound(hi)})")
     return v
+
+
+def _bound(n: int) -> str:
+    """A range's end, readable: ``10**400`` rather than its 401 digits."""
+    if abs(n) < 10**12:
+        return str(n)
+    digits = len(str(abs(n))) - 1
+    sign = "-" if n < 0 else ""
+    return f"{sign}10^{digits}" if abs(n) == 10**digits else f"{sign}about 10^{digits}"
 
 
 def opt_integer(v: Any, where: str, lo: int = -MAX_TOTAL, hi: int = MAX_TOTAL) -> int | None:
@@ -172,7 +187,7 @@ def rng_state(v: Any, where: str) -> random.Random:
     """A ``random.Random`` in the state ``[version, [625 ints], gauss]``."""
     state = array(v, where, 3)
     version, internal, gauss = state
-    integer(version, f"{where}[0]", 1, 3)
+    integer(version, f"{where}[0]", 3, 3)  # what this engine writes: kept as loaded
     internal = array(internal, f"{where}[1]", 625)
     for i, x in enumerate(internal):
         integer(x, f"{where}[1][{i}]", 0, 2**32 - 1)

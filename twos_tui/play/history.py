@@ -32,6 +32,7 @@ import json
 import os
 import queue
 import sqlite3
+import stat
 import threading
 import time
 import uuid
@@ -39,20 +40,122 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from .names import clean_name, clean_strings, clean_text
 from .paths import data_dir
 
 SCHEMA_VERSION = 1
-BUSY_TIMEOUT_S = 5.0  #: how long a write waits for another writer before retrying
-WRITE_ATTEMPTS = 4  #: then the record goes to the pending folder
+#: how long one statement waits for another process holding the file; a write that
+#: still finds it locked is tried once more, then kept in the pending folder (every wait
+#: is bounded: a locked history never holds a finished deal or ``stats`` for long)
+BUSY_TIMEOUT_S = 1.0
+WRITE_ATTEMPTS = 2  #: then the record goes to the pending folder
+MAX_PENDING_BYTES = 8 << 20  #: a pending record larger than this is set aside unread
+DRAIN_BUDGET_S = 3.0  #: writing pending records stops after this long (the rest: next time)
 #: the recorder waits this long before a write when it has been idle: the keypress that
 #: ended the deal is still being drawn, and the write must not compete with it
 QUIET_S = 0.25
 HISTORY_FILE = "history.sqlite3"
 PENDING_DIR = "history-pending"
+DAMAGED_DIR = "history-damaged"  #: damaged history files are moved here, bytes kept
 
 
 class HistoryError(Exception):
     """The history cannot be used (damaged, or written by a newer version)."""
+
+
+class HistoryDamaged(HistoryError):
+    """The history file is damaged (not a database, cut short, not a file): it is set
+    aside (:func:`set_aside`) and a new one started."""
+
+
+class HistoryConnection(sqlite3.Connection):
+    """A connection to the history that counts the damaged rows its readers skipped."""
+
+    skipped: int = 0
+
+
+#: what the user must be told once (a damaged history set aside...): the command line
+#: prints these, the app shows them; :func:`take_notices` empties the list
+NOTICES: list[str] = []
+_NOTICES_LOCK = threading.Lock()
+
+
+def notice(message: str) -> None:
+    with _NOTICES_LOCK:
+        NOTICES.append(message)
+
+
+def take_notices() -> list[str]:
+    with _NOTICES_LOCK:
+        out = list(NOTICES)
+        NOTICES.clear()
+    return out
+
+
+def skipped(conn: sqlite3.Connection) -> int:
+    """How many damaged rows this connection's readers have skipped."""
+    return int(getattr(conn, "skipped", 0))
+
+
+def _skip(conn: sqlite3.Connection) -> None:
+    with contextlib.suppress(AttributeError, TypeError):
+        conn.skipped = skipped(conn) + 1  # type: ignore[attr-defined]
+
+
+def _decode(raw: bytes) -> str:
+    """Text from the file, whatever bytes a damaged page holds."""
+    return raw.decode("utf-8", "replace")
+
+
+def is_damage(e: BaseException) -> bool:
+    """Whether an SQLite error means the file itself is damaged (not locked, not a bad
+    record)."""
+    if not isinstance(e, sqlite3.DatabaseError):
+        return False
+    name = str(getattr(e, "sqlite_errorname", ""))
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return True
+    text = str(e).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why ``path`` cannot be the history file (a folder, a link, a pipe...), or None
+    (a regular file, or nothing there yet)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return f"it cannot be read ({e.strerror or e})"
+    if stat.S_ISREG(st.st_mode):
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        return "it is a symbolic link, not a file"
+    if stat.S_ISDIR(st.st_mode):
+        return "it is a folder, not a file"
+    return "it is not a regular file (a pipe or a device)"
+
+
+def set_aside(path: Path) -> Path:
+    """Move a damaged history file (with its ``-wal``/``-shm`` companions) into
+    ``history-damaged/``, bytes untouched, never replacing anything there. Returns the
+    new path of the file; raises ``OSError`` if it cannot be moved."""
+    dest_dir = path.parent / DAMAGED_DIR
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(1000):
+        dest = dest_dir / f"{path.stem}-{stamp}{'' if n == 0 else f'.{n}'}{path.suffix}"
+        if os.path.lexists(dest):
+            continue
+        os.rename(path, dest)
+        for extra in ("-wal", "-shm", "-journal"):
+            side = path.with_name(path.name + extra)
+            if os.path.lexists(side):
+                with contextlib.suppress(OSError):
+                    os.rename(side, dest.with_name(dest.name + extra))
+        return dest
+    raise OSError("too many damaged history files")
 
 
 def history_path() -> Path:
@@ -154,8 +257,14 @@ def _connect(path: Path) -> sqlite3.Connection:
     HistoryError; a file that stays locked raises ``sqlite3.OperationalError`` (worth
     trying again)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    why = _not_a_file(path)
+    if why is not None:
+        raise HistoryDamaged(f"cannot use the history in {path}: {why}")
+    conn = sqlite3.connect(
+        path, timeout=BUSY_TIMEOUT_S, isolation_level=None, factory=HistoryConnection
+    )
     conn.row_factory = sqlite3.Row
+    conn.text_factory = _decode
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -169,11 +278,20 @@ def _connect(path: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous = NORMAL")
         if version < len(MIGRATIONS):
             _migrate(conn)
-    except sqlite3.OperationalError:
+        # the tables are there and readable (a file cut short or with a damaged
+        # catalogue fails here, not in the middle of a game)
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        if not {"matches", "deals", "results", "undos"} <= tables:
+            raise HistoryDamaged(f"cannot use the history in {path}: tables are missing")
+    except HistoryError:
         conn.close()
         raise
     except sqlite3.DatabaseError as e:
         conn.close()
+        if is_damage(e):
+            raise HistoryDamaged(f"cannot use the history in {path}: {e}") from e
+        if isinstance(e, sqlite3.OperationalError):
+            raise
         raise HistoryError(f"cannot use the history in {path}: {e}") from e
     except BaseException:
         conn.close()
@@ -206,13 +324,59 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
+def connect_or_recover(path: Path) -> sqlite3.Connection:
+    """:func:`_connect`, and when the file is damaged: set it aside (bytes kept), start a
+    new history, write the pending records into it and say so once (:func:`notice`)."""
+    try:
+        return _connect(path)
+    except HistoryDamaged as e:
+        reason = str(e)
+    return _recover(path, reason)
+
+
+def _recover(path: Path, reason: str) -> sqlite3.Connection:
+    try:
+        dest = set_aside(path)
+    except OSError as e:
+        raise HistoryError(f"{reason}; it could not be moved aside ({e})") from e
+    conn = _connect(path)
+    written = 0
+    with contextlib.suppress(sqlite3.Error, OSError):
+        written = drain_pending(conn, path.parent / PENDING_DIR)
+    kept = f"; {written} finished deal(s) kept waiting were written into it" if written else ""
+    why = reason.split(": ", 1)[-1]
+    notice(
+        f"The history was damaged ({why}). It was moved to {dest} (nothing deleted) "
+        f"and a new history started{kept}."
+    )
+    return conn
+
+
+def recover_damaged(
+    conn: sqlite3.Connection, path: Path | None, error: BaseException
+) -> sqlite3.Connection:
+    """A reader or writer met a damaged page: close ``conn``, set the file aside and
+    return a connection to a new history."""
+    path = history_path() if path is None else path
+    with contextlib.suppress(sqlite3.Error):
+        conn.close()
+    return _recover(path, f"cannot use the history in {path}: {error}")
+
+
 def open_history(path: Path | None = None) -> sqlite3.Connection:
     """A connection to the history, created (empty, current schema) if missing; pending
-    records from earlier failed writes are written first. Raises HistoryError with the
-    reason when the file cannot be used (damaged, newer, locked too long, not writable)."""
+    records from earlier failed writes are written first. A damaged file is set aside
+    and a new history started (:func:`connect_or_recover`). Raises HistoryError with the
+    reason when the file cannot be used (newer, locked too long, not writable)."""
     path = history_path() if path is None else path
     try:
-        conn = _connect(path)
+        conn = connect_or_recover(path)
+    except sqlite3.OperationalError as e:
+        if "locked" in str(e) or "busy" in str(e):
+            raise HistoryError(
+                f"the history in {path} is busy (another program holds it); try again"
+            ) from e
+        raise HistoryError(f"cannot open the history in {path}: {e}") from e
     except sqlite3.Error as e:
         raise HistoryError(f"cannot open the history in {path}: {e}") from e
     except OSError as e:
@@ -405,21 +569,86 @@ def spool(rec: dict[str, Any], folder: Path) -> Path:
     return path
 
 
-def drain_pending(conn: sqlite3.Connection, folder: Path) -> int:
+def read_pending(path: Path) -> dict[str, Any]:
+    """One pending record: a regular file (links, folders, pipes and devices are never
+    opened for reading), at most :data:`MAX_PENDING_BYTES`, JSON nested no deeper than
+    a record is; raises ``ValueError`` with the reason otherwise."""
+    from .saves import SaveError, parse_save_bytes, read_save_bytes
+
+    try:
+        raw = read_save_bytes(path, MAX_PENDING_BYTES)
+        if _too_deep(raw):
+            raise ValueError("JSON nested too deeply")
+        return parse_save_bytes(raw)
+    except SaveError as e:
+        raise ValueError(str(e)) from None
+
+
+def _too_deep(raw: bytes, limit: int = 32) -> bool:
+    """Whether JSON text nests lists/objects deeper than ``limit`` (brackets inside
+    strings do not count), without parsing it."""
+    depth = 0
+    in_str = esc = False
+    for b in raw:
+        if in_str:
+            if esc:
+                esc = False
+            elif b == 0x5C:  # backslash
+                esc = True
+            elif b == 0x22:
+                in_str = False
+        elif b == 0x22:
+            in_str = True
+        elif b in (0x5B, 0x7B):
+            depth += 1
+            if depth > limit:
+                return True
+        elif b in (0x5D, 0x7D):
+            depth -= 1
+    return False
+
+
+def _put_aside(path: Path, target: Path) -> None:
+    """Rename a pending entry to ``target`` (``.damaged``) without replacing a file."""
+    for n in range(1000):
+        dest = target if n == 0 else target.with_name(f"{target.stem}.{n}{target.suffix}")
+        if not os.path.lexists(dest):
+            with contextlib.suppress(OSError):
+                os.rename(path, dest)
+            return
+
+
+def drain_pending(conn: sqlite3.Connection, folder: Path, budget: float = DRAIN_BUDGET_S) -> int:
     """Write the pending records in the order they were kept; the number written. Each
     file is claimed first (renamed), so two processes draining at once never write the
-    same record twice."""
-    if not folder.is_dir():
+    same record twice. A record that cannot be read or written (not a regular file,
+    too large, not JSON, too deep, not a record) is renamed ``.damaged`` and kept.
+    Stops after ``budget`` seconds (the rest is written next time)."""
+    try:
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            return 0
+        names = sorted(e.name for e in os.scandir(folder) if e.name.endswith(".json"))
+    except OSError:
         return 0
+    end = time.monotonic() + budget
     done = 0
-    for path in sorted(folder.glob("*.json")):
+    for name in names:
+        if time.monotonic() > end:
+            break
+        path = folder / name
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                _put_aside(path, path.with_suffix(".damaged"))
+                continue
+        except OSError:
+            continue
         claimed = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.work")
         try:
             os.replace(path, claimed)
-        except FileNotFoundError:
+        except OSError:
             continue  # another process took it
         try:
-            rec = json.loads(claimed.read_text(encoding="utf-8"))
+            rec: Any = read_pending(claimed)
         except (OSError, ValueError):
             rec = None
         try:
@@ -430,9 +659,15 @@ def drain_pending(conn: sqlite3.Connection, folder: Path) -> int:
             with contextlib.suppress(OSError):  # locked or not writable: next time
                 os.replace(claimed, path)
             raise
-        except (KeyError, TypeError, ValueError, IndexError, sqlite3.Error):
-            with contextlib.suppress(OSError):  # never written: kept apart, not retried
-                os.replace(claimed, path.with_suffix(".damaged"))
+        except sqlite3.DatabaseError as e:
+            if is_damage(e):
+                with contextlib.suppress(OSError):
+                    os.replace(claimed, path)
+                raise
+            _put_aside(claimed, path.with_suffix(".damaged"))
+            continue
+        except Exception:  # a record of the wrong shape: never written, kept apart
+            _put_aside(claimed, path.with_suffix(".damaged"))
             continue
         with contextlib.suppress(FileNotFoundError):
             claimed.unlink()
@@ -458,8 +693,10 @@ class Recorder:
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._conns: dict[Path, sqlite3.Connection] = {}
+        self._inodes: dict[Path, tuple[int, int] | None] = {}
         self.error: str | None = None
         self.on_error: Callable[[str], None] | None = None
+        self.notices: list[str] = []  #: what was said once (a damaged history set aside)
         self.written = 0  #: records written by this recorder (for tests and benchmarks)
         self._last_done = 0.0
 
@@ -510,43 +747,76 @@ class Recorder:
 
     def _conn(self, path: Path) -> sqlite3.Connection:
         conn = self._conns.get(path)
+        if conn is not None and self._inodes.get(path) != _inode(path):
+            # the file was moved aside (damaged) or replaced by another process
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+            conn = None
+            self._conns.pop(path, None)
         if conn is None:
             for other in self._conns.values():  # one file open at a time (tests move it)
                 with contextlib.suppress(sqlite3.Error):
                     other.close()
             self._conns.clear()
-            conn = _connect(path)
+            conn = connect_or_recover(path)
             self._conns[path] = conn
+            self._inodes[path] = _inode(path)
         return conn
 
     def _write(self, path: Path, rec: dict[str, Any]) -> None:
         last: Exception | None = None
+        recovered = False
         for attempt in range(WRITE_ATTEMPTS):
             try:
                 conn = self._conn(path)
-                write_record(conn, rec)
+                try:
+                    write_record(conn, rec)
+                except sqlite3.DatabaseError as e:
+                    if not is_damage(e) or recovered:
+                        raise
+                    # a damaged page met while writing: set the file aside, start anew
+                    recovered = True
+                    self._conns.pop(path, None)
+                    conn = recover_damaged(conn, path, e)
+                    self._conns[path] = conn
+                    self._inodes[path] = _inode(path)
+                    write_record(conn, rec)
                 self.written += 1
                 with contextlib.suppress(sqlite3.Error, OSError):
                     drain_pending(conn, path.parent / PENDING_DIR)
                 self.error = None
+                self._tell_notices()
                 return
             except HistoryError as e:
                 last = e
-                break  # a newer or damaged file: do not retry, do not touch it
+                break  # a newer file, or one that cannot be moved aside: do not retry
             except (sqlite3.Error, OSError) as e:
                 last = e
                 bad = self._conns.pop(path, None)
                 if bad is not None:
                     with contextlib.suppress(sqlite3.Error):
                         bad.close()
-                time.sleep(0.05 * (attempt + 1))
+                if attempt + 1 < WRITE_ATTEMPTS:
+                    time.sleep(0.05 * (attempt + 1))
+            except Exception as e:  # a record that cannot be written: kept, not lost
+                last = e
+                break
         kept = ""
         try:
-            spool(rec, path.parent / PENDING_DIR)
-            kept = " (kept to be written later)"
+            where = spool(rec, path.parent / PENDING_DIR)
+            kept = f" (kept to be written later: {where})"
         except OSError:
             pass
+        self._tell_notices()
         self._fail(f"Could not record the game in the history: {last}{kept}")
+
+    def _tell_notices(self) -> None:
+        for message in take_notices():
+            self.notices.append(message)
+            cb = self.on_error
+            if cb is not None:
+                with contextlib.suppress(Exception):
+                    cb(message)
 
     def _fail(self, message: str) -> None:
         self.error = message
@@ -567,50 +837,146 @@ class Recorder:
         self._conns.clear()
 
 
+def _inode(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 #: the app's one recorder
 RECORDER = Recorder()
 
 
 # ----- reading ----------------------------------------------------------------------------
-def _loads(text: str | None, default: Any = None) -> Any:
-    return default if text is None else json.loads(text)
+# Every reader survives a damaged row: a row whose JSON or numbers cannot be read is
+# skipped and counted on the connection (:func:`skipped`); the caller says how many.
+# Every string read is cleaned of control characters (a name with escape codes stored in
+# the history must not reach a terminal raw).
+
+
+def _loads(text: Any, default: Any = None) -> Any:
+    if text is None:
+        return default
+    if not isinstance(text, str | bytes):
+        raise ValueError("not JSON text")
+    if len(text) > MAX_PENDING_BYTES:
+        raise ValueError("too large")
+    if _too_deep(text.encode("utf-8", "replace") if isinstance(text, str) else text):
+        raise ValueError("nested too deeply")
+    return clean_strings(json.loads(text))
+
+
+def _num(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("not a number")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError("not a finite number")
+    return value
+
+
+def _time(value: Any) -> float:
+    """A time stamp (seconds since 1970) a clock can show."""
+    t = _num(value)
+    if not 0 <= t < 1e11:
+        raise ValueError("not a time")
+    return t
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("not a whole number")
+    return value
+
+
+def _list(value: Any) -> list:
+    if not isinstance(value, list):
+        raise ValueError("not a list")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("not text")
+    return clean_text(value, 4_000)
+
+
+_ROW_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
+
+
+def _check_match(d: dict[str, Any]) -> dict[str, Any]:
+    for k in ("options", "names", "seats", "prefix_actions"):
+        d[k] = _loads(d[k])
+    d["totals"] = _loads(d["totals"])
+    d["winners"] = _loads(d["winners"])
+    if not isinstance(d["options"], dict):
+        raise ValueError("options")
+    d["names"] = [clean_name(n) for n in _list(d["names"])]
+    d["seats"] = [s if isinstance(s, dict) else {} for s in _list(d["seats"])]
+    _list(d["prefix_actions"])
+    for k in ("variant", "variant_name", "score_label"):
+        d[k] = _str(d[k])
+    for k in ("id", "seed", "players"):
+        _int(d[k])
+    _time(d["started"])
+    return d
 
 
 def match_row(conn: sqlite3.Connection, match_id: int) -> dict[str, Any] | None:
+    """One game's row; raises HistoryError when it is damaged."""
     row = conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
     if row is None:
         return None
-    d = dict(row)
-    for k in ("options", "names", "seats", "prefix_actions"):
-        d[k] = json.loads(d[k])
-    d["totals"] = _loads(d["totals"])
-    d["winners"] = _loads(d["winners"])
-    return d
+    try:
+        return _check_match(dict(row))
+    except _ROW_ERRORS as e:
+        raise HistoryError(f"game {match_id} is damaged in the history ({e})") from None
 
 
 def _deal_dict(row: sqlite3.Row) -> dict[str, Any]:
     d = dict(row)
     for k in ("actions", "changes", "totals", "winners", "details"):
-        d[k] = json.loads(d[k])
+        d[k] = _list(_loads(d[k]))
+    for k in ("id", "match_id", "deal_number", "first_action", "undos"):
+        _int(d[k])
+    for k in ("started", "ended"):
+        _time(d[k])
+    _num(d["duration"])
+    d["summary"] = _str(d["summary"])
+    d["details"] = [clean_text(x) for x in d["details"]]
+    d["winners"] = [w for w in d["winners"] if isinstance(w, int)]
     return d
 
 
 def deal_row(conn: sqlite3.Connection, deal_id: int) -> dict[str, Any] | None:
     row = conn.execute("SELECT * FROM deals WHERE id = ?", (deal_id,)).fetchone()
-    return None if row is None else _deal_dict(row)
+    if row is None:
+        return None
+    try:
+        return _deal_dict(row)
+    except _ROW_ERRORS as e:
+        raise HistoryError(f"deal {deal_id} is damaged in the history ({e})") from None
 
 
 def match_deals(conn: sqlite3.Connection, match_id: int) -> list[dict[str, Any]]:
+    """The game's deals in order; a damaged one is skipped (and counted)."""
     rows = conn.execute(
         "SELECT * FROM deals WHERE match_id = ? ORDER BY deal_number", (match_id,)
     ).fetchall()
-    return [_deal_dict(r) for r in rows]
+    out = []
+    for r in rows:
+        try:
+            out.append(_deal_dict(r))
+        except _ROW_ERRORS:
+            _skip(conn)
+    return out
 
 
 def latest_variant(conn: sqlite3.Connection) -> str | None:
     """The game of the latest recorded deal."""
     row = conn.execute("SELECT variant FROM deals ORDER BY ended DESC, id DESC LIMIT 1").fetchone()
-    return None if row is None else str(row[0])
+    return None if row is None or not isinstance(row[0], str) else str(row[0])
 
 
 def last_deal_id(conn: sqlite3.Connection) -> int | None:
@@ -634,6 +1000,20 @@ def match_actions(match: dict[str, Any], deals: list[dict[str, Any]], upto: int)
     return actions
 
 
+def _recent_dict(row: sqlite3.Row) -> dict[str, Any]:
+    d = dict(row)
+    for k in ("changes", "winners", "names", "seats"):
+        d[k] = _list(_loads(d[k]))
+    d["names"] = [clean_name(n) for n in d["names"]]
+    for k in ("id", "match_id", "deal_number", "undos"):
+        _int(d[k])
+    _time(d["ended"])
+    _num(d["duration"])
+    for k in ("summary", "variant", "variant_name", "score_label"):
+        d[k] = _str(d[k])
+    return d
+
+
 def recent_deals(
     conn: sqlite3.Connection,
     variant: str | None = None,
@@ -641,7 +1021,8 @@ def recent_deals(
     before: tuple[float, int] | None = None,
 ) -> list[dict[str, Any]]:
     """The latest recorded deals (newest first; with ``before``, those older than that
-    deal's ``(ended, id)``), with their match's names and seats."""
+    deal's ``(ended, id)``), with their match's names and seats. Damaged rows are
+    skipped and counted."""
     sql = (
         "SELECT d.id, d.match_id, d.deal_number, d.ended, d.duration, d.summary, d.undos, "
         "d.changes, d.winners, d.match_over, m.variant, m.variant_name, m.names, m.seats, "
@@ -660,24 +1041,56 @@ def recent_deals(
     order = "d.variant DESC, d.ended DESC, d.id DESC" if variant else "d.ended DESC, d.id DESC"
     out = []
     for row in conn.execute(f"{sql} ORDER BY {order} LIMIT ?", args + (limit,)):
-        d = dict(row)
-        for k in ("changes", "winners", "names", "seats"):
-            d[k] = json.loads(d[k])
-        out.append(d)
+        try:
+            out.append(_recent_dict(row))
+        except _ROW_ERRORS:
+            _skip(conn)
     return out
 
 
+def count_deals(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT count(*) FROM deals").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _export_dict(row: sqlite3.Row) -> dict[str, Any]:
+    d = dict(row)
+    for k in ("changes", "totals", "winners", "names", "seats"):
+        d[k] = _list(_loads(d[k]))
+    d["options"] = _loads(d["options"])
+    if not isinstance(d["options"], dict):
+        raise ValueError("options")
+    d["names"] = [clean_name(n) for n in d["names"]]
+    d["seats"] = [s if isinstance(s, dict) else {} for s in d["seats"]]
+    d["match_winners"] = _loads(d["match_winners"])
+    if d["match_winners"] is not None:
+        _list(d["match_winners"])
+    for k in ("id", "match_id", "deal_number", "undos", "players", "seed", "action_count"):
+        _int(d[k])
+    for k in ("started", "ended"):
+        _time(d[k])
+    _num(d["duration"])
+    for k in ("summary", "variant", "variant_name", "score_label"):
+        d[k] = _str(d[k])
+    return d
+
+
 def all_deals_for_export(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
+    """Every deal for the CSV export, oldest first (streamed); damaged rows skipped and
+    counted. ``action_count`` is the number of actions (the actions are not read)."""
     sql = (
         "SELECT d.id, d.match_id, d.deal_number, d.started, d.ended, d.duration, d.summary, "
-        "d.undos, d.changes, d.totals, d.winners, d.match_over, d.actions, m.variant, "
+        "d.undos, d.changes, d.totals, d.winners, d.match_over, "
+        "CASE WHEN json_valid(d.actions) THEN json_array_length(d.actions) END "
+        "AS action_count, m.variant, "
         "m.variant_name, m.players, m.options, m.seed, m.names, m.seats, m.score_label, "
         "m.low_score_wins, m.watched, m.winners AS match_winners "
         "FROM deals d JOIN matches m ON m.id = d.match_id ORDER BY d.id"
     )
     for row in conn.execute(sql):
-        d = dict(row)
-        for k in ("changes", "totals", "winners", "names", "seats", "options", "actions"):
-            d[k] = json.loads(d[k])
-        d["match_winners"] = _loads(d["match_winners"])
+        try:
+            d = _export_dict(row)
+        except _ROW_ERRORS:
+            _skip(conn)
+            continue
         yield d

@@ -1,11 +1,13 @@
 """A lock per save while a table has it open, so two running apps never both write
 the same game (the second one's moves would silently replace the first's).
 
-The lock is a file ``<save id>.lock`` beside the save, created exclusively, holding
-the owner's pid, host and process start time. A lock whose owner is gone (killed,
-crashed, the machine restarted) is *stale* and is taken over; a lock held by a live
-process on this machine (or by any process on another host sharing the folder) is
-respected: :class:`SaveLocked` names the owner and the app offers to open a copy.
+The lock is an OS lock (``fcntl.flock`` on POSIX, ``msvcrt.locking`` on Windows) on a
+file ``<save id>.lock`` beside the save, which holds the owner's pid, host and process
+start time for the messages. The kernel gives the lock back when its owner ends, however
+it ends, so a *stale* lock is simply free, and two apps taking it at once can never both
+get it (a lock file that only existed, as before, raced: two owners at once). A lock
+held by a live process is respected: :class:`SaveLocked` names the owner and the app
+offers to open a copy.
 """
 
 from __future__ import annotations
@@ -31,14 +33,24 @@ class SaveLocked(Exception):
     def __init__(self, save_id: str, owner: dict[str, Any]) -> None:
         self.save_id = save_id
         self.owner = owner
+        from .names import clean_name
+
         pid = owner.get("pid")
+        pid = pid if type(pid) is int else "?"
         host = owner.get("host")
-        where = f" on {host}" if host and host != _HOST else ""
+        where = f" on {clean_name(host, '?')}" if host and host != _HOST else ""
+        user = owner.get("user")
+        by = f", user {clean_name(user, '?')}" if isinstance(user, str) and user else ""
         if pid == os.getpid() and not where:
             text = "This game is already open at another table of this window."
         else:
-            text = f"This game is open in another twos-tui window (process {pid}{where})."
+            text = f"This game is open in another twos-tui window (process {pid}{by}{where})."
+        self._who = text.rstrip(".")
         super().__init__(text + " Playing it here too would overwrite the other table's moves.")
+
+    def who(self) -> str:
+        """Where the game is open, in a few words (for other refusals than opening)."""
+        return self._who
 
 
 _HOST = socket.gethostname()[:64]
@@ -117,10 +129,20 @@ def owner_alive(owner: dict[str, Any] | None) -> bool:
 def _me() -> dict[str, Any]:
     return {
         "pid": os.getpid(),
+        "user": _user(),
         "host": _HOST,
         "start": _proc_start(os.getpid()),
         "since": time.time(),
     }
+
+
+def _user() -> str:
+    try:
+        import getpass
+
+        return getpass.getuser()[:32]
+    except Exception:  # no user name to be had (some containers): the pid says enough
+        return ""
 
 
 def _is_me(owner: dict[str, Any] | None) -> bool:
@@ -132,74 +154,152 @@ def _is_me(owner: dict[str, Any] | None) -> bool:
     )
 
 
-_HELD: dict[str, Path] = {}
+#: save id -> (lock path, open descriptor holding the OS lock)
+_HELD: dict[str, tuple[Path, int]] = {}
+
+
+def _os_lock(fd: int) -> bool:
+    """Take the OS lock of an open lock file without waiting: True if this process now
+    holds it, False if another one does. POSIX: ``fcntl.flock`` (released by the kernel
+    when the owner exits, however it ends: a stale lock is simply free). Windows:
+    ``msvcrt.locking`` of the first byte (also released when the process ends)."""
+    if os.name == "nt":  # pragma: no cover - Windows only (no test machine here)
+        import msvcrt
+
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _open_lock_file(path: Path) -> int:
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path} is not a regular file")
+    return fd
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """Whether ``path`` still names the file open as ``fd`` (a releasing owner removes
+    the lock file: a lock taken on the removed file is no lock)."""
+    try:
+        a, b = os.fstat(fd), os.lstat(path)
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
 def acquire(save_id: str) -> None:
-    """Lock ``save_id`` for this process, taking over a stale lock; raises
-    :class:`SaveLocked` if a live process holds it. ``OSError`` if the folder cannot be
-    written (then nothing can be saved either: the caller plays on without a lock)."""
+    """Lock ``save_id`` for this process; raises :class:`SaveLocked` (naming the owner's
+    process) if another running app holds it. One owner at a time, always: the lock is
+    an OS lock on ``<save id>.lock`` (see :func:`_os_lock`), so a lock whose owner has
+    gone (killed, crashed) is free, and two apps taking it over at once cannot both get
+    it. ``OSError`` if the folder cannot be written (the caller plays on without a
+    lock)."""
+    if save_id in _HELD:  # another table of this same app has it open
+        raise SaveLocked(save_id, _me())
     path = lock_path(save_id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    for _ in range(5):
+    for _ in range(20):
         try:
-            fd = os.open(path, flags, 0o644)
-        except FileExistsError:
-            owner = read_owner(path)
-            if _is_me(owner):
-                if save_id in _HELD:  # another table of this same app has it open
-                    raise SaveLocked(save_id, owner or {}) from None
-                _HELD[save_id] = path  # left by this process (its table was not closed)
-                return
-            if owner is not None and owner_alive(owner):
-                raise SaveLocked(save_id, owner) from None
-            if owner is None and _young(path):
-                # being written right now by its owner (or garbage): look again shortly
-                time.sleep(0.05)
-                if read_owner(path) is not None:
-                    continue
-            # stale: its owner is gone. Remove it (a link is removed, not its target).
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(path)
+            fd = _open_lock_file(path)
+        except FileNotFoundError:
             continue
+        if not _os_lock(fd):
+            os.close(fd)
+            raise SaveLocked(save_id, read_owner(path) or {"pid": "?"})
+        if not _same_file(fd, path):
+            os.close(fd)  # removed by its owner as we took it: take the new file
+            continue
+        owner = read_owner(path)
+        if owner is not None and not _is_me(owner) and owner_alive(owner):
+            # written by an older twos-tui (no OS lock) that still runs: respect it
+            os.close(fd)
+            raise SaveLocked(save_id, owner)
         try:
+            os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
             os.write(fd, json.dumps(_me()).encode())
             os.fsync(fd)
-        finally:
+        except OSError:
             os.close(fd)
-        _HELD[save_id] = path
+            raise
+        _HELD[save_id] = (path, fd)
         return
     raise SaveLocked(save_id, read_owner(path) or {"pid": "?"})
 
 
-def _young(path: Path, age: float = 2.0) -> bool:
-    try:
-        return time.time() - os.lstat(path).st_mtime < age
-    except OSError:
-        return False
-
-
 def release(save_id: str) -> None:
-    """Give up the lock of ``save_id`` if this process holds it."""
-    path = _HELD.pop(save_id, None)
-    if path is None:
+    """Give up the lock of ``save_id`` if this process holds it (the lock file is
+    removed while still locked, then the lock goes with the descriptor)."""
+    held = _HELD.pop(save_id, None)
+    if held is None:
         return
-    if _is_me(read_owner(path)):
+    path, fd = held
+    if os.name != "nt" and _same_file(fd, path):
         with contextlib.suppress(OSError):
             os.unlink(path)
+    with contextlib.suppress(OSError):
+        os.close(fd)
 
 
 def holder(save_id: str) -> dict[str, Any] | None:
-    """The live owner of ``save_id``'s lock other than this process, or ``None``."""
+    """Who holds ``save_id``'s lock, other than a table of this process: the owner
+    (pid, host...) or ``None`` if nobody does."""
     try:
         path = lock_path(save_id)
     except ValueError:
         return None
+    if not os.path.lexists(path):
+        return None
+    try:
+        fd = _open_lock_file(path)
+    except OSError:
+        return None
+    try:
+        if not _os_lock(fd):
+            return read_owner(path) or {"pid": "?"}
+    finally:
+        os.close(fd)  # (closing gives the lock back at once)
     owner = read_owner(path)
     if owner is None or _is_me(owner) or not owner_alive(owner):
         return None
     return owner
+
+
+def delete_locked_save(save_id: str) -> None:
+    """Delete a save nobody has open: its lock is taken for the deletion (so no app can
+    open it meanwhile), the file removed, the lock given back. Raises
+    :class:`SaveLocked` (naming who has it) if a table here or another app has it
+    open: that game is not lost."""
+    from .saves import delete_save
+
+    try:
+        acquire(save_id)
+    except OSError:
+        delete_save(save_id)  # a folder that cannot be written: nothing to lock
+        return
+    try:
+        delete_save(save_id)
+    finally:
+        release(save_id)
+
+
+def held_here(save_id: str) -> bool:
+    """Whether a table of this process has ``save_id`` open."""
+    return save_id in _HELD
 
 
 def release_all() -> None:

@@ -14,13 +14,14 @@ import io
 import json
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Action, Game, new_game
 from . import history
 from .history import HistoryError
+from .names import clean_name, clean_text
 from .stats import deal_word
 
 #: observation keys holding one seat's own cards besides the hand, shown in a replay
@@ -123,7 +124,8 @@ class DealReplay:
                     break
                 g.apply(seat, Action.from_json(a))
                 self.frames.append(self._frame(len(self.frames), seat, a))
-        except ValueError as e:  # IllegalAction: the engine no longer agrees
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as e:
+            # IllegalAction: the engine no longer agrees; the others: a damaged record
             raise HistoryError(
                 f"deal {deal_id} cannot be replayed with this version's rules: {e}"
             ) from e
@@ -175,15 +177,19 @@ def load_replay(conn: sqlite3.Connection, deal_id: int) -> DealReplay:
 
 # ----- export -----------------------------------------------------------------------------
 def _when(t: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+    except (OverflowError, OSError, ValueError):
+        return "?"
 
 
 def seat_label(seat: dict[str, Any]) -> str:
+    name = clean_name(seat.get("name"), "?")
     if seat.get("kind") == "ai":
-        return f"{seat['name']} (AI, {seat.get('level', 'normal')})"
+        return f"{name} (AI, {clean_name(seat.get('level'), 'normal')})"
     if seat.get("kind") == "remote":
-        return f"{seat['name']} (on another computer)"
-    return f"{seat['name']} (human)"
+        return f"{name} (on another computer)"
+    return f"{name} (human)"
 
 
 def game_log(conn: sqlite3.Connection, match_id: int) -> str:
@@ -196,7 +202,10 @@ def game_log(conn: sqlite3.Connection, match_id: int) -> str:
     out: list[str] = []
     out.append(f"{match['variant_name']} — game {match_id}, started {_when(match['started'])}")
     out.append("Seats: " + ", ".join(seat_label(s) for s in match["seats"]))
-    opts = ", ".join(f"{k}={v}" for k, v in sorted(match["options"].items())) or "defaults"
+    opts = (
+        ", ".join(f"{clean_text(k)}={clean_text(v)}" for k, v in sorted(match["options"].items()))
+        or "defaults"
+    )
     if history.is_joined(match):
         out.append(f"Joined at a table hosted elsewhere; rules: {opts}")
     else:
@@ -222,15 +231,20 @@ def game_log(conn: sqlite3.Connection, match_id: int) -> str:
         face = rep.game.card_face
         for seat, hand in enumerate(rep.frames[0].hands):
             cards = " ".join(face(c).label for c in hand)
-            out.append(f"  {match['names'][seat]} is dealt: {cards}")
+            name = match["names"][seat] if seat < len(match["names"]) else f"Seat {seat + 1}"
+            out.append(f"  {name} is dealt: {cards}")
         for entry in rep.log:
-            out.append(f"  {entry.get('text', '')}")
+            out.append(f"  {clean_text(entry.get('text', ''))}")
         out.append(d["summary"])
         out.extend(f"  {line}" for line in d["details"])
-        totals = ", ".join(f"{n} {t}" for n, t in zip(match["names"], d["totals"], strict=False))
+        totals = ", ".join(
+            f"{n} {clean_text(t)}" for n, t in zip(match["names"], d["totals"], strict=False)
+        )
         out.append(f"{match['score_label']} after {word} {d['deal_number']}: {totals}")
     if match["finished"]:
-        won = ", ".join(match["names"][i] for i in match["winners"] or [])
+        winners = match["winners"] if isinstance(match["winners"], list) else []
+        names = match["names"]
+        won = ", ".join(names[i] for i in winners if isinstance(i, int) and 0 <= i < len(names))
         out.append("")
         out.append(f"Match over: {won} won.")
     return "\n".join(out) + "\n"
@@ -264,44 +278,90 @@ CSV_FIELDS = [
 ]
 
 
-def export_csv(conn: sqlite3.Connection) -> str:
-    """Every recorded deal, one row each (a header row first)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+def _iso(t: float) -> str:
+    try:
+        return time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
+    except (OverflowError, OSError, ValueError):
+        return ""
+
+
+_WORDS: dict[str, str] = {}
+
+
+def _word(variant: str) -> str:
+    w = _WORDS.get(variant)
+    if w is None:
+        w = _WORDS[variant] = deal_word(variant)
+    return w
+
+
+def _csv_row(d: dict[str, Any]) -> list[Any]:
+    names = d["names"]
+
+    def who(seats: Any) -> str:
+        if not isinstance(seats, list):
+            return ""
+        return "; ".join(names[i] for i in seats if isinstance(i, int) and 0 <= i < len(names))
+
+    return [
+        d["id"],
+        d["match_id"],
+        d["variant"],
+        d["variant_name"],
+        d["deal_number"],
+        _iso(d["started"]),
+        _iso(d["ended"]),
+        round(d["duration"], 1),
+        d["players"],
+        d["seed"],
+        json.dumps(d["options"], sort_keys=True),
+        "; ".join(seat_label(s) for s in d["seats"]),
+        d["score_label"],
+        int(bool(d["low_score_wins"])),
+        "; ".join(clean_text(c) for c in d["changes"]),
+        "; ".join(clean_text(t) for t in d["totals"]),
+        who(d["winners"]),
+        d["summary"],
+        d["undos"],
+        d["watched"],
+        d["match_over"],
+        who(d["match_winners"]) if d["match_over"] else "",
+        d["action_count"],
+        _word(d["variant"]),
+    ]
+
+
+def write_csv(
+    conn: sqlite3.Connection,
+    out: Any,
+    progress: Callable[[int, int], None] | None = None,
+    every: int = 2000,
+) -> int:
+    """Every recorded deal, one row each (a header row first), written to ``out`` as
+    it is read (nothing is held in memory); ``progress(done, total)`` is called every
+    ``every`` rows and at the end. Damaged rows are skipped (counted on ``conn``).
+    Returns the number of rows written."""
+    w = csv.writer(out, lineterminator="\n")
     w.writerow(CSV_FIELDS)
-    iso = "%Y-%m-%dT%H:%M:%S"
+    total = history.count_deals(conn) if progress is not None else 0
+    done = 0
     for d in history.all_deals_for_export(conn):
-        names = d["names"]
+        try:
+            row = _csv_row(d)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            history._skip(conn)
+            continue
+        w.writerow([clean_text(v, 100_000) if isinstance(v, str) else v for v in row])
+        done += 1
+        if progress is not None and done % every == 0:
+            progress(done, total)
+    if progress is not None:
+        progress(done, total)
+    return done
 
-        def who(seats: list[int] | None, names: list[str] = names) -> str:
-            return "; ".join(names[i] for i in seats or [])
 
-        w.writerow(
-            [
-                d["id"],
-                d["match_id"],
-                d["variant"],
-                d["variant_name"],
-                d["deal_number"],
-                time.strftime(iso, time.localtime(d["started"])),
-                time.strftime(iso, time.localtime(d["ended"])),
-                round(d["duration"], 1),
-                d["players"],
-                d["seed"],
-                json.dumps(d["options"], sort_keys=True),
-                "; ".join(seat_label(s) for s in d["seats"]),
-                d["score_label"],
-                int(d["low_score_wins"]),
-                "; ".join(str(c) for c in d["changes"]),
-                "; ".join(str(t) for t in d["totals"]),
-                who(d["winners"]),
-                d["summary"],
-                d["undos"],
-                d["watched"],
-                d["match_over"],
-                who(d["match_winners"]) if d["match_over"] else "",
-                len(d["actions"]),
-                deal_word(d["variant"]),
-            ]
-        )
+def export_csv(conn: sqlite3.Connection) -> str:
+    """Every recorded deal as CSV text (a header row first)."""
+    buf = io.StringIO()
+    write_csv(conn, buf)
     return buf.getvalue()

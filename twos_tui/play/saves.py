@@ -46,6 +46,7 @@ from .paths import data_dir
 SAVE_FORMAT = 2  #: the format this version writes (see MIGRATIONS for older ones)
 KEEP_SAVES = 30  #: older finished saves beyond this many are deleted
 MAX_SAVE_BYTES = 16 * 2**20  #: a save file larger than this is refused unread
+MAX_BLANK_BYTES = 64 * 1024  #: more blank space than this (and a quarter of the file): refused
 SAVE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
 TEMP_MAX_AGE = 3600.0  #: a temporary file older than this (seconds) is a leftover
 
@@ -136,6 +137,10 @@ def parse_save_bytes(raw: bytes) -> dict[str, Any]:
     """The JSON object of a save file's bytes, or :class:`SaveError`."""
     if not raw.strip():
         raise SaveError("the file is empty")
+    blank = len(raw) - len(raw.translate(None, b" \t\r\n"))
+    if blank > MAX_BLANK_BYTES and blank * 4 > len(raw):
+        # twos-tui writes compact JSON: a file that is mostly blank space is not its own
+        raise SaveError(f"it is padded with {blank:,} bytes of blank space (not a save's)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -223,6 +228,56 @@ class LoadedSave:
     created: float
 
 
+#: the fields of a save (format 2); any other is damage, not something to ignore
+SAVE_FIELDS = frozenset(
+    ("format", "app", "created", "updated", "variant_name", "seats", "ai_rngs", "clock")
+    + ("hints", "game")
+)
+MAX_CLOCK_S = 10 * 365 * 24 * 3600  #: ten years at one table: more is a damaged clock
+MAX_HINT_ENTRIES = 100_000
+
+
+def _check_extras(data: dict[str, Any], players: int, deal_number: int) -> None:
+    """The save's own fields around the game, as strictly as the game's: unknown
+    fields, a clock that is not two sensible durations, hint counts that are not
+    ``[deal, seat, count]`` of this game are refused, with the reason."""
+    unknown = sorted(k for k in data if k not in SAVE_FIELDS)
+    if unknown:
+        raise SaveError(f"it holds a field no save has ({unknown[0]!r:.30})")
+    app = data.get("app")
+    if app is not None and (not isinstance(app, str) or len(app) > 100):
+        raise SaveError("the name of the program that wrote it is damaged")
+    name = data.get("variant_name")
+    if name is not None and (not isinstance(name, str) or len(name) > 100):
+        raise SaveError("the name of its game is damaged")
+    clock = data.get("clock")
+    if clock is not None:
+        if type(clock) is not dict or set(clock) - {"match", "deal"}:
+            raise SaveError("its clock is damaged (not the time at the table and in the deal)")
+        for key, what in (("match", "the match"), ("deal", "the deal")):
+            v = clock.get(key, 0)
+            if type(v) not in (int, float) or not 0 <= v <= MAX_CLOCK_S:
+                raise SaveError(f"its clock is damaged (the time in {what} is {v!r:.30})")
+    hints = data.get("hints")
+    if hints is not None:
+        if type(hints) is not list or len(hints) > MAX_HINT_ENTRIES:
+            raise SaveError("its hint counts are damaged (not a list of counts)")
+        for i, entry in enumerate(hints):
+            ok = (
+                type(entry) is list
+                and len(entry) == 3
+                and all(type(x) is int for x in entry)
+                and 0 <= entry[0] <= deal_number
+                and 0 <= entry[1] < players
+                and 0 < entry[2] <= 1_000_000
+            )
+            if not ok:
+                raise SaveError(
+                    f"its hint counts are damaged (entry {i + 1} is {entry!r:.40}, "
+                    "not [deal, seat, count])"
+                )
+
+
 def _finite_time(v: Any, where: str) -> float:
     if type(v) not in (int, float) or not (0 <= v < 1e11):  # NaN fails both comparisons
         raise SaveError(f"{where} is not a time ({v!r:.30})")
@@ -258,6 +313,7 @@ def load_save_data(data: Any) -> LoadedSave:
         game = load_game(game_data)
     except GameDataError as e:
         raise SaveError(f"the game in it is damaged: {e}") from None
+    _check_extras(data, game.players, game.deal_number)
     raw_seats = data.get("seats")
     if type(raw_seats) is not list or len(raw_seats) != game.players:
         have = len(raw_seats) if type(raw_seats) is list else "no"

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..engine import variant_class
+from .names import clean_name, clean_text
 
 RECENT = 30  #: deals in the chart
 
@@ -164,13 +165,38 @@ def streaks_of(results: list[int]) -> Streaks:
     return s
 
 
+#: a results row whose every figure is a number in range (the others are damaged rows:
+#: skipped, and counted by :func:`damaged_results`)
+RESULT_OK = (
+    "typeof(variant) = 'text' AND typeof(player) = 'text' AND typeof(opponents) = 'text' "
+    "AND typeof(score_label) = 'text' AND won IN (0, 1) AND typeof(change) = 'integer' "
+    "AND abs(change) < 1000000000 AND match_over IN (0, 1) AND undone IN (0, 1) "
+    "AND (match_won IS NULL OR match_won IN (0, 1)) "
+    "AND (match_undone IS NULL OR match_undone IN (0, 1)) "
+    "AND typeof(ended) IN ('real', 'integer') AND typeof(deal_id) = 'integer'"
+)
+MATCH_OK = (
+    "typeof(variant) = 'text' AND typeof(deals) = 'integer' AND deals BETWEEN 0 AND 1000000000 "
+    "AND watched IN (0, 1)"
+)
+
+
+def damaged_results(conn: sqlite3.Connection, variant: str | None = None) -> int:
+    """How many result and game rows the figures skip because they are damaged."""
+    where, args = (" AND variant = ?", (variant,)) if variant else ("", ())
+    n = conn.execute(f"SELECT count(*) FROM results WHERE NOT ({RESULT_OK}){where}", args)
+    m = conn.execute(f"SELECT count(*) FROM matches WHERE NOT ({MATCH_OK}){where}", args)
+    return int(n.fetchone()[0]) + int(m.fetchone()[0])
+
+
 def variant_counts(conn: sqlite3.Connection) -> dict[str, tuple[int, int, int]]:
-    """Per game: (deals recorded, matches recorded, watched deals)."""
+    """Per game: (deals recorded, matches recorded, watched deals); damaged rows are
+    left out."""
     return {
-        row[0]: (int(row[1] or 0), int(row[2] or 0), int(row[3] or 0))
+        str(row[0]): (int(row[1] or 0), int(row[2] or 0), int(row[3] or 0))
         for row in conn.execute(
             "SELECT variant, sum(deals), count(*), sum(watched * deals) FROM matches "
-            "GROUP BY variant"
+            f"WHERE {MATCH_OK} GROUP BY variant"
         )
     }
 
@@ -192,13 +218,20 @@ def compute(conn: sqlite3.Connection, variant: str | None = None) -> list[Varian
                 matches,
                 watched,
             )
-    where, args = ("WHERE variant = ?", (variant,)) if variant else ("", ())
+    where, args = (
+        (f"WHERE {RESULT_OK} AND variant = ?", (variant,))
+        if variant
+        else (
+            f"WHERE {RESULT_OK}",
+            (),
+        )
+    )
     players: dict[tuple[str, str], PlayerStats] = {}
 
     def player(v: str, name: str) -> PlayerStats:
         ps = players.get((v, name))
         if ps is None:
-            ps = players[(v, name)] = PlayerStats(name)
+            ps = players[(v, name)] = PlayerStats(clean_name(name, "?"))
         return ps
 
     for row in conn.execute(
@@ -235,7 +268,7 @@ def compute(conn: sqlite3.Connection, variant: str | None = None) -> list[Varian
                 r[0]
                 for r in conn.execute(
                     "SELECT won FROM results WHERE variant = ? AND player = ? "
-                    "ORDER BY ended, deal_id",
+                    "AND won IN (0, 1) ORDER BY ended, deal_id",
                     key,
                 )
             ]
@@ -245,14 +278,15 @@ def compute(conn: sqlite3.Connection, variant: str | None = None) -> list[Varian
                 r[0]
                 for r in conn.execute(
                     "SELECT match_won FROM results WHERE variant = ? AND player = ? "
-                    "AND match_over = 1 ORDER BY ended, deal_id",
+                    "AND match_over = 1 AND match_won IN (0, 1) ORDER BY ended, deal_id",
                     key,
                 )
             ]
         )
         recent = conn.execute(
             "SELECT deal_id, match_id, won, change, undone FROM results "
-            "WHERE variant = ? AND player = ? ORDER BY ended DESC, deal_id DESC LIMIT ?",
+            f"WHERE variant = ? AND player = ? AND {RESULT_OK} "
+            "ORDER BY ended DESC, deal_id DESC LIMIT ?",
             key + (RECENT,),
         ).fetchall()
         ps.recent = [
@@ -283,6 +317,7 @@ def stats_json(conn: sqlite3.Connection, variant: str | None = None) -> dict[str
         "history": str(history_path()),
         "schema": schema_version(conn),
         "note": "human seats only; watched (all-AI) games are counted apart",
+        "damaged_rows_skipped": damaged_results(conn, variant),
         "variants": [vs.to_json() for vs in compute(conn, variant)],
     }
 
@@ -378,6 +413,9 @@ def stats_text(conn: sqlite3.Connection, variant: str | None = None) -> str:
     from .history import history_path
 
     out = [f"History: {history_path()}", "Figures count human seats only."]
+    bad = damaged_results(conn, variant)
+    if bad:
+        out.append(f"{plural(bad, 'damaged row')} in the history skipped.")
     for vs in compute(conn, variant):
         t = vs.totals()
         word = deal_word(vs.variant)
@@ -393,4 +431,4 @@ def stats_text(conn: sqlite3.Connection, variant: str | None = None) -> str:
         for p in vs.players:
             out.append(f"  {p.player}:")
             out.extend("    " + line for line in player_lines(p, word))
-    return "\n".join(out) + "\n"
+    return "\n".join(clean_text(line, 100_000) for line in out) + "\n"

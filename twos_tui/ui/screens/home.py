@@ -13,8 +13,8 @@ from textual.widgets.option_list import Option
 
 from ... import __version__
 from ...engine import variant_class
-from ...play.locks import holder
-from ...play.saves import SaveInfo, delete_save, move_to_damaged, scan_saves
+from ...play.locks import SaveLocked, delete_locked_save, holder
+from ...play.saves import SaveInfo, move_to_damaged, scan_saves
 from ..typed_app import twos_app
 from ..widgets import KeyBar, SafeOptionList
 
@@ -228,8 +228,18 @@ class ContinueScreen(Screen[None]):
 
         def answer(yes: bool | None) -> None:
             if yes:
-                delete_save(info.save_id)
-                self.app.notify("Save deleted.", markup=False)
+                try:
+                    delete_locked_save(info.save_id)
+                except SaveLocked as e:
+                    # open at a table (here or in another app): deleting it would lose
+                    # that game, whose next autosave would go nowhere
+                    self.app.notify(
+                        f"Not deleted. {e.who()}: close it there first.",
+                        severity="warning",
+                        markup=False,
+                    )
+                else:
+                    self.app.notify("Save deleted.", markup=False)
             self.reload()
 
         self.app.push_screen(ConfirmDelete(what), answer)

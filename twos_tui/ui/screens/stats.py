@@ -155,10 +155,19 @@ class StatsScreen(Screen[None]):
         latest = None
         try:
             self.conn = history.open_history()
-            counts = stats.variant_counts(self.conn)
+            try:
+                counts = stats.variant_counts(self.conn)
+            except sqlite3.DatabaseError as e:
+                if not history.is_damage(e):
+                    raise
+                # a damaged page: the file is set aside and a new history started
+                self.conn = history.recover_damaged(self.conn, None, e)
+                counts = stats.variant_counts(self.conn)
             latest = history.latest_variant(self.conn)
         except (history.HistoryError, sqlite3.Error, OSError) as e:
             self.error = str(e)
+        for message in history.take_notices():
+            self.notify(message, title="History", severity="warning", timeout=12)
         ids = []
         for vid, name in stats.variant_names().items():
             ids.append(vid)
@@ -201,16 +210,24 @@ class StatsScreen(Screen[None]):
         fig = self.query_one("#stats-figures", Static)
         self.deals = []
         vs = VariantStats(variant, stats.variant_names()[variant])
+        bad = 0
         try:
             vs = self.figures_of(variant)
             if self.conn is not None:
                 self.deals = history.recent_deals(self.conn, variant, PAGE_ROWS)
+            bad = stats.damaged_results(self.conn, variant) if self.conn is not None else 0
+            bad += history.skipped(self.conn) if self.conn is not None else 0
         except (sqlite3.Error, history.HistoryError) as e:
             self.error = str(e)
         if self.error:
             fig.update(Text(f"The history cannot be read: {self.error}", style="bold"))
         else:
-            fig.update(variant_text(vs))
+            shown = variant_text(vs)
+            if bad:
+                shown.append(
+                    f"\n{stats.plural(bad, 'damaged row')} of the history skipped.", style="dim"
+                )
+            fig.update(shown)
         table = self.query_one("#stats-deals", DataTable)
         table.clear()
         self._add_rows(self.deals)
@@ -249,9 +266,14 @@ class StatsScreen(Screen[None]):
             return
         if event.cursor_row >= len(self.deals) - 1:
             last = self.deals[-1]
-            more = history.recent_deals(
-                self.conn, self.variant, PAGE_ROWS, (last["ended"], last["id"])
-            )
+            try:
+                more = history.recent_deals(
+                    self.conn, self.variant, PAGE_ROWS, (last["ended"], last["id"])
+                )
+            except sqlite3.Error as e:
+                self._more = False
+                self.notify(f"The history cannot be read: {e}", severity="error")
+                return
             self._more = len(more) == PAGE_ROWS
             self.deals.extend(more)
             self._add_rows(more)
