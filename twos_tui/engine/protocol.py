@@ -39,6 +39,7 @@ picker without knowing the variant.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -288,10 +289,9 @@ def _guard(name: str, fn: Any) -> Any:
                 f"{name}: bad arguments ({type(e).__name__}: {_short(str(e), 120)})"
             ) from e
 
-    guarded.__name__ = getattr(fn, "__name__", name)
-    guarded.__qualname__ = getattr(fn, "__qualname__", name)
-    guarded.__doc__ = getattr(fn, "__doc__", None)
-    guarded.__wrapped__ = fn  # type: ignore[attr-defined]
+    # name, docstring, annotations (the observation types are read from them) and
+    # ``__wrapped__`` of the variant's own method
+    functools.update_wrapper(guarded, fn)
     return guarded
 
 
