@@ -17,7 +17,9 @@ from twos_tui.ui.screens.table import TableScreen
 from twos_tui.ui.widgets import HandView
 
 
-async def wait_until(pilot, cond, tries: int = 400) -> None:
+async def wait_until(pilot, cond, tries: int = 3000) -> None:
+    """Wait for a state (the host's answer comes over a socket): polled, with a bound
+    generous enough for a busy machine; the test waits only as long as the state takes."""
     for _ in range(tries):
         if cond():
             return
