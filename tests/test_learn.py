@@ -1,0 +1,226 @@
+"""Learn (issue 21 item 1): every game's lesson loads and checks, and is completed through
+the real table with keys, one wrong move refused with its reason on the way; the
+progress is kept; the list, the CLI and the help pages lead to the lessons."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from ui_helpers import flat, region_text, screen_text
+
+from twos_tui.engine import VARIANT_IDS, Action
+from twos_tui.play import settings as settings_file
+from twos_tui.play.lessons import (
+    LEARNER,
+    LessonError,
+    LessonRun,
+    all_lessons,
+    check_lesson,
+    load_lesson,
+    parse_lesson,
+    stars_for,
+)
+from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.learn import LearnScreen, LessonScreen
+from twos_tui.ui.widgets import HandView, MessageLine
+
+
+@pytest.fixture(autouse=True)
+def fresh_settings(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+
+
+# ----- the data --------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_every_game_has_a_lesson_that_checks(variant):
+    lesson = load_lesson(variant)
+    assert 5 <= len(lesson.steps) <= 8
+    assert check_lesson(lesson) == []
+    for step in lesson.steps:
+        # one or two sentences of instruction, the learner to act at the start
+        assert 1 <= step.text.count(". ") + 1 <= 3, step.text
+        assert LEARNER in step.game().to_act()
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_each_step_refuses_its_wrong_move_and_passes_by_the_right_one(variant):
+    lesson = load_lesson(variant)
+    for i in range(len(lesson.steps)):
+        run = LessonRun(lesson, i)
+        for goal in run.step.goals:
+            if goal.wrong is not None:
+                before = json.dumps(run.game.to_json(), sort_keys=True)
+                reason = run.refusal(goal.wrong)
+                assert reason, f"{variant} step {i + 1}: the wrong move passes"
+                with pytest.raises(ValueError):
+                    run.play(goal.wrong)
+                assert json.dumps(run.game.to_json(), sort_keys=True) == before
+            run.play(goal.accept[0])
+        assert run.passed
+
+
+def test_a_legal_move_that_is_not_the_point_is_refused_with_why():
+    run = LessonRun(load_lesson("twos"), 0)
+    reason = run.refusal(Action("play", ("9H",)))
+    assert reason == run.step.goals[0].why
+    assert "run" in reason
+
+
+def test_a_lesson_file_is_checked_when_loaded():
+    good = {
+        "names": ["You", "Ada", "Ben"],
+        "steps": [
+            {
+                "title": "t",
+                "text": "x.",
+                "done": "d",
+                "position": {"hands": [["3S"], ["4S"], ["5S"]], "to_act": 0},
+                "accept": [{"cards": ["3S"]}],
+            }
+        ],
+    }
+    with pytest.raises(LessonError, match="5 to 8 steps"):
+        parse_lesson("twos", good)
+    bad = json.loads(json.dumps(good))
+    del bad["steps"][0]["accept"]
+    with pytest.raises(LessonError, match="accept"):
+        parse_lesson("twos", bad)
+    with pytest.raises(LessonError, match="no such game"):
+        load_lesson("chess")
+
+
+def test_stars():
+    assert [stars_for(n) for n in (0, 1, 2, 3, 9)] == [3, 2, 2, 1, 1]
+
+
+def test_progress_is_kept_and_damage_is_dropped():
+    s = settings_file.Settings()
+    s.lessons["twos"] = {"done": [0, 1], "stars": 2}
+    s.tips_seen = ["twos.lead"]
+    back = settings_file.Settings.from_json(json.loads(json.dumps(s.to_json())))
+    assert back.lessons == {"twos": {"done": [0, 1], "stars": 2}}
+    assert back.tips_seen == ["twos.lead"] and back.tips
+    damaged = settings_file.Settings.from_json(
+        {"lessons": {"twos": {"done": ["x", 3, -1], "stars": 9}, "big-two": 4}, "tips": "yes"}
+    )
+    assert damaged.lessons == {"twos": {"done": [3], "stars": 0}}
+    assert damaged.tips is True
+
+
+# ----- through the table ------------------------------------------------------------------
+async def make_move(pilot, screen: LessonScreen, action: Action) -> None:
+    """Make ``action`` with keys, as a person would: cards picked with the cursor and
+    space, then Enter; a pass with p; a choice (a bid, the card that goes back) with its
+    key or button."""
+    d = screen._decision
+    assert d is not None
+    if action.cards:
+        hand = screen.query_one(HandView)
+        for code in action.cards:
+            hand.cursor = screen._hand_order.index(code)
+            await pilot.press("space")
+        await pilot.press("enter")
+        return
+    if action.kind == "pass":
+        await pilot.press("p")
+        return
+    for c in d.choices:
+        if c.action == action:
+            if c.key:
+                await pilot.press(c.key)
+            else:
+                screen.moves.choose(list(d.choices).index(c))
+            return
+    raise AssertionError(f"{action} is not offered: {d}")
+
+
+def message(app) -> str:
+    return flat(str(app.screen.query_one(MessageLine).render()))
+
+
+async def on_lesson(pilot) -> LessonScreen:
+    for _ in range(50):
+        await pilot.pause()
+        s = pilot.app.screen
+        if isinstance(s, LessonScreen) and s._decision is not None:
+            return s
+    raise AssertionError(f"no lesson step on screen: {pilot.app.screen!r}")
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+async def test_a_whole_lesson_through_the_table(variant):
+    """Home → Learn → the game's lesson, every step with keys at the real table; the
+    first step's wrong move is refused with its reason and changes nothing."""
+    lesson = load_lesson(variant)
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LearnScreen)
+        index = [x.variant for x in all_lessons()].index(variant)
+        for _ in range(index):
+            await pilot.press("down")
+        await pilot.press("enter")
+        wrong_done = False
+        for i, step in enumerate(lesson.steps):
+            screen = await on_lesson(pilot)
+            assert screen.run.index == i
+            assert flat(step.title) in flat(region_text(app, screen.query_one("#lesson")))
+            for goal in step.goals:
+                screen = await on_lesson(pilot)
+                if goal.wrong is not None and not wrong_done:
+                    before = json.dumps(screen.run.game.to_json(), sort_keys=True)
+                    expected = screen.run.refusal(goal.wrong)
+                    assert expected
+                    await make_move(pilot, screen, goal.wrong)
+                    await pilot.pause()
+                    # the reason is said on the message line; nothing moved
+                    assert flat(expected)[:60] in message(app), message(app)
+                    assert json.dumps(screen.run.game.to_json(), sort_keys=True) == before
+                    assert not screen.run.passed
+                    screen.selected.clear()
+                    screen._selection_changed()
+                    wrong_done = True
+                await make_move(pilot, screen, goal.accept[0])
+                await pilot.pause()
+            assert screen.run.passed
+            panel = region_text(app, screen.query_one("#lesson"))
+            assert "✓" in panel
+            await pilot.press("enter")
+        await pilot.pause()
+        assert wrong_done
+        # the lesson is done: its summary, then the list shows it done with its stars
+        assert "lesson done" in flat(screen_text(app))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LearnScreen)
+        kept = settings_file.load().lessons[variant]
+        assert kept["done"] == list(range(len(lesson.steps)))
+        assert kept["stars"] == 2  # one wrong move
+        assert "★★☆" in screen_text(app)
+
+
+async def test_learn_from_the_command_line_opens_the_lesson_and_q_goes_back():
+    app = make_app(ai_pause=0)
+    app.on_start = lambda: app.open_learn("twos-tricks", 2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await on_lesson(pilot)
+        assert screen.run.lesson.variant == "twos-tricks" and screen.run.index == 2
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, LearnScreen)
+
+
+async def test_hint_and_undo_in_a_lesson():
+    app = make_app(ai_pause=0)
+    app.on_start = lambda: app.open_learn("twos", 1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await on_lesson(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        assert "10♣" in message(app)
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert "no undo in a lesson" in message(app)
+        assert screen.run.mistakes == 0
