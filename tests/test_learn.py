@@ -224,3 +224,37 @@ async def test_hint_and_undo_in_a_lesson():
         await pilot.pause()
         assert "no undo in a lesson" in message(app)
         assert screen.run.mistakes == 0
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_each_help_page_links_its_lesson(variant):
+    from twos_tui.engine import new_game
+    from twos_tui.ui.helptext import help_markdown
+
+    assert f"(learn:{variant})" in help_markdown(new_game(variant, seed=0))
+
+
+async def test_l_on_a_help_page_opens_that_games_lesson():
+    from twos_tui.engine import new_game
+    from twos_tui.ui.screens.help import HelpScreen
+
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(HelpScreen(new_game("chinese-poker", seed=0)))
+        await pilot.pause()
+        await pilot.press("l")
+        screen = await on_lesson(pilot)
+        assert screen.run.lesson.variant == "chinese-poker"
+        # the link itself does the same
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        from textual.widgets import Markdown
+
+        md = help_screen.query_one("#rules-md", Markdown)
+        md.post_message(Markdown.LinkClicked(md, "learn:2v1"))
+        screen = await on_lesson(pilot)
+        assert screen.run.lesson.variant == "2v1"
