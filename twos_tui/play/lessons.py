@@ -132,7 +132,7 @@ def _placed(p: Position) -> set[str]:
     """The cards a position puts somewhere (hands, table, state fields)."""
     used = {c for h in p.hands for c in h if isinstance(c, str)}
     used |= set((p.top or {}).get("cards", []))
-    used |= {t.get("card") for t in p.trick or [] if isinstance(t, dict)}
+    used |= {str(t.get("card")) for t in p.trick or [] if isinstance(t, dict)}
     used |= set(p.played or []) | set(p.out_of_play or [])
     for key in ("lead_up", "lead_down"):
         if isinstance(p.extra.get(key), str):
