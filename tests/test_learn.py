@@ -148,6 +148,7 @@ async def on_lesson(pilot) -> LessonScreen:
     raise AssertionError(f"no lesson step on screen: {pilot.app.screen!r}")
 
 
+@pytest.mark.slow  # five to eight seconds each
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 async def test_a_whole_lesson_through_the_table(variant):
     """Home → Learn → the game's lesson, every step with keys at the real table; the
@@ -226,6 +227,16 @@ async def test_hint_and_undo_in_a_lesson():
         assert screen.run.mistakes == 0
 
 
+async def test_the_hint_names_a_chosen_card_by_its_face():
+    app = make_app(ai_pause=0)
+    app.on_start = lambda: app.open_learn("2v1", 4)  # the card that goes back
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_lesson(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        assert "keep 5☾" in message(app)
+
+
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_each_help_page_links_its_lesson(variant):
     from twos_tui.engine import new_game
@@ -234,6 +245,7 @@ def test_each_help_page_links_its_lesson(variant):
     assert f"(learn:{variant})" in help_markdown(new_game(variant, seed=0))
 
 
+@pytest.mark.slow  # the help page's Markdown takes a few seconds
 async def test_l_on_a_help_page_opens_that_games_lesson():
     from twos_tui.engine import new_game
     from twos_tui.ui.screens.help import HelpScreen
@@ -258,3 +270,40 @@ async def test_l_on_a_help_page_opens_that_games_lesson():
         md.post_message(Markdown.LinkClicked(md, "learn:2v1"))
         screen = await on_lesson(pilot)
         assert screen.run.lesson.variant == "2v1"
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_a_lesson_table_shows_the_learner_only(variant):
+    """The screen's view of a step: the learner's seat only, no other hand."""
+    from twos_tui.play.lessons import lesson_view
+    from twos_tui.play.seat_view import NotVisible
+
+    lesson = load_lesson(variant)
+    for i in range(len(lesson.steps)):
+        view = lesson_view(LessonRun(lesson, i))
+        assert view.visible == (LEARNER,) and view.controls == (LEARNER,)
+        for seat in range(1, view.players):
+            with pytest.raises(NotVisible):
+                view.observation(seat)
+            assert view.decision(seat) is None and view.legal_actions(seat) == []
+            assert view.check(seat, Action("pass")) is not None
+        assert view.ai_to_act() == []
+
+
+def test_learn_on_the_command_line(capsys):
+    from twos_tui.cli import build_parser
+    from twos_tui.ui.app import run_app
+
+    args = build_parser().parse_args(["learn", "2v1", "--step", "3"])
+    assert (args.command, args.variant, args.step) == ("learn", "2v1", 3)
+    assert build_parser().parse_args(["learn"]).variant is None
+    with pytest.raises(SystemExit) as e:
+        build_parser().parse_args(["learn", "chess"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["learn", "twos", "--step", "0"])
+    capsys.readouterr()
+    # a step the lesson does not have: one line, exit status 2, no app
+    assert run_app(learn="twos-tricks", learn_step=8) == 2
+    err = capsys.readouterr().err
+    assert "has steps 1 to 6, not 8" in err and err.count("\n") == 1

@@ -150,3 +150,16 @@ def test_moments_for_news_and_every_tip_is_short_and_ours():
     for (variant, moment), (title, text) in TIPS.items():
         assert title and 40 < len(text) < 330, (variant, moment)
         assert "[" not in text  # plain text, never markup
+
+
+async def test_t_on_the_learn_list_turns_tips_back_on():
+    s = settings_file.Settings(tips=False, tips_seen=["twos.lead"])
+    settings_file.save(s)
+    app = make_app(ai_pause=0)
+    app.on_start = app.open_learn
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+    kept = settings_file.load()
+    assert kept.tips and kept.tips_seen == []

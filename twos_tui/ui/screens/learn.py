@@ -226,7 +226,12 @@ class LessonScreen(TableScreen):
             return f"{verb} {cards}"
         if move.kind == "pass":
             return "pass (p)"
-        return f"{move.kind} {move.value}"
+        value = move.value
+        if isinstance(value, str) and value in self.game.deck_cards():
+            value = self.face(value).label  # a card named by a choice (2v1's keep)
+        elif move.kind == "bid" and value == 0:
+            return "pass (p)"
+        return f"{move.kind} {value}"
 
     def action_leave(self) -> None:
         """Back to the lessons list (the steps passed are kept)."""
