@@ -343,3 +343,17 @@ def test_a_step_of_several_moves_with_replies_between():
     bad["goals"][0]["then"] = [{"seat": 2, "kind": "pass"}]
     lesson = parse_lesson("twos", {"names": ["You", "Ada", "Ben"], "steps": [bad] * 5})
     assert any("not your turn" in p for p in check_lesson(lesson))
+
+
+def test_the_lesson_files_ship_with_the_package():
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = data["tool"]["setuptools"]["package-data"]["twos_tui.play"]
+    for variant in VARIANT_IDS:
+        name = f"lesson_data/{variant}.toml"
+        assert (root / "twos_tui" / "play" / name).is_file()
+        assert any(fnmatch.fnmatch(name, p) for p in patterns), name
