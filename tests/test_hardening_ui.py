@@ -212,6 +212,10 @@ def test_a_crash_exits_non_zero_with_the_game_saved(data_home, monkeypatch, caps
         "run",
         lambda self: real_run(self, headless=True, size=(100, 30), auto_pilot=autopilot),
     )
+    from twos_tui.play import settings as settings_file
+
+    # a player's app shows first-game tips: this player has turned them off
+    settings_file.save(settings_file.Settings(tips=False))
     code = app_mod.run_app("twos", None, 0)  # seed 0: the human (seat 0) leads
     assert code == 1
     err = capsys.readouterr().err

@@ -213,10 +213,11 @@ async def test_chinese_poker_reason_is_shown_whole_at_80x24():
         g = screen.session.game
         hand = screen._hand_order
         seat = screen.viewer
-        # a pair and a single: the longest of the reasons ("…a straight of 5 or more…")
+        # a pair and two singles: the longest of the reasons ("…a straight of 5 or more…")
         pair = next((a, b) for a in hand for b in hand if a < b and a[:-1] == b[:-1])
         odd = next(c for c in hand if c[:-1] != pair[0][:-1])
-        cards = (*pair, odd)
+        odd2 = next(c for c in hand if c[:-1] not in (pair[0][:-1], odd[:-1]))
+        cards = (*pair, odd, odd2)
         reason = g.check(seat, Action("play", tuple(c for c in hand if c in cards)))
         assert reason is not None and "straight of 5 or more" in reason
         screen.selected = set(cards)

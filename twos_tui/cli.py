@@ -1,5 +1,5 @@
-"""Command line: ``twos-tui`` (the app), ``play``, ``bench``, ``odds``, ``arena``,
-``stats``, ``replay``, ``export``, ``serve``, ``host``, ``join``."""
+"""Command line: ``twos-tui`` (the app), ``play``, ``learn``, ``bench``, ``odds``,
+``arena``, ``stats``, ``replay``, ``export``, ``serve``, ``host``, ``join``."""
 
 from __future__ import annotations
 
@@ -83,6 +83,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("variant", choices=VARIANT_IDS, help="the game to play")
     play.add_argument("--players", type=int_range(1, 8), default=None)
     play.add_argument("--seed", type=SEED, default=None)
+
+    learn = sub.add_parser(
+        "learn", help="open the lessons (with a game: start that game's lesson at once)"
+    )
+    learn.add_argument("variant", nargs="?", choices=VARIANT_IDS, help="the game to learn")
+    learn.add_argument(
+        "--step", type=int_range(1, 8), default=None, help="start at this step (from 1)"
+    )
 
     bench = sub.add_parser("bench", help="play random games and print engine speed")
     bench.add_argument("--variant", required=True)
@@ -181,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
         return net_cli.run_host_cli(args) if args.command == "host" else net_cli.run_join_cli(args)
     from .ui.app import run_app
 
+    if args.command == "learn":
+        return run_app(learn=args.variant or "", learn_step=args.step)
     if args.command == "play":
         return run_app(variant=args.variant, players=args.players, seed=args.seed)
     return run_app()

@@ -631,6 +631,16 @@ class ChinesePokerGame(PokerClimbingGame):
                 f"{shown} is not a straight: it needs consecutive ranks, with the 2 "
                 f"below the 3 and no wrapping past the ace."
             )
+        if n == 3:
+            return (
+                f"{shown}: three cards must be a triple, all of one rank "
+                f"(a straight needs at least five cards)."
+            )
+        if n == 5:
+            return (
+                f"{shown} is not a play: five cards must be a straight, a full house "
+                f"(a triple and a pair) or four of a kind with one more card."
+            )
         return (
             f"{shown} is not a play in Chinese Poker: play a single, pairs or triples "
             f"(alone or in a consecutive chain), a full house, a straight of 5 or more, "
@@ -650,8 +660,9 @@ class ChinesePokerGame(PokerClimbingGame):
                 chain = top.slot[1]
                 if type(chain) is int and chain > 1:
                     return (
-                        f"Only a higher {describe_kind(top.kind)} of {chain} "
-                        f"{top.slot[0]} (or four of a kind plus one) beats it."
+                        f"The table holds {chain} {top.slot[0]} of consecutive ranks: only "
+                        f"a higher chain of exactly {chain} {top.slot[0]} (or four of a kind "
+                        f"plus one) beats it."
                     )
             return (
                 f"Only a higher {describe_kind(top.kind)} (or four of a kind plus one) "

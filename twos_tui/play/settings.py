@@ -1,6 +1,7 @@
 """The player's settings, kept between runs: the theme, the AI pace, how long a finished
-trick stays, how each game's hand is sorted, and the rules picker's last choices for each
-game (seats, AI levels, house rules).
+trick stays, how each game's hand is sorted, the rules picker's last choices for each
+game (seats, AI levels, house rules), which first-game tips have been shown (and whether
+tips are on at all) and the progress through the lessons.
 
 One small JSON file, ``settings.json`` in :func:`twos_tui.play.paths.data_dir`, written
 atomically (a temporary file, then ``os.replace``): a crash never leaves half a file. A
@@ -137,6 +138,23 @@ class Settings:
     sort: dict[str, str] = field(default_factory=dict)  #: variant id -> "rank" / "suit"
     picker: dict[str, PickerChoice] = field(default_factory=dict)  #: variant id -> choice
     last_variant: str | None = None
+    tips: bool = True  #: first-game tips are shown (each once)
+    tips_seen: list[str] = field(default_factory=list)  #: tip ids already shown
+    #: lesson id -> progress: {"done": steps passed (a list of step indexes), "stars": 0-3}
+    lessons: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    # ----- tips ---------------------------------------------------------------------
+    def tip_due(self, tip_id: str) -> bool:
+        return self.tips and tip_id not in self.tips_seen
+
+    def tip_shown(self, tip_id: str) -> None:
+        if tip_id not in self.tips_seen:
+            self.tips_seen.append(tip_id)
+
+    def tips_back_on(self) -> None:
+        """Every tip is shown again (once), from the next moment it matters."""
+        self.tips = True
+        self.tips_seen = []
 
     # ----- reading ------------------------------------------------------------------
     def sort_for(self, variant_id: str) -> str:
@@ -166,6 +184,9 @@ class Settings:
             "sort": dict(self.sort),
             "picker": {k: v.to_json() for k, v in self.picker.items()},
             "last_variant": self.last_variant,
+            "tips": self.tips,
+            "tips_seen": list(self.tips_seen),
+            "lessons": {k: dict(v) for k, v in self.lessons.items()},
         }
 
     @classmethod
@@ -187,7 +208,30 @@ class Settings:
             s.picker = {str(k): PickerChoice.from_json(v) for k, v in picker.items()}
         if isinstance(d.get("last_variant"), str):
             s.last_variant = d["last_variant"]
+        if isinstance(d.get("tips"), bool):
+            s.tips = d["tips"]
+        seen = d.get("tips_seen")
+        if isinstance(seen, list):
+            s.tips_seen = [t for t in seen if isinstance(t, str)][:500]
+        lessons = d.get("lessons")
+        if isinstance(lessons, dict):
+            for k, v in lessons.items():
+                progress = lesson_progress(v)
+                if isinstance(k, str) and progress is not None:
+                    s.lessons[k] = progress
         return s
+
+
+def lesson_progress(v: Any) -> dict[str, Any] | None:
+    """A lesson's kept progress, cleaned: the steps passed (indexes) and the stars."""
+    if not isinstance(v, dict):
+        return None
+    done = v.get("done")
+    steps = sorted(
+        {i for i in done if type(i) is int and 0 <= i < 100} if isinstance(done, list) else set()
+    )
+    stars = v.get("stars")
+    return {"done": steps, "stars": stars if type(stars) is int and 0 <= stars <= 3 else 0}
 
 
 def settings_path() -> Path:

@@ -48,8 +48,12 @@ class TwosApp(App[int]):
         autosave: bool = True,
         session: Session | SeatView | None = None,
         replay: int | None = None,
+        tips: bool = False,
     ) -> None:
         super().__init__()
+        #: first-game tips may be shown (as the settings say): on for a player's app
+        #: (:func:`run_app`), off in the tests' and screenshots' apps unless asked for
+        self.tips = tips
         self.start_variant = variant
         self.start_players = players
         self.start_seed = seed
@@ -356,6 +360,20 @@ class TwosApp(App[int]):
         else:
             self.push_screen(HelpScreen(game))
 
+    def open_learn(self, variant: str | None = None, step: int | None = None) -> None:
+        """The lessons list (``variant``: that game's lesson starts at once, at ``step``
+        counted from 0, else at its first step not passed)."""
+        from .screens.learn import LearnScreen
+
+        self.push_screen(LearnScreen())
+        if variant is not None:
+            self.start_lesson(variant, step)
+
+    def start_lesson(self, variant: str, step: int | None = None) -> None:
+        from .screens.learn import start_lesson
+
+        start_lesson(self, variant, step)
+
     def open_stats(self, variant: str | None = None) -> None:
         from .screens.stats import StatsScreen
 
@@ -411,6 +429,14 @@ class TwosApp(App[int]):
             lambda: self.open_stats(getattr(getattr(screen, "game", None), "variant_id", None)),
         )
         yield SystemCommand("Home", "Back to the home screen (games are saved)", self.go_home)
+        yield SystemCommand(
+            "Learn", "A short guided lesson for each game, played at the table", self.open_learn
+        )
+        yield SystemCommand(
+            "Tips: show them all again",
+            "First-game tips come back, each once, at the moment it is for (kept)",
+            self.tips_back_on,
+        )
         if isinstance(screen, TableScreen):
             yield SystemCommand("Sort hand", "Sort by rank or by suit", screen.action_sort)
             yield SystemCommand(
@@ -440,6 +466,12 @@ class TwosApp(App[int]):
                 "How long a finished trick stays before an AI plays on (kept for next time)",
                 self.cycle_trick_pause,
             )
+
+    def tips_back_on(self) -> None:
+        """Every first-game tip is shown again, once (a setting, kept)."""
+        self.settings.tips_back_on()
+        self.save_settings()
+        self.notify("Tips are on: each shows once more, at the moment it is for.")
 
     @staticmethod
     def next_pace(pace: str) -> str:
@@ -473,9 +505,11 @@ def make_app(
     autosave: bool = True,
     session: Session | None = None,
     replay: int | None = None,
+    tips: bool = False,
 ) -> TwosApp:
-    """Build the app (tests pass a fixed seed and ``ai_pause=0``)."""
-    return TwosApp(variant, players, seed, ai_pause, autosave, session, replay)
+    """Build the app (tests pass a fixed seed and ``ai_pause=0``). First-game tips are
+    off unless ``tips``: a player's app (:func:`run_app`) turns them on."""
+    return TwosApp(variant, players, seed, ai_pause, autosave, session, replay, tips)
 
 
 def run_app(
@@ -483,8 +517,30 @@ def run_app(
     players: int | None = None,
     seed: int | None = None,
     replay: int | None = None,
+    learn: str | None = None,
+    learn_step: int | None = None,
 ) -> int:
-    """Run the app in the terminal; the exit status for the command line."""
+    """Run the app in the terminal; the exit status for the command line. ``learn``:
+    open the lessons ("" the list, a variant id that game's lesson, at ``learn_step``
+    counted from 1)."""
+    if learn:
+        from ..play.lessons import LessonError, load_lesson
+
+        try:
+            lesson = load_lesson(learn)
+            if learn_step is not None and not 1 <= learn_step <= len(lesson.steps):
+                raise LessonError(
+                    f"the {lesson.title} lesson has steps 1 to {len(lesson.steps)}, "
+                    f"not {learn_step}"
+                )
+        except LessonError as e:
+            print(f"twos-tui: {e}", file=sys.stderr)
+            return 2
+    if learn is not None:
+        app = make_app(tips=True)
+        step = learn_step - 1 if learn_step is not None else None
+        app.on_start = lambda: app.open_learn(learn or None, step)
+        return run_built(app)
     if variant is not None:
         try:
             cls = variant_class(variant)
@@ -499,7 +555,7 @@ def run_app(
         except ValueError as e:
             print(f"twos-tui: {e}", file=sys.stderr)
             return 2
-    return run_built(make_app(variant, players, seed, replay=replay))
+    return run_built(make_app(variant, players, seed, replay=replay, tips=True))
 
 
 def run_built(app: TwosApp) -> int:
@@ -528,14 +584,14 @@ def run_hosted(table: HostedTable, server: TableServer, seat: int | None = None)
     """``twos-tui host`` with a screen: the host's table opens once ``server`` listens
     (on the address and port it was made with). The host plays the table's seats of
     people at this screen (``seat`` among them)."""
-    app = make_app(ai_pause=None)
+    app = make_app(ai_pause=None, tips=True)
     app.on_start = lambda: app.host_table(table, server, server.host, server.port)
     return run_built(app)
 
 
 def run_joined(view: SeatView) -> int:
     """``twos-tui join``: the joined table opens at once (the view is connected)."""
-    app = make_app(ai_pause=None)
+    app = make_app(ai_pause=None, tips=True)
     from .hosting import joined_view
 
     app.on_start = lambda: app.start_session(joined_view(view))

@@ -1,5 +1,6 @@
 """Help: the rules of the game as chosen (house rules included), the keys and a worked
-example, from the Markdown files shipped in ``twos_tui/ui/help``."""
+example, from the Markdown files shipped in ``twos_tui/ui/help``. Each game's page links
+its lesson (``l``, or the link at the end of the page)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ class HelpScreen(Screen[None]):
         Binding("r", "tab('rules')", "Rules"),
         Binding("k", "tab('keys')", "Keys"),
         Binding("o", "odds", "Odds"),
+        Binding("l", "learn", "Lesson", show=False),
         Binding("question_mark", "close", show=False),
     ]
 
@@ -57,6 +59,17 @@ class HelpScreen(Screen[None]):
 
     def action_odds(self) -> None:
         twos_app(self).open_odds(self.game)
+
+    def action_learn(self) -> None:
+        """This game's lesson (the help page links it)."""
+        twos_app(self).open_learn(self.game.variant_id)
+
+    @on(Markdown.LinkClicked)
+    def _link(self, event: Markdown.LinkClicked) -> None:
+        href = event.href
+        if href.startswith("learn:"):
+            event.prevent_default()
+            twos_app(self).open_learn(href.split(":", 1)[1])
 
     @on(TabbedContent.TabActivated)
     def _tab(self, event: TabbedContent.TabActivated) -> None:

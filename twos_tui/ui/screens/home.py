@@ -1,4 +1,4 @@
-"""Home: New game, Continue, Rules, Odds, Quit; the name and version."""
+"""Home: New game, Continue, Join, Rules, Learn, Odds, Stats, Quit; the name and version."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ class HomeScreen(Screen[None]):
         Binding("c", "continue_game", "Continue"),
         Binding("j", "join", "Join"),
         Binding("r", "rules", "Rules"),
+        Binding("l", "learn", "Learn"),
         Binding("o", "odds", "Odds"),
         Binding("s", "stats", "Stats"),
         Binding("q", "quit", "Quit"),
@@ -49,7 +50,9 @@ class HomeScreen(Screen[None]):
                 yield Button("New game (n)", id="new", variant="primary")
                 yield Button("Continue (c)", id="continue")
                 yield Button("Join a table (j)", id="join")
-                yield Button("Rules (r)", id="rules")
+                with Horizontal(id="home-learn"):
+                    yield Button("Rules (r)", id="rules")
+                    yield Button("Learn (l)", id="learn")
                 with Horizontal(id="home-pair"):
                     yield Button("Odds (o)", id="odds")
                     yield Button("Stats (s)", id="stats")
@@ -90,6 +93,9 @@ class HomeScreen(Screen[None]):
     def action_rules(self) -> None:
         self.app.push_screen(RulesListScreen())
 
+    def action_learn(self) -> None:
+        twos_app(self).open_learn()
+
     def action_odds(self) -> None:
         twos_app(self).open_odds()
 
@@ -106,6 +112,7 @@ class HomeScreen(Screen[None]):
             "continue": self.action_continue_game,
             "join": self.action_join,
             "rules": self.action_rules,
+            "learn": self.action_learn,
             "odds": self.action_odds,
             "stats": self.action_stats,
         }

@@ -20,8 +20,8 @@ each: :mod:`.table_panels` (score, log, prompt), :mod:`.table_buttons`,
 :mod:`.table_message`, :mod:`.table_select` (cursor, selection, preview, sort),
 :mod:`.table_moves` (Enter, pass, choices), :mod:`.table_views` (dialogs),
 :mod:`.table_hints`, :mod:`.table_flow` (turns, pass screens, deal end),
-:mod:`.table_ai` (the AI worker's move), :mod:`.table_flash` (bombs and catches) and
-:mod:`.table_demo` (pause, step, follow).
+:mod:`.table_ai` (the AI worker's move), :mod:`.table_flash` (bombs and catches),
+:mod:`.table_tips` (first-game tips) and :mod:`.table_demo` (pause, step, follow).
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from .table_message import MessageBar
 from .table_moves import Moves
 from .table_panels import house_rules_note, offered_lines, prompt_text, render_log, render_score
 from .table_select import Selection
+from .table_tips import TipCoach
 from .table_views import TableViews
 
 CHOICE_POOL = 4  #: choice buttons mounted up front (more are mounted if ever needed)
@@ -125,6 +126,7 @@ class TableScreen(SizeGuard, Screen):
         self.buttons = ActionButtons(self)
         self.moves = Moves(self)
         self.views = TableViews(self)
+        self.tips = TipCoach(self)  #: first-game tips
 
     def app_settings_sort(self, variant_id: str) -> str:
         settings = getattr(self.app, "settings", None)

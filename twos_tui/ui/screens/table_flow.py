@@ -101,6 +101,8 @@ class DealFlow:
                 return
             screen.viewer = target
         screen.refresh_view()
+        if not self.pass_pending:
+            screen.tips.check()
 
     def recap(self, seat: int | None = None) -> Text:
         """What happened since ``seat``'s own last turn (public log lines), for its pass

@@ -1,0 +1,107 @@
+"""First-game tips at the table (:mod:`twos_tui.ui.tips`): when the seat at the screen
+comes to a moment a tip is for, and the tip has not been shown yet, a small box says
+it; Enter (or Esc) closes it, ``n`` turns tips off. Each tip is shown once, then kept in
+the settings as seen. Tips are off at a demo, in lessons, and wherever the app was built
+without them (tests and screenshots: ``make_app(tips=False)``, the default there)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..tips import moments_for_news, moments_for_turn, tip_id, tip_text
+
+if TYPE_CHECKING:
+    from .table import TableScreen
+
+
+class TipDialog(ModalScreen[str]):
+    """One tip: "ok" (Enter, Esc, the button) or "off" (n: no more tips)."""
+
+    BINDINGS = [
+        Binding("enter,escape,space", "answer('ok')", "Got it"),
+        Binding("n", "answer('off')", "No more tips"),
+    ]
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="tip-box"):
+            yield Static(Text("Tip: " + self.title_text, style="bold"), id="tip-title")
+            yield Static(Text(self.text), id="tip-text")
+            with Horizontal(id="tip-buttons"):
+                yield Button("Got it (Enter)", id="ok", variant="primary", compact=True)
+                yield Button("No more tips (n)", id="off", compact=True)
+
+    def action_answer(self, answer: str) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "ok")
+
+
+class TipCoach:
+    """Decides when a tip is due at this table and shows it."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self.seen_news = len(screen.game.history)
+        self.showing = False
+        self.enabled = True  #: off for a lesson's table
+
+    def settings(self) -> Any:
+        app = self.screen.app
+        if not getattr(app, "tips", False):
+            return None
+        return getattr(app, "settings", None)
+
+    def check(self) -> None:
+        """After every change: a tip for news on the table, or for the turn now."""
+        screen = self.screen
+        g = screen.game
+        news = g.history[self.seen_news :] if self.seen_news <= len(g.history) else []
+        self.seen_news = len(g.history)
+        st = self.settings()
+        if st is None or not self.enabled or screen.demo or self.showing:
+            return
+        variant = g.variant_id
+        moments = moments_for_news(variant, [dict(e) for e in news])
+        seat = screen.viewer
+        d = screen._decision
+        if seat is not None and d is not None:
+            obs = dict(g.observation(seat))
+            legal = g.legal_actions(seat)
+            moments += moments_for_turn(variant, obs, d, legal)
+        for m in moments:
+            tid = tip_id(variant, m)
+            found = tip_text(variant, m)
+            if found is not None and st.tip_due(tid):
+                self.show(tid, *found)
+                return
+
+    def show(self, tid: str, title: str, text: str) -> None:
+        screen = self.screen
+        app: Any = screen.app
+        app.settings.tip_shown(tid)
+        app.save_settings()
+        self.showing = True
+
+        def answer(choice: str | None) -> None:
+            self.showing = False
+            if choice == "off":
+                app.settings.tips = False
+                app.save_settings()
+                app.notify("Tips are off. Learn on the home screen turns them back on.")
+
+        app.push_screen(TipDialog(title, text), answer)
