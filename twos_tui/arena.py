@@ -327,7 +327,7 @@ def add_arena_parser(sub: Any) -> None:
         help="AI agents play seeded deals against each other (duplicate-style)",
         description="Agents: " + ", ".join(LEVELS + BASELINES) + ".",
     )
-    p.add_argument("--variant", required=True)
+    p.add_argument("--variant", required=True, help="the game to play (twos, big-two, ...)")
     p.add_argument(
         "--seats",
         required=True,
@@ -335,9 +335,16 @@ def add_arena_parser(sub: Any) -> None:
     )
     from .cli import SEED, int_range
 
-    p.add_argument("--deals", type=int_range(1, 10_000_000), default=400)
-    p.add_argument("--seed", type=SEED, default=1)
-    p.add_argument("--players", type=int_range(1, 8), default=None)
+    p.add_argument(
+        "--deals",
+        type=int_range(1, 10_000_000),
+        default=400,
+        help="deals to play (default 400; rounded up so every agent plays every seat of a deal)",
+    )
+    p.add_argument("--seed", type=SEED, default=1, help="seed of the first deal (default 1)")
+    p.add_argument(
+        "--players", type=int_range(1, 8), default=None, help="seats (default: the game's own)"
+    )
     p.add_argument(
         "--jobs",
         type=int_range(1, 256),
@@ -359,7 +366,7 @@ def add_arena_parser(sub: Any) -> None:
         metavar="N",
         help="stop hard's search after N iterations (reproducible runs)",
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def _progress_printer() -> Any:
