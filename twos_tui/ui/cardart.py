@@ -17,13 +17,15 @@ turned into one Rich ``Text`` (never markup: a label like ``[10♠]`` is shown a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
 
-from ..engine.cards import CardFace
+if TYPE_CHECKING:  # (annotations only: the home screen's start needs no engine)
+    from ..engine.cards import CardFace
 
-FaceFn = Callable[[str], CardFace]
+FaceFn = Callable[[str], "CardFace"]
 
 CARD_W = 5  #: a framed card's width
 CARD_H = 4  #: and height
