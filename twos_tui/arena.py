@@ -369,18 +369,6 @@ def add_arena_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
-def _progress_printer() -> Any:
-    import sys
-
-    def show(done: int, total: int) -> None:
-        if done == total or done % 20 == 0:
-            end = "\n" if done == total else ""
-            sys.stderr.write(f"\rPlaying… {done:,} of {total:,} deals{end}")
-            sys.stderr.flush()
-
-    return show
-
-
 def run_arena_cli(args: Any) -> int:
     import sys
 
@@ -413,17 +401,21 @@ def run_arena_cli(args: Any) -> int:
             if args.hard_iterations < 1:
                 raise ValueError("--hard-iterations must be at least 1")
             hard_kw["iterations"] = args.hard_iterations
-        r = run_arena(
-            args.variant,
-            seats,
-            args.deals,
-            args.seed,
-            players,
-            args.jobs,
-            options,
-            {"hard": hard_kw} if hard_kw else None,
-            progress=_progress_printer() if sys.stderr.isatty() else None,
-        )
+        from .progress import progress_bar
+
+        # a bar on stderr while the deals are played (a terminal only; never stdout)
+        with progress_bar("Playing", "deals") as bar:
+            r = run_arena(
+                args.variant,
+                seats,
+                args.deals,
+                args.seed,
+                players,
+                args.jobs,
+                options,
+                {"hard": hard_kw} if hard_kw else None,
+                progress=bar,
+            )
     except ValueError as e:
         print(f"twos-tui arena: {e}", file=sys.stderr)
         return 2
