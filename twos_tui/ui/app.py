@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.screen import Screen
 
@@ -19,6 +20,7 @@ from ..play import saves
 from ..play import settings as settings_file
 from ..play.paths import data_dir
 from ..play.saves import SaveError
+from . import cardart
 from .screens.home import HomeScreen
 from .textual_private import app_exception
 
@@ -40,6 +42,10 @@ class TwosApp(App[int]):
     _theme_cache: tuple[str, Any] | None = None
     TITLE = "twos-tui"
     ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        # as in other Textual apps: F1 for the keys (on any screen without its own F1)
+        Binding("f1", "keys_help", "Keys help", show=False),
+    ]
 
     def __init__(
         self,
@@ -126,6 +132,7 @@ class TwosApp(App[int]):
 
     async def on_unmount(self) -> None:
         saves.WRITER.flush()  # the last autosave is on disk before the app is gone
+        cardart.set_four_colour(False)  # (a module setting: the next app sets its own)
         history = _history_if_loaded()
         if history is not None:
             history.RECORDER.flush(timeout=10)  # and the last finished deal in the history
@@ -144,6 +151,7 @@ class TwosApp(App[int]):
     def on_mount(self) -> None:
         if self.settings.theme and self.settings.theme in self.available_themes:
             self.theme = self.settings.theme  # the theme chosen last time
+        cardart.set_four_colour(self.settings.four_colour)
         if self.autosave:
             saves.remove_stray_temp_files()  # left by a writer that was killed
         self.push_screen(HomeScreen())
@@ -372,6 +380,33 @@ class TwosApp(App[int]):
         else:
             self.push_screen(HelpScreen(game))
 
+    def action_keys_help(self) -> None:
+        """F1: the keys, on the help screen's Keys tab (with the rules of the game at the
+        table, if there is one); on the help screen, F1 goes to its Keys tab."""
+        from .screens.help import HelpScreen
+        from .screens.table import TableScreen
+
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            screen.action_tab("keys")
+            return
+        game = None
+        for s in reversed(self.screen_stack):
+            if isinstance(s, TableScreen):
+                game = s.table.rules
+                break
+        self.push_screen(HelpScreen(game, tab="keys"))
+
+    def toggle_four_colour(self) -> None:
+        """The four-colour deck on or off: at once on every card shown, and kept."""
+        self.settings.four_colour = not self.settings.four_colour
+        cardart.set_four_colour(self.settings.four_colour)
+        self.save_settings()
+        for screen in self.screen_stack:
+            for widget in screen.walk_children():
+                widget.refresh()
+            screen.refresh()
+
     def open_stats(self, variant: str | None = None) -> None:
         from .screens.stats import StatsScreen
 
@@ -430,6 +465,12 @@ class TwosApp(App[int]):
             lambda: self.open_stats(getattr(getattr(screen, "game", None), "variant_id", None)),
         )
         yield SystemCommand("Home", "Back to the home screen (games are saved)", self.go_home)
+        on = self.settings.four_colour
+        yield SystemCommand(
+            f"Four-colour deck: {'on → off' if on else 'off → on'}",
+            "Each suit its own colour: ♠ black, ♥ red, ♦ blue, ♣ green (kept with the theme)",
+            self.toggle_four_colour,
+        )
         if isinstance(screen, TableScreen):
             yield SystemCommand("Sort hand", "Sort by rank or by suit", screen.action_sort)
             yield SystemCommand(
