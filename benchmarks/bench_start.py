@@ -8,7 +8,8 @@ interpreter, so a drift in the machine's speed touches both alike. Per command: 
 median wall time and the median CPU time of the child (user + system, from
 ``os.wait4``/``resource`` where the system has them). Per pair: the median of the
 run-by-run ratios A/B. The load average is printed with the figures: on a shared machine
-quote the ratios, not the absolute times.
+quote the ratios, not the absolute times. Bytecode is written and used (the variable
+``PYTHONDONTWRITEBYTECODE`` is dropped for the runs), as for an installed package.
 
 * ``help``: ``twos-tui --help`` (the console script next to this Python, else
   ``python -m twos_tui --help``), against ``python -c pass``.
@@ -121,6 +122,10 @@ def main() -> int:
     args = ap.parse_args()
     home = tempfile.mkdtemp(prefix="twos-tui-bench-start-")
     env = dict(os.environ, TWOS_TUI_HOME=home)
+    # as an installed twos-tui runs: from compiled bytecode (pip writes it at install; an
+    # editable checkout writes it on the first run, the warm-up), not recompiling every
+    # module on each start as PYTHONDONTWRITEBYTECODE=1 would
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     try:
         result: dict[str, object] = {
             name: bench_pair(name, args.runs, env) for name in PAIRS if args.only in (None, name)
