@@ -25,6 +25,7 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from twos_tui.arena import run_arena  # noqa: E402
+from twos_tui.progress import progress_bar  # noqa: E402
 
 
 @dataclass
@@ -244,7 +245,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(todo)} rows, {a.jobs} jobs, {os.cpu_count()} cores, load {load:.2f}")
     for r in todo:
         t0 = time.perf_counter()
-        res = run_arena(r.variant, r.seats, r.deals, a.seed, r.players, a.jobs, r.options)
+        with progress_bar(r.key, "deals") as bar:  # stderr, on a terminal only
+            res = run_arena(
+                r.variant, r.seats, r.deals, a.seed, r.players, a.jobs, r.options, progress=bar
+            )
         res["key"] = r.key
         res["command"] = r.command(a.seed, a.jobs)
         me = res["agents"][0]

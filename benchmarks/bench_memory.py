@@ -23,7 +23,6 @@ import asyncio
 import gc
 import json
 import os
-import resource
 import sys
 import tempfile
 
@@ -36,7 +35,12 @@ def rss_mib() -> float:
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    try:
+        import resource
+    except ImportError:  # Windows: no figure
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # bytes on macOS, else KiB
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
 def live_widgets() -> tuple[int, int]:

@@ -34,7 +34,6 @@ import argparse
 import asyncio
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -47,8 +46,22 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def rss_bytes() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    """Resident memory now (Linux's /proc); elsewhere the peak so far (``ru_maxrss``:
+    bytes on macOS, KiB on the others)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return max_rss()
+
+
+def max_rss() -> int:
+    try:
+        import resource
+    except ImportError:  # Windows: no figure
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)
 
 
 # ----- the server process ------------------------------------------------------------------
@@ -93,7 +106,7 @@ async def serve(args: argparse.Namespace) -> None:
                     "conns": len(server.conns),
                     "moves": moves - moves0,
                     "cpu": time.process_time() - cpu0,
-                    "maxrss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+                    "maxrss": max_rss(),
                     "server_ms": [round(x * 1000, 3) for x in server.timings or []],
                 }
             )

@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from twos_tui.bench import bench  # noqa: E402
 from twos_tui.engine import variant_class  # noqa: E402
 from twos_tui.engine.sim import rules_for  # noqa: E402
+from twos_tui.progress import progress_bar  # noqa: E402
 
 DEFAULT_VARIANTS = ("twos:3", "twos:2", "big-two:4", "big-two-5r:4", "chinese-poker:4")
 
@@ -63,12 +64,14 @@ def load() -> str:
         return "?"
 
 
-def measure(variant: str, players: int, games: int, rounds: int) -> dict:
+def measure(variant: str, players: int, games: int, rounds: int, bar: Any = None) -> dict:
     proto, sim = [], []
     for k in range(rounds):
         # round k plays seed k + 1 on both sides: no side replays deals it has cached
         proto.append(protocol_rate(variant, players, games, seed=k + 1))
         sim.append(sim_rate(variant, players, games, seed=k + 1))
+        if bar is not None:  # (between the timed runs, never inside one)
+            bar(k + 1, rounds)
     p, s = statistics.median(proto), statistics.median(sim)
     return {
         "variant": variant,
@@ -96,7 +99,8 @@ def main() -> int:
     for item in args.variant or DEFAULT_VARIANTS:
         v, _, p = item.partition(":")
         players = int(p) if p else variant_class(v).default_players
-        row = measure(v, players, args.games, args.rounds)
+        with progress_bar(f"{v} {players}p", "rounds") as bar:  # stderr, a terminal only
+            row = measure(v, players, args.games, args.rounds, bar)
         out["rows"].append(row)
         if not args.json:
             print(

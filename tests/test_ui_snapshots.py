@@ -98,6 +98,21 @@ def test_snapshot_help(snap_compare, size):
     )
 
 
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_snapshot_four_colour_table(snap_compare, size):
+    """issue 20: the four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green), the same table as
+    test_snapshot_climbing_table."""
+    app = make_app("big-two", seed=12, ai_pause=0)
+    app.settings.four_colour = True
+    assert snap_compare(app, terminal_size=size, run_before=human_turn)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_snapshot_keys_help_from_home(snap_compare, size):
+    """issue 20: F1 on the home screen opens the keys."""
+    assert snap_compare(make_app(ai_pause=0), press=["f1"], terminal_size=size)
+
+
 #: issue 16: every game at the advertised minimum, 60x20 (sizing.MIN_WIDTH/MIN_HEIGHT)
 MINIMUM = [
     ("twos", None, 3),

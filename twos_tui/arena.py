@@ -327,7 +327,7 @@ def add_arena_parser(sub: Any) -> None:
         help="AI agents play seeded deals against each other (duplicate-style)",
         description="Agents: " + ", ".join(LEVELS + BASELINES) + ".",
     )
-    p.add_argument("--variant", required=True)
+    p.add_argument("--variant", required=True, help="the game to play (twos, big-two, ...)")
     p.add_argument(
         "--seats",
         required=True,
@@ -335,9 +335,16 @@ def add_arena_parser(sub: Any) -> None:
     )
     from .cli import SEED, int_range
 
-    p.add_argument("--deals", type=int_range(1, 10_000_000), default=400)
-    p.add_argument("--seed", type=SEED, default=1)
-    p.add_argument("--players", type=int_range(1, 8), default=None)
+    p.add_argument(
+        "--deals",
+        type=int_range(1, 10_000_000),
+        default=400,
+        help="deals to play (default 400; rounded up so every agent plays every seat of a deal)",
+    )
+    p.add_argument("--seed", type=SEED, default=1, help="seed of the first deal (default 1)")
+    p.add_argument(
+        "--players", type=int_range(1, 8), default=None, help="seats (default: the game's own)"
+    )
     p.add_argument(
         "--jobs",
         type=int_range(1, 256),
@@ -359,19 +366,7 @@ def add_arena_parser(sub: Any) -> None:
         metavar="N",
         help="stop hard's search after N iterations (reproducible runs)",
     )
-    p.add_argument("--json", action="store_true")
-
-
-def _progress_printer() -> Any:
-    import sys
-
-    def show(done: int, total: int) -> None:
-        if done == total or done % 20 == 0:
-            end = "\n" if done == total else ""
-            sys.stderr.write(f"\rPlaying… {done:,} of {total:,} deals{end}")
-            sys.stderr.flush()
-
-    return show
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def run_arena_cli(args: Any) -> int:
@@ -406,17 +401,21 @@ def run_arena_cli(args: Any) -> int:
             if args.hard_iterations < 1:
                 raise ValueError("--hard-iterations must be at least 1")
             hard_kw["iterations"] = args.hard_iterations
-        r = run_arena(
-            args.variant,
-            seats,
-            args.deals,
-            args.seed,
-            players,
-            args.jobs,
-            options,
-            {"hard": hard_kw} if hard_kw else None,
-            progress=_progress_printer() if sys.stderr.isatty() else None,
-        )
+        from .progress import progress_bar
+
+        # a bar on stderr while the deals are played (a terminal only; never stdout)
+        with progress_bar("Playing", "deals") as bar:
+            r = run_arena(
+                args.variant,
+                seats,
+                args.deals,
+                args.seed,
+                players,
+                args.jobs,
+                options,
+                {"hard": hard_kw} if hard_kw else None,
+                progress=bar,
+            )
     except ValueError as e:
         print(f"twos-tui arena: {e}", file=sys.stderr)
         return 2

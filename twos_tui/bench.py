@@ -13,6 +13,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .engine import new_game, variant_class
@@ -20,9 +21,18 @@ from .engine import new_game, variant_class
 MAX_MOVES_PER_DEAL = 20_000
 
 
+#: ``bench`` shows its progress bar only once a run has taken this long
+BAR_DELAY_S = 2.0
+
+
 def bench(
-    variant: str, players: int | None = None, games: int = 1000, seed: int = 1
+    variant: str,
+    players: int | None = None,
+    games: int = 1000,
+    seed: int = 1,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
+    """Time ``games`` random deals; ``progress(done, games)`` after each deal."""
     cls = variant_class(variant)
     if players is None:
         players = cls.default_players
@@ -49,6 +59,8 @@ def bench(
             if n > MAX_MOVES_PER_DEAL:
                 raise RuntimeError(f"{variant} deal {i} did not end after {n} moves")
         moves += n
+        if progress is not None:
+            progress(i + 1, games)
     elapsed = (clock() - start) / 1e9
     return {
         "variant": variant,
@@ -63,8 +75,12 @@ def bench(
 
 
 def run_bench_cli(args) -> int:
+    from .progress import progress_bar
+
     try:
-        r = bench(args.variant, args.players, args.games, args.seed)
+        # the bar (stderr, a terminal only) appears once a run takes over BAR_DELAY_S
+        with progress_bar("Playing", "deals", delay=BAR_DELAY_S) as bar:
+            r = bench(args.variant, args.players, args.games, args.seed, progress=bar)
     except ValueError as e:
         print(f"twos-tui bench: error: {e}", file=sys.stderr)
         return 2

@@ -4,20 +4,53 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
-from .engine import VARIANT_IDS
 
+TYPE_CHECKING = False  # (not ``typing``'s: importing typing is a sixth of --help's time)
 if TYPE_CHECKING:
+    from typing import NoReturn
+
     from .play.net.server import HostedTable, TableServer
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, sized from ``os.get_terminal_size`` (argparse asks shutil,
+    whose import costs more than the rest of ``twos-tui --help``)."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            width = _columns() - 2  # (as argparse does)
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _columns() -> int:
+    try:
+        return max(int(os.environ["COLUMNS"]), 20)
+    except (KeyError, ValueError):
+        pass
+    try:
+        return max(os.get_terminal_size(sys.__stdout__.fileno()).columns, 20)  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
 
 
 class OneLineParser(argparse.ArgumentParser):
     """Every bad command line: one line on stderr (no usage block) and exit status 2;
     the values echoed are cleaned of control characters (an escape code typed in an
     argument never reaches the terminal raw)."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         from .play.names import clean_text
@@ -70,7 +103,124 @@ def _shown(text: str) -> str:
 SEED.__name__ = "seed"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def add_play_parser(sub: argparse._SubParsersAction) -> None:
+    from .engine import VARIANT_IDS
+
+    play = sub.add_parser("play", help=COMMAND_HELP["play"])
+    play.add_argument("variant", choices=VARIANT_IDS, help="the game to play")
+    play.add_argument(
+        "--players", type=int_range(1, 8), default=None, help="seats at the table (1 to 8)"
+    )
+    play.add_argument(
+        "--seed", type=SEED, default=None, help="a whole number: the same seed, the same deals"
+    )
+
+
+def add_learn_parser(sub: argparse._SubParsersAction) -> None:
+    from .engine import VARIANT_IDS
+
+    learn = sub.add_parser("learn", help=COMMAND_HELP["learn"])
+    learn.add_argument("variant", nargs="?", choices=VARIANT_IDS, help="the game to learn")
+    learn.add_argument(
+        "--step", type=int_range(1, 8), default=None, help="start at this step (from 1)"
+    )
+
+
+def add_bench_parser(sub: argparse._SubParsersAction) -> None:
+    bench = sub.add_parser("bench", help=COMMAND_HELP["bench"])
+    bench.add_argument("--variant", required=True, help="the game to time (twos, big-two, ...)")
+    bench.add_argument(
+        "--players", type=int_range(1, 8), default=None, help="seats (default: the game's own)"
+    )
+    bench.add_argument(
+        "--games", type=int_range(1, 1_000_000), default=1000, help="deals to play (default 1000)"
+    )
+    bench.add_argument("--seed", type=SEED, default=1, help="seed of the deals (default 1)")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def add_odds_parser(sub: argparse._SubParsersAction) -> None:
+    odds = sub.add_parser("odds", help=COMMAND_HELP["odds"])
+    # (odds checks its own sizes, naming the limits: see odds_cli.check_sizes)
+    odds.add_argument("--hand-size", type=int, required=True, help="cards in the hand")
+    odds.add_argument(
+        "--deck",
+        default="standard",
+        help="standard, chinese, decks:K (K decks shuffled together) or infinite",
+    )
+    odds.add_argument("--json", action="store_true", help="print the table as JSON")
+    odds.add_argument(
+        "--simulate",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also deal N random hands as a Monte Carlo cross-check",
+    )
+    odds.add_argument(
+        "--seed", type=SEED, default=1, help="seed of the --simulate deals (default 1)"
+    )
+
+
+#: The one-line help of every subcommand, in the order ``--help`` lists them.
+COMMAND_HELP: dict[str, str] = {
+    "play": "open a table of one variant directly",
+    "learn": "open the lessons (with a game: start that game's lesson at once)",
+    "bench": "play random games and print engine speed",
+    "arena": "AI agents play seeded deals against each other (duplicate-style)",
+    "odds": "exact chances of every run shape in a dealt hand",
+    "stats": "your results per game, from the history",
+    "replay": "watch a recorded deal again, step by step",
+    "export": "export the history: one game as text, or CSV",
+    "serve": "play in a web browser (needs the web extra)",
+    "host": "host a table that friends join from their own computers",
+    "join": "sit at a table hosted on another computer",
+}
+
+#: Who defines each subcommand's arguments: ``"module:function"``, the function taking the
+#: subparsers object and adding its command(s). Only the module of the command being run
+#: is imported (``twos-tui --help`` and the home screen import none of them: the start
+#: stays light, see benchmarks/bench_start.py); the other commands are listed by name and
+#: ``COMMAND_HELP``. A new subcommand: a line here and in ``COMMAND_HELP``, and its run in
+#: ``main``.
+COMMAND_PARSERS: dict[str, str] = {
+    "play": "twos_tui.cli:add_play_parser",
+    "learn": "twos_tui.cli:add_learn_parser",
+    "bench": "twos_tui.cli:add_bench_parser",
+    "arena": "twos_tui.arena:add_arena_parser",
+    "odds": "twos_tui.cli:add_odds_parser",
+    "stats": "twos_tui.history_cli:add_history_parsers",
+    "replay": "twos_tui.history_cli:add_history_parsers",
+    "export": "twos_tui.history_cli:add_history_parsers",
+    "serve": "twos_tui.serve:add_serve_parser",
+    "host": "twos_tui.net_cli:add_net_parsers",
+    "join": "twos_tui.net_cli:add_net_parsers",
+}
+
+#: ``build_parser``'s default: every subcommand's full parser (tests, help walkers)
+ALL = "*"
+
+
+def _adder(target: str):
+    import importlib
+
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def command_in(argv: list[str]) -> str | None:
+    """The subcommand an argument list names: its first word that is not an option (the
+    top level has no option taking a value), or ``None``."""
+    for i, word in enumerate(argv):
+        if word == "--":
+            return argv[i + 1] if i + 1 < len(argv) else None
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
+    """The command line. ``command``: the subcommand to define fully (``ALL``: every one);
+    the others get a light stand-in that only lists them in ``--help``."""
     p = OneLineParser(
         prog="twos-tui",
         description="Climbing and trick card games in the terminal. "
@@ -79,57 +229,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"twos-tui {__version__}")
     sub = p.add_subparsers(dest="command")
 
-    play = sub.add_parser("play", help="open a table of one variant directly")
-    play.add_argument("variant", choices=VARIANT_IDS, help="the game to play")
-    play.add_argument("--players", type=int_range(1, 8), default=None)
-    play.add_argument("--seed", type=SEED, default=None)
-
-    learn = sub.add_parser(
-        "learn", help="open the lessons (with a game: start that game's lesson at once)"
+    wanted = (
+        {COMMAND_PARSERS.get(command or "")} if command != ALL else set(COMMAND_PARSERS.values())
     )
-    learn.add_argument("variant", nargs="?", choices=VARIANT_IDS, help="the game to learn")
-    learn.add_argument(
-        "--step", type=int_range(1, 8), default=None, help="start at this step (from 1)"
-    )
-
-    bench = sub.add_parser("bench", help="play random games and print engine speed")
-    bench.add_argument("--variant", required=True)
-    bench.add_argument("--players", type=int_range(1, 8), default=None)
-    bench.add_argument("--games", type=int_range(1, 1_000_000), default=1000)
-    bench.add_argument("--seed", type=SEED, default=1)
-    bench.add_argument("--json", action="store_true")
-
-    from .arena import add_arena_parser
-
-    add_arena_parser(sub)
-
-    odds = sub.add_parser("odds", help="exact chances of every run shape in a dealt hand")
-    # (odds checks its own sizes, naming the limits: see odds_cli.check_sizes)
-    odds.add_argument("--hand-size", type=int, required=True)
-    odds.add_argument(
-        "--deck",
-        default="standard",
-        help="standard, chinese, decks:K (K decks shuffled together) or infinite",
-    )
-    odds.add_argument("--json", action="store_true")
-    odds.add_argument(
-        "--simulate",
-        type=int,
-        default=0,
-        metavar="N",
-        help="also deal N random hands as a Monte Carlo cross-check",
-    )
-    odds.add_argument("--seed", type=SEED, default=1)
-
-    from .history_cli import add_history_parsers
-    from .serve import add_serve_parser
-
-    add_history_parsers(sub)
-    add_serve_parser(sub)
-
-    from .net_cli import add_net_parsers
-
-    add_net_parsers(sub)
+    added: set[str] = set()
+    for name, target in COMMAND_PARSERS.items():
+        if target in wanted:
+            if target not in added:
+                _adder(target)(sub)
+                added.add(target)
+        else:
+            sub.add_parser(name, help=COMMAND_HELP[name], add_help=False)
     return p
 
 
@@ -157,7 +267,8 @@ def run_hosted_ui(table: HostedTable, server: TableServer, seat: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = build_parser(command_in(words)).parse_args(words)
     if args.command == "bench":
         from .bench import run_bench_cli
 

@@ -83,7 +83,9 @@ def add_net_parsers(sub: Any) -> None:
     host.add_argument("--headless", action="store_true", help="serve only: no screen")
     host.add_argument("--name", default=None, help="your name at the table")
     host.add_argument("--level", default="normal", choices=LEVELS + BASELINES, help="AI level")
-    host.add_argument("--seed", type=int, default=None)
+    host.add_argument(
+        "--seed", type=int, default=None, help="a whole number: the same seed, the same deals"
+    )
     host.add_argument(
         "--option",
         action="append",

@@ -2,8 +2,9 @@
 the same game (the second one's moves would silently replace the first's).
 
 The lock is an OS lock (``fcntl.flock`` on POSIX, ``msvcrt.locking`` on Windows) on a
-file ``<save id>.lock`` beside the save, which holds the owner's pid, host and process
-start time for the messages. The kernel gives the lock back when its owner ends, however
+file ``<save id>.lock`` beside the save, which holds the owner's pid, user, host and
+process start time for the messages (see :mod:`.procs` for the portable process
+checks). The kernel gives the lock back when its owner ends, however
 it ends, so a *stale* lock is simply free, and two apps taking it at once can never both
 get it (a lock file that only existed, as before, raced: two owners at once). A lock
 held by a live process is respected: :class:`SaveLocked` names the owner and the app
@@ -18,13 +19,18 @@ import json
 import os
 import socket
 import stat
+import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
+from .procs import pid_alive, process_start
 from .saves import check_save_id, saves_dir
 
 MAX_LOCK_BYTES = 4096
+#: Windows locks a byte range, and a locked range cannot be read by another process: the
+#: lock is taken on one byte far past the owner's record, which stays readable
+WIN_LOCK_OFFSET = 1 << 30
 
 
 class SaveLocked(Exception):
@@ -57,29 +63,8 @@ _HOST = socket.gethostname()[:64]
 
 
 def _proc_start(pid: int) -> str | None:
-    """When process ``pid`` started (Linux: clock ticks since boot), or ``None``."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            data = f.read(4096)
-    except OSError:
-        return None
-    # the command name (field 2) may hold spaces and parentheses: split after the last ")"
-    rest = data.rpartition(b")")[2].split()
-    return rest[19].decode() if len(rest) > 19 else None
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
+    """When process ``pid`` started (see :func:`.procs.process_start`), or ``None``."""
+    return process_start(pid)
 
 
 def lock_path(save_id: str) -> Path:
@@ -119,7 +104,7 @@ def owner_alive(owner: dict[str, Any] | None) -> bool:
     if owner.get("host") != _HOST:
         return True  # another machine's process cannot be checked: respect it
     pid = owner["pid"]
-    if not _alive(pid):
+    if not pid_alive(pid):
         return False
     started = owner.get("start")
     now_started = _proc_start(pid)
@@ -133,6 +118,9 @@ def _me() -> dict[str, Any]:
         "host": _HOST,
         "start": _proc_start(os.getpid()),
         "since": time.time(),
+        # written under the OS lock: whoever takes the lock after us knows we are gone
+        # (a record without it comes from an older twos-tui that only wrote the file)
+        "lock": "os",
     }
 
 
@@ -158,19 +146,35 @@ def _is_me(owner: dict[str, Any] | None) -> bool:
 _HELD: dict[str, tuple[Path, int]] = {}
 
 
+def _windows() -> bool:
+    return sys.platform == "win32"
+
+
+def _msvcrt() -> Any:
+    import importlib
+
+    return importlib.import_module("msvcrt")  # (Windows only; typed loosely on purpose)
+
+
 def _os_lock(fd: int) -> bool:
     """Take the OS lock of an open lock file without waiting: True if this process now
-    holds it, False if another one does. POSIX: ``fcntl.flock`` (released by the kernel
-    when the owner exits, however it ends: a stale lock is simply free). Windows:
-    ``msvcrt.locking`` of the first byte (also released when the process ends)."""
-    if os.name == "nt":  # pragma: no cover - Windows only (no test machine here)
-        import msvcrt
+    holds it, False if another one does. The kernel gives it back when its owner exits,
+    however it ends, so a stale lock is simply free.
 
+    POSIX (Linux, macOS, the BSDs): ``fcntl.flock`` of the whole file. Windows:
+    ``msvcrt.locking`` of one byte at :data:`WIN_LOCK_OFFSET` (a byte-range lock; past
+    the record so others can still read who holds it). ``fcntl``/``msvcrt`` directly
+    rather than the ``filelock`` package: the same two calls, no dependency, and the
+    lock file keeps the owner's record for the messages."""
+    if _windows():
+        msvcrt = _msvcrt()
         try:
-            os.lseek(fd, 0, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+            os.lseek(fd, WIN_LOCK_OFFSET, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
         except OSError:
             return False
+        finally:
+            os.lseek(fd, 0, os.SEEK_SET)
         return True
     import fcntl
 
@@ -181,9 +185,19 @@ def _os_lock(fd: int) -> bool:
     return True
 
 
+def _os_unlock(fd: int) -> None:
+    """Give the OS lock back before the descriptor is closed (Windows asks for it: a lock
+    left to the close is released "when resources allow"; POSIX frees it on close)."""
+    if _windows():
+        msvcrt = _msvcrt()
+        with contextlib.suppress(OSError):
+            os.lseek(fd, WIN_LOCK_OFFSET, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+
 def _open_lock_file(path: Path) -> int:
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    flags |= getattr(os, "O_NONBLOCK", 0)
+    flags |= getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags, 0o644)
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
@@ -221,11 +235,13 @@ def acquire(save_id: str) -> None:
             os.close(fd)
             raise SaveLocked(save_id, read_owner(path) or {"pid": "?"})
         if not _same_file(fd, path):
+            _os_unlock(fd)
             os.close(fd)  # removed by its owner as we took it: take the new file
             continue
         owner = read_owner(path)
-        if owner is not None and not _is_me(owner) and owner_alive(owner):
+        if _legacy_owner_running(owner):
             # written by an older twos-tui (no OS lock) that still runs: respect it
+            _os_unlock(fd)
             os.close(fd)
             raise SaveLocked(save_id, owner)
         try:
@@ -234,6 +250,7 @@ def acquire(save_id: str) -> None:
             os.write(fd, json.dumps(_me()).encode())
             os.fsync(fd)
         except OSError:
+            _os_unlock(fd)
             os.close(fd)
             raise
         _HELD[save_id] = (path, fd)
@@ -248,7 +265,12 @@ def release(save_id: str) -> None:
     if held is None:
         return
     path, fd = held
-    if os.name != "nt" and _same_file(fd, path):
+    if _windows():
+        # an open file cannot be removed there: its record is emptied instead
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+        _os_unlock(fd)
+    elif _same_file(fd, path):
         with contextlib.suppress(OSError):
             os.unlink(path)
     with contextlib.suppress(OSError):
@@ -271,12 +293,21 @@ def holder(save_id: str) -> dict[str, Any] | None:
     try:
         if not _os_lock(fd):
             return read_owner(path) or {"pid": "?"}
+        _os_unlock(fd)
     finally:
         os.close(fd)  # (closing gives the lock back at once)
     owner = read_owner(path)
-    if owner is None or _is_me(owner) or not owner_alive(owner):
-        return None
-    return owner
+    return owner if _legacy_owner_running(owner) else None
+
+
+def _legacy_owner_running(owner: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
+    """With the OS lock free (or just taken), whether the file's recorded owner still
+    holds the save anyway: only an older twos-tui, which wrote the record without an OS
+    lock, and only while its process runs. A record written under the OS lock
+    (``"lock": "os"``) means its owner has gone, whatever runs under that pid now."""
+    if owner is None or owner.get("lock") == "os" or _is_me(owner):
+        return False
+    return owner_alive(owner)
 
 
 def delete_locked_save(save_id: str) -> None:

@@ -392,17 +392,9 @@ def write_save(save_id: str, data: dict[str, Any] | str) -> Path:
 
 
 def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
+    from .procs import pid_alive  # (portable: never os.kill on Windows)
+
+    return pid_alive(pid)
 
 
 _TEMP_RE = re.compile(r"\.(?P<id>.+)\.(?P<pid>\d+)\.[^.]+\.tmp")

@@ -133,6 +133,8 @@ def carry_options(
 @dataclass
 class Settings:
     theme: str | None = None
+    #: the four-colour deck: each suit its own colour (kept with the theme)
+    four_colour: bool = False
     ai_pace: str = DEFAULT_PACE
     trick_pause: str = DEFAULT_TRICK_PAUSE
     sort: dict[str, str] = field(default_factory=dict)  #: variant id -> "rank" / "suit"
@@ -179,6 +181,7 @@ class Settings:
         return {
             "format": SETTINGS_FORMAT,
             "theme": self.theme,
+            "four_colour": self.four_colour,
             "ai_pace": self.ai_pace,
             "trick_pause": self.trick_pause,
             "sort": dict(self.sort),
@@ -196,6 +199,8 @@ class Settings:
             return s
         if isinstance(d.get("theme"), str):
             s.theme = d["theme"]
+        if isinstance(d.get("four_colour"), bool):
+            s.four_colour = d["four_colour"]
         if d.get("ai_pace") in PACES:
             s.ai_pace = d["ai_pace"]
         if d.get("trick_pause") in TRICK_PAUSES:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 import sys
 import time
 import traceback
@@ -13,22 +12,27 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.screen import Screen
 
-from ..engine import Game, variant_class
-from ..play import history, saves
+from ..play import saves
 from ..play import settings as settings_file
-from ..play.locks import SaveLocked
 from ..play.paths import data_dir
-from ..play.saves import SaveError, SaveInfo
-from ..play.seat_view import LocalSeatView, SeatView
-from ..play.session import Session, default_seats
+from ..play.saves import SaveError
+from . import cardart
 from .screens.home import HomeScreen
 from .textual_private import app_exception
 
+# The home screen needs none of the engine, the history (sqlite), the seat views or the
+# sessions: they are imported where a table, a replay or the stats first need them, so
+# the start stays light (issue 20; benchmarks/bench_start.py measures it).
 if TYPE_CHECKING:
+    from ..engine import Game
     from ..play.net.server import HostedTable, TableServer
+    from ..play.saves import SaveInfo
+    from ..play.seat_view import SeatView
+    from ..play.session import Session
 
 AI_PAUSE: float | None = None  #: None: the pace chosen in the picker (see play.settings)
 
@@ -38,6 +42,10 @@ class TwosApp(App[int]):
     _theme_cache: tuple[str, Any] | None = None
     TITLE = "twos-tui"
     ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        # as in other Textual apps: F1 for the keys (on any screen without its own F1)
+        Binding("f1", "keys_help", "Keys help", show=False),
+    ]
 
     def __init__(
         self,
@@ -128,8 +136,11 @@ class TwosApp(App[int]):
 
     async def on_unmount(self) -> None:
         saves.WRITER.flush()  # the last autosave is on disk before the app is gone
-        history.RECORDER.flush(timeout=10)  # and the last finished deal in the history
-        history.RECORDER.on_error = None
+        cardart.set_four_colour(False)  # (a module setting: the next app sets its own)
+        history = _history_if_loaded()
+        if history is not None:
+            history.RECORDER.flush(timeout=10)  # and the last finished deal in the history
+            history.RECORDER.on_error = None
         server = getattr(self.table, "server", None)
         self.close_session()
         if server is not None:  # a hosted table: its players are told it has stopped
@@ -144,8 +155,7 @@ class TwosApp(App[int]):
     def on_mount(self) -> None:
         if self.settings.theme and self.settings.theme in self.available_themes:
             self.theme = self.settings.theme  # the theme chosen last time
-        history.RECORDER.on_error = self._history_failed
-        history.RECORDER.start()
+        cardart.set_four_colour(self.settings.four_colour)
         if self.autosave:
             saves.remove_stray_temp_files()  # left by a writer that was killed
         self.push_screen(HomeScreen())
@@ -157,6 +167,8 @@ class TwosApp(App[int]):
         elif self.start_with is not None:
             self.start_session(self.start_with)
         elif self.start_variant is not None:
+            from ..play.session import Session
+
             self.start_session(
                 Session.start(
                     self.start_variant,
@@ -220,6 +232,10 @@ class TwosApp(App[int]):
     def session(self) -> Session | None:
         """The match in play on this computer, if any (a joined table has none)."""
         table = self.table
+        if table is None:
+            return None
+        from ..play.seat_view import LocalSeatView
+
         return table.session if isinstance(table, LocalSeatView) else None
 
     def close_session(self) -> None:
@@ -265,8 +281,13 @@ class TwosApp(App[int]):
         self.run_worker(start(), group="host", exclusive=True)
 
     def start_session(self, session: Session | SeatView) -> None:
+        from ..play import history
+        from ..play.seat_view import LocalSeatView, SeatView
         from .screens.table import TableScreen
 
+        # the history's writer thread, started with the first table (not at launch)
+        history.RECORDER.on_error = self._history_failed
+        history.RECORDER.start()
         self.go_home()
         table = session if isinstance(session, SeatView) else LocalSeatView(session)
         if hasattr(table, "record_history"):  # a joined table: this player's own history
@@ -286,6 +307,8 @@ class TwosApp(App[int]):
     def resume(self, info: SaveInfo, copy: bool = False) -> None:
         """Open a listed save. If another running twos-tui has it open, say so and
         offer a copy; if it changed since it was listed and is now damaged, say why."""
+        from ..play.locks import SaveLocked
+        from ..play.session import Session
         from .screens.dialogs import SaveLockedDialog
 
         if not copy and self.resume_hosted(info):
@@ -319,6 +342,7 @@ class TwosApp(App[int]):
         """A save of a table this app hosted reopens as that hosted table (same code,
         same seat keys, where it listened before): never as a local game, which would
         show the remote players' hands at this screen. ``False``: not a hosted save."""
+        from ..play.locks import SaveLocked
         from ..play.net.client import DEFAULT_PORT
         from ..play.net.server import HostedTable, TableServer, sidecar_path
 
@@ -374,6 +398,33 @@ class TwosApp(App[int]):
 
         start_lesson(self, variant, step)
 
+    def action_keys_help(self) -> None:
+        """F1: the keys, on the help screen's Keys tab (with the rules of the game at the
+        table, if there is one); on the help screen, F1 goes to its Keys tab."""
+        from .screens.help import HelpScreen
+        from .screens.table import TableScreen
+
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            screen.action_tab("keys")
+            return
+        game = None
+        for s in reversed(self.screen_stack):
+            if isinstance(s, TableScreen):
+                game = s.table.rules
+                break
+        self.push_screen(HelpScreen(game, tab="keys"))
+
+    def toggle_four_colour(self) -> None:
+        """The four-colour deck on or off: at once on every card shown, and kept."""
+        self.settings.four_colour = not self.settings.four_colour
+        cardart.set_four_colour(self.settings.four_colour)
+        self.save_settings()
+        for screen in self.screen_stack:
+            for widget in screen.walk_children():
+                widget.refresh()
+            screen.refresh()
+
     def open_stats(self, variant: str | None = None) -> None:
         from .screens.stats import StatsScreen
 
@@ -381,6 +432,9 @@ class TwosApp(App[int]):
 
     def open_replay(self, deal_id: int, then: Any = None) -> None:
         """Replay a recorded deal; ``then``: called when the replay is closed."""
+        import sqlite3
+
+        from ..play import history
         from ..play.replay import load_replay
         from .screens.replay import ReplayScreen
 
@@ -436,6 +490,12 @@ class TwosApp(App[int]):
             "Tips: show them all again",
             "First-game tips come back, each once, at the moment it is for (kept)",
             self.tips_back_on,
+        )
+        on = self.settings.four_colour
+        yield SystemCommand(
+            f"Four-colour deck: {'on → off' if on else 'off → on'}",
+            "Each suit its own colour: ♠ black, ♥ red, ♦ blue, ♣ green (kept with the theme)",
+            self.toggle_four_colour,
         )
         if isinstance(screen, TableScreen):
             yield SystemCommand("Sort hand", "Sort by rank or by suit", screen.action_sort)
@@ -542,6 +602,9 @@ def run_app(
         app.on_start = lambda: app.open_learn(learn or None, step)
         return run_built(app)
     if variant is not None:
+        from ..engine import variant_class
+        from ..play.session import default_seats
+
         try:
             cls = variant_class(variant)
             if players is None:
@@ -569,7 +632,9 @@ def run_built(app: TwosApp) -> int:
         raise
     finally:
         saves.WRITER.flush()
-        history.RECORDER.flush(timeout=10)
+        history = _history_if_loaded()
+        if history is not None:  # (not imported: no deal was played, nothing to write)
+            history.RECORDER.flush(timeout=10)
         if app.table is not None:
             app.table.close()
     if app.return_code not in (None, 0):
@@ -596,6 +661,12 @@ def run_joined(view: SeatView) -> int:
 
     app.on_start = lambda: app.start_session(joined_view(view))
     return run_built(app)
+
+
+def _history_if_loaded() -> Any:
+    """The history module if a table imported it (its recorder may hold deals to write),
+    else ``None``: nothing was recorded, and quitting does not import it."""
+    return sys.modules.get("twos_tui.play.history")
 
 
 def _crashed(details: str) -> None:

@@ -17,13 +17,15 @@ turned into one Rich ``Text`` (never markup: a label like ``[10♠]`` is shown a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
 
-from ..engine.cards import CardFace
+if TYPE_CHECKING:  # (annotations only: the home screen's start needs no engine)
+    from ..engine.cards import CardFace
 
-FaceFn = Callable[[str], CardFace]
+FaceFn = Callable[[str], "CardFace"]
 
 CARD_W = 5  #: a framed card's width
 CARD_H = 4  #: and height
@@ -56,7 +58,31 @@ BORDERS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: the four-colour deck (a setting, kept with the theme): each French suit its own ink, as
+#: on four-colour decks and in tty-solitaire. The suit symbol still shows on every card.
+FOUR_COLOUR_INK = {
+    "spades": INK["black"],
+    "hearts": INK["red"],
+    "diamonds": INK["blue"],
+    "clubs": INK["green"],
+}
+_four_colour = False
+
+
+def set_four_colour(on: bool) -> None:
+    """Draw the cards of the French suits in four inks (the app sets it from its
+    settings; the screens are then refreshed)."""
+    global _four_colour
+    _four_colour = bool(on)
+
+
+def four_colour() -> bool:
+    return _four_colour
+
+
 def ink(face: CardFace) -> str:
+    if _four_colour and face.suit_name in FOUR_COLOUR_INK:
+        return FOUR_COLOUR_INK[face.suit_name]
     return INK.get(face.colour, face.colour)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.text import Text
@@ -25,7 +25,6 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Header, OptionList, Static
 
-from ..engine.cards import CardFace
 from .cardart import (
     CARD_H,
     FACE_BG,
@@ -38,6 +37,9 @@ from .cardart import (
     chips,
 )
 from .textual_private import HeaderTitle, forget_closed_watchers
+
+if TYPE_CHECKING:  # (annotations only: the home screen's start needs no engine)
+    from ..engine.cards import CardFace
 
 __all__ = [
     "HandView",

@@ -4,6 +4,8 @@ its lesson (``l``, or the link at the end of the page)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,10 +13,12 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Markdown, TabbedContent, TabPane
 
-from ...engine import Game
 from ..helptext import help_markdown, keys_markdown
 from ..typed_app import twos_app
 from ..widgets import KeyBar, SafeHeader
+
+if TYPE_CHECKING:
+    from ...engine import Game
 
 
 class HelpScreen(Screen[None]):
@@ -26,24 +30,32 @@ class HelpScreen(Screen[None]):
         Binding("o", "odds", "Odds"),
         Binding("l", "learn", "Lesson", show=False),
         Binding("question_mark", "close", show=False),
+        Binding("f1", "tab('keys')", show=False),
     ]
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game | None, tab: str = "rules") -> None:
+        """``game``: whose rules (``None``: the keys only, as F1 opens them away from a
+        table); ``tab``: the tab shown first, ``"rules"`` or ``"keys"``."""
         super().__init__()
         self.game = game
+        self.first_tab = tab if game is not None else "keys"
 
     def compose(self) -> ComposeResult:
         yield SafeHeader(show_clock=False, icon="?")
-        with TabbedContent(initial="rules"):
-            with TabPane(f"{self.game.name} rules", id="rules"), VerticalScroll(id="rules-scroll"):
-                yield Markdown(help_markdown(self.game), id="rules-md", open_links=False)
+        with TabbedContent(initial=self.first_tab):
+            if self.game is not None:
+                with (
+                    TabPane(f"{self.game.name} rules", id="rules"),
+                    VerticalScroll(id="rules-scroll"),
+                ):
+                    yield Markdown(help_markdown(self.game), id="rules-md", open_links=False)
             with TabPane("Keys", id="keys"), VerticalScroll(id="keys-scroll"):
                 yield Markdown(keys_markdown(), id="keys-md", open_links=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.title = f"Help: {self.game.name}"
-        self.query_one("#rules-scroll").focus()
+        self.title = f"Help: {self.game.name}" if self.game is not None else "Help: keys"
+        self.query_one(f"#{self.first_tab}-scroll").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -53,8 +65,12 @@ class HelpScreen(Screen[None]):
         self.query_one(f"#{tab}-scroll").focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "odds":
-            return self.game.variant_id == "twos"  # bomb odds matter in Twos only
+        if action == "odds":  # bomb odds matter in Twos only
+            return self.game is not None and self.game.variant_id == "twos"
+        if action == "tab" and parameters == ("rules",):
+            return self.game is not None
+        if action == "learn":  # the keys help (F1) away from a game has no lesson
+            return self.game is not None
         return True
 
     def action_odds(self) -> None:
@@ -62,7 +78,8 @@ class HelpScreen(Screen[None]):
 
     def action_learn(self) -> None:
         """This game's lesson (the help page links it)."""
-        twos_app(self).open_learn(self.game.variant_id)
+        if self.game is not None:
+            twos_app(self).open_learn(self.game.variant_id)
 
     @on(Markdown.LinkClicked)
     def _link(self, event: Markdown.LinkClicked) -> None:

@@ -12,8 +12,6 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import __version__
-from ...engine import variant_class
-from ...play.locks import SaveLocked, delete_locked_save, holder
 from ...play.saves import SaveInfo, move_to_damaged, scan_saves
 from ..typed_app import twos_app
 from ..widgets import KeyBar, SafeOptionList
@@ -132,6 +130,8 @@ def continue_entries() -> list[SaveInfo]:
 def deal_word(variant_id: str) -> str:
     """What the game calls a deal ("round" in 2v1); "deal" for a game this build lacks."""
     try:
+        from ...engine import variant_class  # (the engine is not needed at the home screen)
+
         return variant_class(variant_id).deal_word
     except (ValueError, ImportError, AttributeError):
         return "deal"
@@ -182,6 +182,8 @@ class ContinueScreen(Screen[None]):
         self.reload()
 
     def reload(self) -> None:
+        from ...play.locks import holder
+
         ol = self.query_one(OptionList)
         keep = self.highlighted_info()
         ol.clear_options()
@@ -234,6 +236,8 @@ class ContinueScreen(Screen[None]):
         what = save_label(info).plain if info.ok else f"{info.path.name} ({info.problem})"
 
         def answer(yes: bool | None) -> None:
+            from ...play.locks import SaveLocked, delete_locked_save
+
             if yes:
                 try:
                     delete_locked_save(info.save_id)
