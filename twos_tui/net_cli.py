@@ -107,6 +107,11 @@ def add_net_parsers(sub: Any) -> None:
     join.add_argument(
         "--bot", default=None, metavar="LEVEL", help="play the seat with the AI (no screen)"
     )
+    join.add_argument(
+        "--watch",
+        action="store_true",
+        help="watch the table: what every player sees, no hand (j takes a free seat)",
+    )
 
 
 # ----- host --------------------------------------------------------------------------------
@@ -323,7 +328,7 @@ def run_join_cli(args: argparse.Namespace) -> int:
         print(result_line(final))
         return 0
     try:
-        view = RemoteSeatView.connect(host, port, args.code, name=args.name)
+        view = RemoteSeatView.connect(host, port, args.code, name=args.name, watch=args.watch)
     except JoinError as e:
         return _fail(str(e))
     from .ui import app

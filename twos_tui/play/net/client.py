@@ -435,9 +435,10 @@ class RemoteSeatView(SeatView):
         token_store: TokenStore | None | bool = None,
         timeout: float = REQUEST_TIMEOUT_S,
         retry_delays: tuple[float, ...] = RETRY_DELAYS,
+        watch: bool = False,
     ) -> RemoteSeatView:
         """Join (or rejoin, with the kept token) and return once welcomed; raises
-        :class:`JoinError` with the reason."""
+        :class:`JoinError` with the reason. ``watch``: as a spectator (no token used)."""
         store: TokenStore | None
         if token_store is None or token_store is True:
             store = TokenStore()
@@ -446,19 +447,24 @@ class RemoteSeatView(SeatView):
         else:
             store = token_store
         key = TokenStore.key(host, port, code)
-        token = store.get(key) if store else None
+        token = store.get(key) if store and not watch else None
+        role = "watch" if watch else "player"
         loop = asyncio.new_event_loop()
         thread = threading.Thread(target=loop.run_forever, name="twos-tui-net", daemon=True)
         thread.start()
 
         async def join() -> TableClient:
-            client = TableClient(host, port, code, name, token, None, retry_delays, timeout)
+            client = TableClient(
+                host, port, code, name, token, None, retry_delays, timeout, role=role
+            )
             try:
                 await client.open()
             except JoinError:
                 if not token:
                     raise
-                client = TableClient(host, port, code, name, None, None, retry_delays, timeout)
+                client = TableClient(
+                    host, port, code, name, None, None, retry_delays, timeout, role=role
+                )
                 await client.open()
             # the first state follows the welcome at once
             for _ in range(100):
@@ -479,7 +485,7 @@ class RemoteSeatView(SeatView):
             if isinstance(e, concurrent.futures.TimeoutError | TimeoutError):
                 raise JoinError(f"{host}:{port} did not answer in time.") from None
             raise JoinError(f"Could not join ({_why(e)}).") from None
-        if store is not None:
+        if store is not None and client.token:
             store.put(key, client.token)
         return cls(client, loop, thread, store)
 
