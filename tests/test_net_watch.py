@@ -35,7 +35,9 @@ async def test_a_spectator_sees_the_public_view_only() -> None:
         assert watcher.watching and watcher.seat == -1 and watcher.token is None
         assert watcher.welcome["role"] == "watch" and "token" not in watcher.welcome
         players = [await join(server, table, n) for n in ("Ana", "Bo", "Cy", "Di")]
-        await wait_for(watcher, lambda: (watcher.state or {}).get("seats", [{}])[3].get("name") == "Di")
+        await wait_for(
+            watcher, lambda: (watcher.state or {}).get("seats", [{}])[3].get("name") == "Di"
+        )
         st = watcher.state
         assert st is not None
         assert st["seat"] is None and st["decision"] is None and st["legal"] == []
@@ -136,7 +138,9 @@ async def test_chat_reaches_everybody_cleaned_and_limited() -> None:
         assert await w.send_chat("3") is None
         assert await w.send_chat("4") == "You are chatting too fast: wait a moment."
         # someone who arrives later gets the recent lines
-        late = TableClient("127.0.0.1", server.port, table.code, "Lu", retry_delays=(), role="watch")
+        late = TableClient(
+            "127.0.0.1", server.port, table.code, "Lu", retry_delays=(), role="watch"
+        )
         await late.open()
         await wait_for(late, lambda: len(late.chat) == 4)
         for x in (a, b, w, late):

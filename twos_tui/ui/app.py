@@ -207,7 +207,15 @@ class TwosApp(App[int]):
         super().action_command_palette()
 
     # ----- navigation -------------------------------------------------------------------
+    #: leaving the table ends the program (an SSH door's guest never gets the home
+    #: screen, which would play games on the host's computer): ``join --guest``
+    exit_on_leave = False
+
     def go_home(self) -> None:
+        if self.exit_on_leave and self.table is not None:
+            self.close_session()
+            self.exit()
+            return
         while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
         self.close_session()
@@ -533,9 +541,11 @@ def run_hosted(table: HostedTable, server: TableServer, seat: int | None = None)
     return run_built(app)
 
 
-def run_joined(view: SeatView) -> int:
-    """``twos-tui join``: the joined table opens at once (the view is connected)."""
+def run_joined(view: SeatView, guest: bool = False) -> int:
+    """``twos-tui join``: the joined table opens at once (the view is connected).
+    ``guest``: leaving the table ends the program (the SSH door's clients)."""
     app = make_app(ai_pause=None)
+    app.exit_on_leave = guest
     from .hosting import joined_view
 
     app.on_start = lambda: app.start_session(joined_view(view))

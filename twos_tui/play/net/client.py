@@ -525,12 +525,7 @@ class RemoteSeatView(SeatView):
             self._joined_at = self._deal_from = now
         st = self._st
         results = st.get("results") or []
-        if (
-            self.watching
-            or not self.record_history
-            or not st.get("deal_over")
-            or not results
-        ):
+        if self.watching or not self.record_history or not st.get("deal_over") or not results:
             return
         r = DealResult.from_json(results[-1])
         if r.deal_number <= self._recorded:

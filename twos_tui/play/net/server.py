@@ -536,8 +536,14 @@ class HostedTable:
         blank), so it holds no card hidden from any seat. Without the log (see
         :meth:`public_state`)."""
         g = self.game
-        key = (len(g.actions), g.deal_number, g.deal_over, g.match_over, len(g.history))
-        key = (*key, tuple(g.names))
+        key = (
+            len(g.actions),
+            g.deal_number,
+            g.deal_over,
+            g.match_over,
+            len(g.history),
+            tuple(g.names),
+        )
         if self._public is not None and self._public[0] == key:
             return self._public[1]
         full = g.history
@@ -1034,8 +1040,14 @@ class TableServer:
             t.listen = (host, self.port)
             t.write_sidecar()
             t.attach(loop)
-        for door in self.doors:
-            await door.start(self)
+        try:
+            for door in self.doors:
+                await door.start(self)
+        except BaseException:
+            self.server.close()
+            await self.server.wait_closed()
+            self.server = None
+            raise
 
     async def close(self, reason: str = STOP_REASON) -> None:
         """Stop: every player is told (``bye``: their client does not keep retrying),
@@ -1161,9 +1173,7 @@ class TableServer:
             raise P.BadMessage("Join a table first.", P.E_JOIN_FIRST, rid)
         if kind == "chat":
             if not conn.chat_bucket.take():
-                raise P.BadMessage(
-                    "You are chatting too fast: wait a moment.", P.E_TOO_FAST, rid
-                )
+                raise P.BadMessage("You are chatting too fast: wait a moment.", P.E_TOO_FAST, rid)
             table.chat(seat, msg["text"], conn.name, conn.watching)
             conn.send({"type": "answer", "id": rid, "kind": "chat", "result": None})
             return

@@ -140,6 +140,7 @@ class SshDoor:
         if why:
             raise ValueError(why)
         self.server = server
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)  # one line per packet else
         if self.authorized_keys_path:
             try:
                 self.authorized = asyncssh.read_authorized_keys(self.authorized_keys_path)
@@ -150,7 +151,17 @@ class SshDoor:
         key = await asyncio.to_thread(host_key, self.key_path)
         self.fingerprint = key.get_fingerprint()
         server_class = type("DoorServerOfThisDoor", (_server_class(),), {"door": self})
-        self._acceptor = await asyncssh.create_server(
+        try:
+            self._acceptor = await self._listen(asyncssh, server_class, key)
+        except OSError as e:
+            raise OSError(e.errno, f"the SSH door's port {self.port}: {e.strerror or e}") from None
+        sockets = self._acceptor.sockets
+        if sockets:
+            self.port = sockets[0].getsockname()[1]
+        log.info("SSH door on %s:%d (host key %s)", self.bind, self.port, self.fingerprint)
+
+    async def _listen(self, asyncssh: Any, server_class: type, key: Any) -> Any:
+        return await asyncssh.create_server(
             server_class,
             self.bind,
             self.port,
@@ -165,10 +176,6 @@ class SshDoor:
             keepalive_interval=30,
             keepalive_count_max=4,
         )
-        sockets = self._acceptor.sockets
-        if sockets:
-            self.port = sockets[0].getsockname()[1]
-        log.info("SSH door on %s:%d (host key %s)", self.bind, self.port, self.fingerprint)
 
     async def close(self) -> None:
         if self._acceptor is not None:
@@ -311,9 +318,7 @@ class SshDoor:
                 return str(path), True
         return tempfile.mkdtemp(prefix="twos-tui-ssh-"), False
 
-    async def _run_client(
-        self, process: Any, name: str, code: str, watch: bool, home: str
-    ) -> int:
+    async def _run_client(self, process: Any, name: str, code: str, watch: bool, home: str) -> int:
         """The client in a pseudo-terminal, relayed until either side ends."""
         import fcntl
         import termios
@@ -334,7 +339,7 @@ class SshDoor:
         }
         if os.environ.get("PYTHONPATH"):
             env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-        args = [*self.command, "join", self._ws_address(), code, f"--name={name}"]
+        args = [*self.command, "join", self._ws_address(), code, f"--name={name}", "--guest"]
         if watch:
             args.append("--watch")
 
@@ -480,7 +485,7 @@ def _make_server_class() -> type:
 
         def validate_public_key(self, username: str, key: Any) -> bool:
             allowed = self.door.authorized
-            if allowed is not None and not allowed.validate(key, self.address, self.address):
+            if allowed is not None and allowed.validate(key, self.address, self.address) is None:
                 return False
             self.fingerprint = key.get_fingerprint()
             return True
