@@ -1089,9 +1089,15 @@ class TableServer:
         loop = asyncio.get_running_loop()
         timer = loop.call_later(self.join_timeout, self._join_late, conn)
         try:
+            closing_at = 0.0
             async for raw in ws:
                 if conn.closing:
-                    break
+                    # read on (and ignore) what is still coming, so the client's answer
+                    # to our close is seen at once after a flood; a few seconds at most
+                    closing_at = closing_at or time.monotonic()
+                    if time.monotonic() - closing_at > 3.0:
+                        break
+                    continue
                 self.receive(conn, raw)
         except ConnectionClosed:
             pass
