@@ -403,22 +403,25 @@ class TwosApp(App[int]):
         from .variants import available_variants
 
         yield from super().get_system_commands(screen)
-        for cls in available_variants():
+        # an SSH door's guest plays the table it came for, nothing else on this computer
+        guest = self.exit_on_leave
+        for cls in () if guest else available_variants():
             yield SystemCommand(
                 f"New game: {cls.name}", cls.summary, lambda v=cls.variant_id: self.open_picker(v)
             )
         yield SystemCommand("Help", "Rules, keys and a worked example", self.open_help)
-        yield SystemCommand(
-            "Odds",
-            "Chances of every bomb shape in a dealt hand",
-            lambda: self.open_odds(getattr(screen, "game", None)),
-        )
-        yield SystemCommand(
-            "Statistics",
-            "Your results per game; replay or export recorded deals",
-            lambda: self.open_stats(getattr(getattr(screen, "game", None), "variant_id", None)),
-        )
-        yield SystemCommand("Home", "Back to the home screen (games are saved)", self.go_home)
+        if not guest:
+            yield SystemCommand(
+                "Odds",
+                "Chances of every bomb shape in a dealt hand",
+                lambda: self.open_odds(getattr(screen, "game", None)),
+            )
+            yield SystemCommand(
+                "Statistics",
+                "Your results per game; replay or export recorded deals",
+                lambda: self.open_stats(getattr(getattr(screen, "game", None), "variant_id", None)),
+            )
+            yield SystemCommand("Home", "Back to the home screen (games are saved)", self.go_home)
         if isinstance(screen, TableScreen):
             yield SystemCommand("Sort hand", "Sort by rank or by suit", screen.action_sort)
             yield SystemCommand(
