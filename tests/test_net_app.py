@@ -244,6 +244,7 @@ async def test_a_hosted_save_reopens_as_the_hosted_table(tmp_path, monkeypatch):
         await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_app_watches_chats_and_takes_a_free_seat(tmp_path, monkeypatch):
     """A spectator's screen: no hand (a sentence says so), the public view; ``c`` says a
     line that the log panel shows as typed (markup stays text); ``j`` takes the free
