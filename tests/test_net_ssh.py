@@ -178,3 +178,14 @@ def test_the_door_names_the_extra_when_asyncssh_is_missing(monkeypatch, capsys) 
     assert err.strip() == (
         "twos-tui: the SSH door needs the ssh extra: pip install 'twos-tui[ssh]'"
     )
+
+
+def test_a_guest_terminal_name_is_used_only_when_plain() -> None:
+    from twos_tui.play.net.ssh_door import guest_name, term_name
+
+    assert term_name("screen-256color") == "screen-256color"
+    assert term_name("../../etc/x") == "xterm-256color"
+    assert term_name("x\x1b[2J") == "xterm-256color"
+    assert term_name(None) == "xterm-256color"
+    assert guest_name("\x1b[31mana") == "[31mana"
+    assert guest_name("") == "Guest"

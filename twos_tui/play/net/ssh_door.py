@@ -89,6 +89,13 @@ def host_key(path: Path | None = None) -> Any:
     return key
 
 
+def term_name(term: str | None) -> str:
+    """The guest's terminal type, if it is a plain name (it becomes ``TERM``)."""
+    if term and len(term) <= 40 and all(c.isalnum() or c in "._+-" for c in term):
+        return term
+    return "xterm-256color"
+
+
 def guest_name(username: str) -> str:
     from ..names import clean_name
 
@@ -329,7 +336,7 @@ class SshDoor:
         master, slave = os.openpty()
         _set_size(slave, width, height)
         env = {
-            "TERM": process.get_terminal_type() or "xterm-256color",
+            "TERM": term_name(process.get_terminal_type()),
             "TWOS_TUI_HOME": home,
             "HOME": home,
             "LANG": "C.UTF-8",
