@@ -289,3 +289,27 @@ async def test_app_watches_chats_and_takes_a_free_seat(tmp_path, monkeypatch):
                     assert view.card_face(code).label in shown
         finally:
             await asyncio.to_thread(view.close)
+
+
+@pytest.mark.slow
+async def test_join_screen_watch_button_watches_a_table(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos", seed=5, kinds=["ai", "remote", "ai"], autosave=False)
+    async with live_server() as server:
+        server.add(table)
+        app = make_app(autosave=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("j")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, JoinScreen)
+            screen.query_one("#join-address", Input).value = f"127.0.0.1:{server.port}"
+            screen.query_one("#join-code", Input).value = table.code
+            await pilot.click("#watch")
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+            view = app.screen.table
+            assert view.watching and view.controls == ()
+            assert not table.seats[1].claimed  # watching takes no seat
+            await pilot.press("q")
+            await pilot.press("y")
+            await wait_until(pilot, lambda: not isinstance(app.screen, TableScreen))
