@@ -143,6 +143,7 @@ class HostedTable:
         self.chat_log: deque[tuple[int, dict[str, Any]]] = deque(maxlen=P.CHAT_KEPT)
         self._spectators_seen = 0
         self._public: tuple[Any, dict[str, Any]] | None = None
+        self._public_log: tuple[Any, list[dict[str, Any]]] | None = None
         self._ai_task: asyncio.Task[None] | None = None
         self._hold_timer: asyncio.TimerHandle | None = None
         self._scheduled = False
@@ -565,6 +566,10 @@ class HostedTable:
         """The log entries from ``start`` (of the match's log) that every seat's log holds
         at the same place (the engine's logs are public today: this keeps it so)."""
         g = self.game
+        key = (g.deal_number, len(g.actions), g.deal_over, len(g.history), start)
+        cached = self._public_log
+        if cached is not None and cached[0] == key:
+            return cached[1]  # every spectator at the same place: made once
         full = g.history
         g.history = full[start:]
         try:
@@ -577,6 +582,7 @@ class HostedTable:
                 out.append(entry)
             else:
                 break
+        self._public_log = (key, out)
         return out
 
     def public_state(
