@@ -338,6 +338,9 @@ async def ssh_bench(args: argparse.Namespace) -> dict[str, Any]:
         proc.stdin.write(b"\x03")
         conn.close()
     await server.close()
+    import shutil
+
+    shutil.rmtree(home, ignore_errors=True)
     n = len(children)
     return {
         "connections": n,
