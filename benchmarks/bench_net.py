@@ -22,6 +22,18 @@ Figures:
   clients' own delays (on one small machine the bot processes compete with the server);
 * the server's CPU time per move, and the CPU the clients used.
 
+``--ssh N`` measures the SSH door instead: one process hosts N tables (one remote seat
+each, the AI seats waiting) behind ``--ssh``; N asyncssh clients, each with a
+pseudo-terminal of 100x30, type their table's code. Per connection:
+
+* the time from the SSH handshake's start to the table drawn on its screen (the code
+  typed at once: what the person waits for after pressing Enter, plus the handshake);
+* a key's latency: from sending an arrow key (the hand's cursor moves) to the first
+  bytes of the redrawn screen coming back, ``--keys`` times per connection;
+* memory: the client process of the connection (RSS, and its PSS and private memory
+  from ``/proc/PID/smaps_rollup``) and what the host process grew by per connection
+  (its share: the SSH channel, the WebSocket connection, the seat).
+
 The machine's load (``os.getloadavg``) is printed with the figures: on a shared
 machine they move with it. ``--autosave`` saves every table after every move as a
 hosted table does (the default for ``twos-tui host``); without it the tables play from
@@ -32,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -250,6 +263,136 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+# ----- the SSH door ------------------------------------------------------------------------
+def smaps(pid: int) -> dict[str, float]:
+    """RSS, PSS and private memory of a process in MiB (``smaps_rollup``)."""
+    out = {"rss": 0.0, "pss": 0.0, "private": 0.0}
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) < 2 or not parts[1].isdigit():
+                continue
+            kib = int(parts[1]) / 1024
+            if parts[0] == "Rss:":
+                out["rss"] += kib
+            elif parts[0] == "Pss:":
+                out["pss"] += kib
+            elif parts[0] in ("Private_Clean:", "Private_Dirty:"):
+                out["private"] += kib
+    return out
+
+
+async def ssh_bench(args: argparse.Namespace) -> dict[str, Any]:
+    rss_bare = rss_bytes()
+    import asyncssh
+
+    from twos_tui.play.net.server import HostedTable, TableServer
+    from twos_tui.play.net.ssh_door import SshDoor
+
+    home = tempfile.mkdtemp(prefix="bench-ssh-")
+    os.environ["TWOS_TUI_HOME"] = home
+    server = TableServer(ping_interval=None)
+    tables = [
+        server.add(
+            HostedTable.create(
+                "twos", ["remote", "ai", "ai"], seed=i + 1, autosave=False, ai_pause=3600.0
+            )
+        )
+        for i in range(args.ssh)
+    ]
+    door = SshDoor(0, per_address=args.ssh + 1, max_connections=args.ssh + 1)
+    server.doors.append(door)
+    await server.start("127.0.0.1", 0)
+    rss_before = rss_bytes()
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    to_table: list[float] = []
+    key_ms: list[float] = []
+    conns = []
+
+    async def read_until(proc: Any, needle: bytes, buf: bytearray) -> None:
+        while needle not in buf:
+            chunk = await proc.stdout.read(65536)
+            if not chunk:
+                raise RuntimeError("the session ended")
+            buf += chunk
+
+    for i, table in enumerate(tables):
+        t0 = time.perf_counter()
+        conn = await asyncssh.connect(
+            "127.0.0.1",
+            door.port,
+            username=f"guest{i}",
+            client_keys=[key],
+            known_hosts=None,
+            agent_path=None,
+        )
+        proc = await conn.create_process(
+            term_type="xterm-256color", term_size=(100, 30), encoding=None
+        )
+        buf = bytearray()
+        await read_until(proc, b"Code: ", buf)
+        proc.stdin.write(table.code.encode() + b"\r")
+        await asyncio.wait_for(read_until(proc, b"Chat", buf), 120)
+        to_table.append(time.perf_counter() - t0)
+        conns.append((conn, proc))
+    await asyncio.sleep(1.0)  # the screens settle (their last frames drawn)
+    for _conn, proc in conns:
+        for k in range(args.keys):
+            with contextlib.suppress(asyncio.TimeoutError):
+                while True:  # nothing left over from before
+                    await asyncio.wait_for(proc.stdout.read(65536), 0.05)
+            t0 = time.perf_counter()
+            proc.stdin.write(b"\x1b[C" if k % 2 == 0 else b"\x1b[D")
+            await asyncio.wait_for(proc.stdout.read(65536), 30)
+            key_ms.append((time.perf_counter() - t0) * 1000)
+    children = [smaps(pid) for pid in list(door.children)]
+    rss_after = rss_bytes()
+    for conn, proc in conns:
+        proc.stdin.write(b"\x03")
+        conn.close()
+    await server.close()
+    import shutil
+
+    shutil.rmtree(home, ignore_errors=True)
+    n = len(children)
+    return {
+        "connections": n,
+        "to_table_s": {
+            "p50": round(statistics.median(to_table), 2),
+            "max": round(max(to_table), 2),
+        },
+        "key_ms": {
+            "p50": round(pct(key_ms, 50), 1),
+            "p95": round(pct(key_ms, 95), 1),
+            "max": round(max(key_ms), 1),
+            "count": len(key_ms),
+        },
+        "client_MiB": {
+            k: round(statistics.mean(c[k] for c in children), 1) for k in ("rss", "pss", "private")
+        },
+        "host_MiB_per_connection": round((rss_after - rss_before) / 2**20 / max(1, n), 2),
+        "host_MiB_door": round((rss_before - rss_bare) / 2**20, 1),
+        "load_avg": [round(x, 2) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
+    }
+
+
+def print_ssh(out: dict[str, Any]) -> None:
+    t, k, c = out["to_table_s"], out["key_ms"], out["client_MiB"]
+    print(f"SSH door: {out['connections']} connections (100x30 terminals), twos")
+    print(f"  to the table     p50 {t['p50']} s  max {t['max']} s  (handshake, code, first screen)")
+    print(
+        f"  a key's latency  p50 {k['p50']} ms  p95 {k['p95']} ms  max {k['max']} ms"
+        f"  ({k['count']} keys: arrow -> first bytes of the new screen)"
+    )
+    print(
+        f"  memory MiB       client process: RSS {c['rss']}, PSS {c['pss']}, private "
+        f"{c['private']}; host +{out['host_MiB_per_connection']} per connection "
+        f"(+{out['host_MiB_door']} for the door: asyncssh, the tables, the servers)"
+    )
+    print(f"  load {out['load_avg']} on {out['cpus']} CPUs")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=200)
@@ -261,7 +404,17 @@ def main() -> None:
     ap.add_argument("--autosave", action="store_true")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--role", choices=("driver", "server", "clients"), default="driver")
+    ap.add_argument("--ssh", type=int, default=0, metavar="N", help="measure N SSH connections")
+    ap.add_argument("--keys", type=int, default=20, help="keys timed per SSH connection")
     args = ap.parse_args()
+    if args.ssh:
+        sys.path.insert(0, str(ROOT))
+        result = asyncio.run(ssh_bench(args))
+        if args.json:
+            print(json.dumps(result))
+        else:
+            print_ssh(result)
+        return
     if args.role == "server":
         asyncio.run(serve(args))
         return

@@ -242,3 +242,74 @@ async def test_a_hosted_save_reopens_as_the_hosted_table(tmp_path, monkeypatch):
         assert view.server.port == port  # where it listened before
         app.go_home()
         await pilot.pause()
+
+
+@pytest.mark.slow
+async def test_app_watches_chats_and_takes_a_free_seat(tmp_path, monkeypatch):
+    """A spectator's screen: no hand (a sentence says so), the public view; ``c`` says a
+    line that the log panel shows as typed (markup stays text); ``j`` takes the free
+    seat and the hand appears."""
+    from twos_tui.ui.widgets import PlayLog
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos", seed=5, kinds=["ai", "remote", "ai"], autosave=False)
+    async with live_server() as server:
+        server.add(table)
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Zoe", False, watch=True
+        )
+        assert view.watching
+        app = make_app(autosave=False, ai_pause=None)
+        from twos_tui.ui.hosting import joined_view
+
+        app.on_start = lambda: app.start_session(joined_view(view))
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:
+                await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+                assert screen.viewer is None and view.controls == ()
+                await wait_until(pilot, lambda: "Watching" in hand_text(screen))
+                assert "j takes it" in hand_text(screen)
+                await pilot.press("c")
+                await wait_until(pilot, lambda: bool(app.screen.query(Input)))
+                await pilot.press(*"[bold]hi[/bold]", "enter")
+                log = screen.query_one(PlayLog)
+                await wait_until(
+                    pilot,
+                    lambda: any(
+                        e.plain == "Chat · Zoe (watching): [bold]hi[/bold]" for e in log.entries
+                    ),
+                )
+                await pilot.press("j")
+                await wait_until(pilot, lambda: screen.viewer == 1)
+                assert not view.watching
+                await wait_until(pilot, lambda: bool(view.observation(1)["hand"]))
+                shown = hand_text(screen)
+                for code in view.observation(1)["hand"]:
+                    assert view.card_face(code).label in shown
+        finally:
+            await asyncio.to_thread(view.close)
+
+
+@pytest.mark.slow
+async def test_join_screen_watch_button_watches_a_table(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos", seed=5, kinds=["ai", "remote", "ai"], autosave=False)
+    async with live_server() as server:
+        server.add(table)
+        app = make_app(autosave=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("j")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, JoinScreen)
+            screen.query_one("#join-address", Input).value = f"127.0.0.1:{server.port}"
+            screen.query_one("#join-code", Input).value = table.code
+            await pilot.click("#watch")
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+            view = app.screen.table
+            assert view.watching and view.controls == ()
+            assert not table.seats[1].claimed  # watching takes no seat
+            await pilot.press("q")
+            await pilot.press("y")
+            await wait_until(pilot, lambda: not isinstance(app.screen, TableScreen))

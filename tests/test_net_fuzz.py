@@ -5,6 +5,7 @@ every table's state as it was, and the other players' games go on to their end."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from typing import Any
@@ -50,12 +51,33 @@ JUNK_TEXTS = [
 ]
 
 
+def chat_junk(rng: random.Random, rid: int) -> str | bytes:
+    """A chat line: long, binary, escape codes, markup, wrong kinds (a flood, as the
+    fuzzer sends many: the host's chat limit refuses most)."""
+    kind = rng.randrange(6)
+    if kind == 0:  # long: over the 280 a line keeps, or over what a chat may carry
+        text = "y" * rng.choice([281, 1000, P.MAX_CHAT_RAW, P.MAX_CHAT_RAW + 1])
+    elif kind == 1:  # binary-looking text
+        text = "".join(chr(rng.randrange(0, 0x2FF)) for _ in range(rng.randrange(1, 300)))
+    elif kind == 2:  # escape codes and bidirectional overrides
+        text = "\x1b[2J\x1b]0;pwned\x07\u202ehi\x1b[31m red \r\n\x00 end"
+    elif kind == 3:  # markup and card labels as text
+        text = "[bold red]win[/] [link=http://x]y[/link] [10♠]"
+    elif kind == 4:  # not a text at all
+        return P.encode({"type": "chat", "id": rid, "text": rng.choice([5, None, [1], {"a": 1}])})
+    else:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40)))
+    return P.encode({"type": "chat", "id": rid, "text": text})
+
+
 def junk(
     rng: random.Random, table_game, my_seat: int, tokens: list[str], table_code: str = "X"
 ) -> str | bytes:
     """One bad message (it may still happen to be a legal move: the test tells)."""
-    kind = rng.randrange(9)
+    kind = rng.randrange(10)
     rid = rng.randrange(1, 10**6)
+    if kind == 9:
+        return chat_junk(rng, rid)
     if kind == 0:
         return rng.choice(JUNK_TEXTS)
     if kind == 1:
@@ -185,6 +207,14 @@ async def test_fuzz_leaves_tables_alone(monkeypatch: pytest.MonkeyPatch) -> None
         # nobody took a seat with a forged or replayed token: every seat kept its player
         for bot in bots_a + bots_b + [fuzz_client]:
             assert bot.lost is None
+        # the chat lines that got through reached table A only, cleaned: no control
+        # character, at most 280 characters
+        said = [c["text"] for c in bots_a[0].chat]
+        assert said and not any(c.chat for c in bots_b)
+        for line in said:
+            text = line.split(": ", 1)[1]
+            assert len(text) <= P.MAX_CHAT
+            assert not any(ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F for ch in line), line
         for c in bots_a + bots_b + [fuzz_client]:
             await c.close()
     assert broken == []
@@ -257,3 +287,35 @@ async def test_a_connection_that_never_joins_is_closed_and_the_host_caps_connect
             assert e.value.rcvd is not None and e.value.rcvd.code == 1013
             await first.send(P.encode({"type": "hello", "id": 1}))
             assert json.loads(await first.recv())["type"] == "answer"
+
+
+async def test_a_chat_flood_is_cut_short_and_the_others_get_a_few_lines() -> None:
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=3))
+        ana = await join(server, table, "Ana")
+        async with connect(f"ws://127.0.0.1:{server.port}/", compression=None) as ws:
+            await ws.send(P.encode({"type": "hello", "id": 0}))
+            await ws.send(P.encode({"type": "join", "id": 1, "code": table.code, "name": "Flo"}))
+            for i in range(100):
+                with contextlib.suppress(ConnectionClosed):
+                    await ws.send(P.encode({"type": "chat", "id": 10 + i, "text": f"spam {i}"}))
+            codes: list[str] = []
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                    if msg["type"] == "error":
+                        codes.append(msg["code"])
+                    elif msg["type"] == "bye":
+                        assert msg["reason"] == "Too many refused messages."
+        assert codes and set(codes) == {P.E_TOO_FAST}
+        # Ana heard the burst the limit lets through, no more
+        for _ in range(100):
+            if len(ana.chat) >= P.CHAT_BURST:
+                break
+            ana.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ana.changed.wait(), 0.1)
+        assert [c["text"] for c in ana.chat] == [
+            f"Chat · Flo: spam {i}" for i in range(int(P.CHAT_BURST))
+        ]
+        await ana.close()

@@ -176,3 +176,34 @@ def test_the_hosts_history_keeps_only_the_hosts_own_people(tmp_path, monkeypatch
     conn = history.open_history()
     players = [r[0] for r in conn.execute("SELECT player FROM results")]
     assert players == ["Host"]
+
+
+async def test_the_hosts_screen_chats_with_the_table() -> None:
+    """The host's ``c`` line reaches the players and spectators; theirs show in the
+    host's log panel (the observation's history), where they were said; a spectator
+    counts in every state and does not hold up anything."""
+    async with live_server() as server:
+        table = server.add(
+            HostedTable.create(
+                "twos", ["human", "remote", "ai"], ["Hosta"], options=SHORT["twos"], seed=8
+            )
+        )
+        view = HostSeatView(table)
+        assert view.can_chat and not view.can_sit and not view.can_leave_seat
+        friend = await join(server, table, "Friend")
+        assert view.send_chat("  welcome\x1b[1m all ") is None
+        assert view.send_chat("\x00\x07") == "A chat line needs some text."
+        for _ in range(200):
+            if friend.chat:
+                break
+            await asyncio.sleep(0.01)
+        assert [c["text"] for c in friend.chat] == ["Chat · Hosta: welcome [1m all"]
+        assert await friend.send_chat("thanks") is None
+        for _ in range(200):
+            if len(view.chat_lines) == 2:
+                break
+            await asyncio.sleep(0.01)
+        texts = [h["text"] for h in view.observation(0)["history"]]
+        assert texts[-2:] == ["Chat · Hosta: welcome [1m all", "Chat · Friend: thanks"]
+        view.close()
+        await friend.close()

@@ -1,12 +1,15 @@
 """No seat ever receives a card it may not see: every message of whole matches of all
 six games is checked at send time against the seat's hidden cards then, and every text
-the clients received is one of the checked ones."""
+the clients received is one of the checked ones. A spectator watches every match and
+chats: every message it receives is checked against the cards hidden from any seat
+(what every player sees, and nothing more)."""
 
 from __future__ import annotations
 
 import pytest
 from net_helpers import PLAYERS, LeakWatch, live_server, play_match
 
+from twos_tui.play.net.client import TableClient
 from twos_tui.play.net.server import HostedTable
 
 #: (variant, options, seeds): short deals where the game allows it, many of them
@@ -24,6 +27,7 @@ MATCHES = [
 async def test_no_message_shows_a_hidden_card() -> None:
     watch = LeakWatch()
     deals = 0
+    spectators = 0
     async with live_server(rate=1000, burst=1000) as server:
         server.send_hook = watch
         for variant, options, seeds in MATCHES:
@@ -41,14 +45,23 @@ async def test_no_message_shows_a_hidden_card() -> None:
                         ai_pause=0.0,
                     )
                 )
+                spectator = TableClient(
+                    "127.0.0.1", server.port, table.code, "Rail", retry_delays=(), role="watch"
+                )
+                await spectator.open()
+                spectator.raw_hook = watch.client_hook(table, spectator)
+                assert await spectator.send_chat("good luck [red]all[/red] \x1b[2J") is None
                 await play_match(
                     server, table, timeout=120, hook=lambda c, t=table: watch.client_hook(t, c)
                 )
                 assert table.game.match_over
+                await spectator.close()
+                spectators += 1
                 deals += table.game.deal_number
     assert watch.findings == []
     assert deals >= 200, deals
     assert watch.check_clients() > 1000
+    assert spectators == 14 and watch.spectator_texts > 1000, watch.spectator_texts
     print(f"{deals} deals, {watch.messages} messages checked")
 
 

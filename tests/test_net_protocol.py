@@ -28,8 +28,13 @@ def test_a_good_move_decodes_to_an_action() -> None:
         ('{"type":"ping"}', P.E_BAD, "version"),
         ('{"v":1}', P.E_BAD, "type"),
         ('{"v":1,"type":"shout"}', P.E_BAD, "no message"),
-        ('{"v":1,"type":"chat","text":"hi"}', P.E_UNSUPPORTED, "chat"),
-        ('{"v":1,"type":"join","code":"A","role":"watch"}', P.E_UNSUPPORTED, "watching"),
+        ('{"v":1,"type":"chat"}', P.E_BAD, "text is missing"),
+        ('{"v":1,"type":"chat","text":5}', P.E_BAD, "text"),
+        ('{"v":1,"type":"chat","text":"\\u0000\\u001b  \\n"}', P.E_BAD, "some text"),
+        ('{"v":1,"type":"chat","text":"' + "x" * 5000 + '"}', P.E_BAD, "text"),
+        ('{"v":1,"type":"join","code":"A","role":"king"}', P.E_BAD, "watch"),
+        ('{"v":1,"type":"sit","name":7}', P.E_BAD, "name"),
+        ('{"v":1,"type":"watch","x":1}', P.E_BAD, "no field"),
         ('{"v":1,"type":"ping","x":1}', P.E_BAD, "no field"),
         ('{"v":1,"type":"join"}', P.E_BAD, "code is missing"),
         ('{"v":1,"type":"join","code":"A","name":"' + "n" * 40 + '"}', P.E_BAD, "name"),
@@ -82,3 +87,15 @@ def test_waiting_words() -> None:
 
 def test_encode_is_compact_and_versioned() -> None:
     assert P.encode({"type": "bye", "reason": "é"}) == '{"v":1,"type":"bye","reason":"é"}'
+
+
+def test_chat_lines_are_cleaned_and_cut() -> None:
+    assert P.clean_chat("  hi\x1b[31m there\n\x00 [bold]x[/bold] ") == (
+        "hi [31m there [bold]x[/bold]"
+    )
+    assert P.clean_chat("a\u202eb\u200bc") == "a b c"
+    assert len(P.clean_chat("y" * 1000)) == P.MAX_CHAT
+    msg = P.decode_client('{"v":1,"type":"chat","text":"gg\\u0007 wp"}')
+    assert msg["text"] == "gg wp"
+    assert P.decode_client('{"v":1,"type":"join","code":"A","role":"watch"}')["role"] == "watch"
+    assert P.decode_client('{"v":1,"type":"sit"}')["name"] is None

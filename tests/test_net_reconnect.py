@@ -144,12 +144,11 @@ async def test_tokens_and_codes_are_checked() -> None:
         assert loose.seat == 1
         full = [await join(server, table, "Cy")]
         late = TableClient("127.0.0.1", server.port, table.code, "Dee", retry_delays=())
-        try:
-            await late.open()
-            raise AssertionError("a full table took a fourth player")
-        except JoinError as e:
-            assert str(e) == "The table is full."
-        for c in [ok, loose, *full]:
+        # a full table: the late one watches (the public view, no seat, no token)
+        await late.open()
+        assert late.watching and late.seat == -1 and late.token is None
+        assert late.welcome["note"] == "The table is full: you are watching."
+        for c in [ok, loose, *full, late]:
             await c.close()
 
 

@@ -101,6 +101,32 @@ def add_net_parsers(sub: Any) -> None:
         action="store_true",
         help="start a new table even when an unfinished hosted one of this game can reopen",
     )
+    host.add_argument(
+        "--ssh",
+        type=_port,
+        default=None,
+        metavar="PORT",
+        help="also open an SSH door on PORT: friends with nothing installed run "
+        "ssh -p PORT NAME@HOST and type the code (needs the ssh extra)",
+    )
+    host.add_argument(
+        "--authorized-keys",
+        default=None,
+        metavar="FILE",
+        help="only these public keys (an authorized_keys file) may enter the SSH door",
+    )
+    host.add_argument(
+        "--ssh-per-address",
+        type=int,
+        default=3,
+        metavar="N",
+        help="SSH connections from one address at once (default 3)",
+    )
+    host.add_argument(
+        "--no-sit",
+        action="store_true",
+        help="spectators may not take a free seat (by default they may)",
+    )
 
     join = sub.add_parser("join", help="sit at a table hosted on another computer")
     join.add_argument("address", metavar="HOST[:PORT]", help=f"the host (port {DEFAULT_PORT})")
@@ -108,6 +134,12 @@ def add_net_parsers(sub: Any) -> None:
     join.add_argument("--name", default=None, help="your name at the table")
     join.add_argument(
         "--bot", default=None, metavar="LEVEL", help="play the seat with the AI (no screen)"
+    )
+    join.add_argument("--guest", action="store_true", help=argparse.SUPPRESS)
+    join.add_argument(
+        "--watch",
+        action="store_true",
+        help="watch the table: what every player sees, no hand (j takes a free seat)",
     )
 
 
@@ -177,8 +209,20 @@ def build_hosted(args: argparse.Namespace) -> tuple[HostedTable, TableServer, in
         # nobody plays at this computer: its history is not the players' (each client
         # keeps its own)
         table.session.record_history = False
+    table.allow_sit = not getattr(args, "no_sit", False)
     server = TableServer(host=args.bind, port=args.port)
     server.add(table)
+    if getattr(args, "ssh", None) is not None:
+        from .play.net.ssh_door import SshDoor
+
+        server.doors.append(
+            SshDoor(
+                args.ssh,
+                args.bind,
+                authorized_keys=args.authorized_keys,
+                per_address=args.ssh_per_address,
+            )
+        )
     people = table.host_people()
     return table, server, (people[0] if people and not args.headless else None)
 
@@ -224,6 +268,8 @@ def announce(table: HostedTable, server: TableServer) -> list[str]:
         shown = f"[{addr}]" if ":" in addr else addr
         lines.append(f"Friends join with: twos-tui join {shown}:{server.port} {table.code}")
     lines.append("Plain WebSocket: not encrypted (see the README for the internet).")
+    for door in server.doors:
+        lines += door.lines(addresses(bind))
     return lines
 
 
@@ -251,10 +297,39 @@ async def serve_headless(table: HostedTable, server: TableServer) -> int:
     return 0
 
 
+def check_ssh_args(args: argparse.Namespace) -> str | None:
+    """Why the SSH options cannot be used, or ``None`` (before anything is made)."""
+    if args.ssh is None:
+        if args.authorized_keys:
+            return "--authorized-keys is for the SSH door: add --ssh PORT"
+        return None
+    from .play.net.ssh_door import unavailable
+
+    why = unavailable()
+    if why:
+        return why
+    if not 1 <= args.ssh_per_address <= 1000:
+        return f"--ssh-per-address is from 1 to 1000 (got {args.ssh_per_address})"
+    if args.ssh != 0 and args.ssh == args.port:
+        return f"the SSH door needs a port of its own (--port is {args.port} too)"
+    if args.authorized_keys:
+        import asyncssh
+
+        try:
+            asyncssh.read_authorized_keys(args.authorized_keys)
+        except (OSError, ValueError, asyncssh.KeyImportError) as e:
+            why = getattr(e, "strerror", None) or str(e)
+            return f"cannot read the authorized keys {args.authorized_keys[:200]!r}: {why}"
+    return None
+
+
 def run_host_cli(args: argparse.Namespace) -> int:
     from .play.locks import SaveLocked
     from .play.saves import SaveError
 
+    problem = check_ssh_args(args)
+    if problem:
+        return _fail(problem)
     try:
         table, server, seat = build_hosted(args)
     except (ValueError, SaveError, SaveLocked, OSError) as e:
@@ -325,7 +400,7 @@ def run_join_cli(args: argparse.Namespace) -> int:
         print(result_line(final))
         return 0
     try:
-        view = RemoteSeatView.connect(host, port, args.code, name=args.name)
+        view = RemoteSeatView.connect(host, port, args.code, name=args.name, watch=args.watch)
     except JoinError as e:
         return _fail(str(e))
     from .ui import app
@@ -334,7 +409,7 @@ def run_join_cli(args: argparse.Namespace) -> int:
     if run_joined is None:
         view.close()
         return _fail("this version cannot show a joined table yet (try --bot)")
-    result: int = run_joined(view)
+    result: int = run_joined(view, guest=True) if args.guest else run_joined(view)
     return result
 
 

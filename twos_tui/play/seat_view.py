@@ -297,6 +297,39 @@ class SeatView(ABC):
     def hints_this_deal(self) -> dict[str, int]:
         return {}
 
+    # ----- spectators and chat (tables with players on other computers) ----------------
+    @property
+    def watching(self) -> bool:
+        """This screen watches the table (a spectator: no hand, no moves)."""
+        return False
+
+    @property
+    def can_chat(self) -> bool:
+        """Chat lines can be said at this table (players on other computers)."""
+        return False
+
+    def send_chat(self, text: str) -> str | None:
+        """Say ``text`` to everybody at the table; the reason when it is refused."""
+        return "Chat is for tables with players on other computers."
+
+    @property
+    def can_sit(self) -> bool:
+        """A spectator may take a free seat now."""
+        return False
+
+    def sit(self) -> str | None:
+        """Take a free seat (a spectator); the reason when refused."""
+        return "There is no seat to take here."
+
+    @property
+    def can_leave_seat(self) -> bool:
+        """This screen's player may leave the seat to watch instead."""
+        return False
+
+    def leave_seat(self) -> str | None:
+        """Leave the seat and watch; the reason when refused."""
+        return "You cannot leave your seat here."
+
     @property
     def hint_seed(self) -> str:
         """Seeds the hint's generator for one position (never the deal's own seed)."""
@@ -515,3 +548,20 @@ class LocalSeatView(SeatView):
 
     def hint_rng(self, seat: int) -> random.Random:
         return random.Random(f"twos-tui-hint:{self.hint_seed}:{seat}")
+
+
+def with_chat(log: list[Any], chat: list[dict[str, Any]], deal: Any) -> list[Any]:
+    """``log`` with the chat lines of ``deal`` placed where they were said (each chat
+    entry's ``anchor``: how long the log was then)."""
+    lines = [c for c in chat if c.get("deal") == deal]
+    if not lines:
+        return list(log)
+    out: list[Any] = []
+    i = 0
+    for at, entry in enumerate(log):
+        while i < len(lines) and lines[i]["anchor"] <= at:
+            out.append(lines[i])
+            i += 1
+        out.append(entry)
+    out.extend(lines[i:])
+    return out

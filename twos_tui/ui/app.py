@@ -223,7 +223,15 @@ class TwosApp(App[int]):
         super().action_command_palette()
 
     # ----- navigation -------------------------------------------------------------------
+    #: leaving the table ends the program (an SSH door's guest never gets the home
+    #: screen, which would play games on the host's computer): ``join --guest``
+    exit_on_leave = False
+
     def go_home(self) -> None:
+        if self.exit_on_leave and self.table is not None:
+            self.close_session()
+            self.exit()
+            return
         while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
         self.close_session()
@@ -467,30 +475,33 @@ class TwosApp(App[int]):
         from .variants import available_variants
 
         yield from super().get_system_commands(screen)
-        for cls in available_variants():
+        # an SSH door's guest plays the table it came for, nothing else on this computer
+        guest = self.exit_on_leave
+        for cls in () if guest else available_variants():
             yield SystemCommand(
                 f"New game: {cls.name}", cls.summary, lambda v=cls.variant_id: self.open_picker(v)
             )
         yield SystemCommand("Help", "Rules, keys and a worked example", self.open_help)
-        yield SystemCommand(
-            "Odds",
-            "Chances of every bomb shape in a dealt hand",
-            lambda: self.open_odds(getattr(screen, "game", None)),
-        )
-        yield SystemCommand(
-            "Statistics",
-            "Your results per game; replay or export recorded deals",
-            lambda: self.open_stats(getattr(getattr(screen, "game", None), "variant_id", None)),
-        )
-        yield SystemCommand("Home", "Back to the home screen (games are saved)", self.go_home)
-        yield SystemCommand(
-            "Learn", "A short guided lesson for each game, played at the table", self.open_learn
-        )
-        yield SystemCommand(
-            "Tips: show them all again",
-            "First-game tips come back, each once, at the moment it is for (kept)",
-            self.tips_back_on,
-        )
+        if not guest:
+            yield SystemCommand(
+                "Odds",
+                "Chances of every bomb shape in a dealt hand",
+                lambda: self.open_odds(getattr(screen, "game", None)),
+            )
+            yield SystemCommand(
+                "Statistics",
+                "Your results per game; replay or export recorded deals",
+                lambda: self.open_stats(getattr(getattr(screen, "game", None), "variant_id", None)),
+            )
+            yield SystemCommand("Home", "Back to the home screen (games are saved)", self.go_home)
+            yield SystemCommand(
+                "Learn", "A short guided lesson for each game, played at the table", self.open_learn
+            )
+            yield SystemCommand(
+                "Tips: show them all again",
+                "First-game tips come back, each once, at the moment it is for (kept)",
+                self.tips_back_on,
+            )
         on = self.settings.four_colour
         yield SystemCommand(
             f"Four-colour deck: {'on → off' if on else 'off → on'}",
@@ -654,9 +665,11 @@ def run_hosted(table: HostedTable, server: TableServer, seat: int | None = None)
     return run_built(app)
 
 
-def run_joined(view: SeatView) -> int:
-    """``twos-tui join``: the joined table opens at once (the view is connected)."""
+def run_joined(view: SeatView, guest: bool = False) -> int:
+    """``twos-tui join``: the joined table opens at once (the view is connected).
+    ``guest``: leaving the table ends the program (the SSH door's clients)."""
     app = make_app(ai_pause=None, tips=True)
+    app.exit_on_leave = guest
     from .hosting import joined_view
 
     app.on_start = lambda: app.start_session(joined_view(view))

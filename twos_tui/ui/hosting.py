@@ -76,6 +76,9 @@ def host_view(table: HostedTable, server: TableServer, bind: str) -> SeatView:
     view = HostSeatView(table)
     view.banner = f"code {table.code}"
     lines = join_lines(table.code, bind, server.port)
+    for door in getattr(server, "doors", []):
+        hosts = local_addresses() if bind in ("0.0.0.0", "::", "") else [bind]
+        lines += ["", *door.lines(hosts or ["YOUR-ADDRESS"])]
 
     def info() -> list[str]:
         return lines

@@ -110,8 +110,14 @@ class TableClient:
         retry_delays: tuple[float, ...] = RETRY_DELAYS,
         timeout: float = REQUEST_TIMEOUT_S,
         version: int = P.PROTOCOL_VERSION,
+        role: str = "player",
     ) -> None:
         self.host, self.port, self.code = host, port, code
+        self.role = role  #: "player", or "watch": a spectator (the public view only)
+        self.watching = False  #: this connection watches (no seat, no hand)
+        #: chat lines, as log entries (``kind`` "chat"), with where the log was when
+        #: each came (``anchor``)
+        self.chat: list[dict[str, Any]] = []
         self.name = name
         self.token = token
         self.on_change = on_change
@@ -177,11 +183,12 @@ class TableClient:
         reply = await self._recv(ws)
         if reply["type"] == "error":
             raise JoinError(str(reply.get("reason", "The host refused us.")))
-        join: dict[str, Any] = {"type": "join", "code": self.code, "id": 1, "role": "player"}
+        role = "watch" if self.role == "watch" and not self.token else "player"
+        join: dict[str, Any] = {"type": "join", "code": self.code, "id": 1, "role": role}
+        if self.name and (role == "watch" or not self.token):
+            join["name"] = self.name
         if self.token:
             join["token"] = self.token
-        elif self.name:
-            join["name"] = self.name
         await ws.send(P.encode(join))
         while True:
             reply = await self._recv(ws)
@@ -191,9 +198,20 @@ class TableClient:
                 raise JoinError(str(reply.get("reason", "The host said goodbye.")))
             if reply["type"] == "welcome":
                 break
+        self._welcomed(reply)
+
+    def _welcomed(self, reply: dict[str, Any]) -> None:
         self.welcome = reply
-        self.seat = int(reply["seat"])
-        self.token = str(reply["token"])
+        if reply.get("role") == "watch" or reply.get("seat") is None:
+            self.watching = True
+            self.role = "watch"
+            self.seat = -1
+            self.token = None
+        else:
+            self.watching = False
+            self.role = "player"
+            self.seat = int(reply["seat"])
+            self.token = str(reply["token"])
         self.code = str(reply.get("code", self.code))
 
     async def _recv(self, ws: ClientConnection) -> dict[str, Any]:
@@ -243,14 +261,70 @@ class TableClient:
             self.state_at = time.monotonic()
             self._notify()
             return
+        if kind == "chat":
+            self._chat(msg)
+            return
+        if kind == "welcome":  # a spectator took a seat (``sit``)
+            self._welcomed(msg)
         rid = msg.get("id")
-        if kind in ("answer", "error") and isinstance(rid, int) and rid in self._pending:
+        if kind in ("answer", "error", "welcome") and isinstance(rid, int) and rid in self._pending:
             fut = self._pending.pop(rid)
             if not fut.done():
                 fut.set_result(msg)
             return
         if kind == "error":
             self.last_error = msg
+
+    def _chat(self, msg: dict[str, Any]) -> None:
+        name = P.clean_chat(str(msg.get("name", "")))[:40] or "Someone"
+        text = P.clean_chat(str(msg.get("text", "")))
+        if not text:
+            return
+        who = f"{name} (watching)" if msg.get("watching") else name
+        seat = msg.get("seat")
+        self.chat.append(
+            {
+                "seat": seat if type(seat) is int else None,
+                "text": f"Chat · {who}: {text}",
+                "kind": "chat",
+                "deal": msg.get("deal"),
+                "anchor": len(self.log),
+            }
+        )
+        del self.chat[: -P.CHAT_KEPT]
+        self._notify()
+
+    def log_with_chat(self) -> list[dict[str, Any]]:
+        """The log with this deal's chat lines where they came."""
+        from ..seat_view import with_chat
+
+        return with_chat(list(self.log), self.chat, (self.state or {}).get("deal"))
+
+    async def send_chat(self, text: str) -> str | None:
+        """Say a line at the table; the host's reason when it refuses, else ``None``."""
+        reply = await self.request({"type": "chat", "text": text})
+        return str(reply.get("reason")) if reply["type"] == "error" else None
+
+    async def leave_seat(self) -> str | None:
+        """Leave the seat to watch (the seat is held as after a drop); the reason when
+        refused. From then on this connection gets the public view only, and a dropped
+        connection comes back as a spectator (the token is forgotten here)."""
+        reply = await self.request({"type": "watch"})
+        if reply["type"] == "error":
+            return str(reply.get("reason"))
+        self.watching = True
+        self.role = "watch"
+        self.seat = -1
+        self.token = None
+        self._notify()
+        return None
+
+    async def sit(self) -> str | None:
+        """A spectator takes a free seat; the reason when refused."""
+        reply = await self.request({"type": "sit", "name": self.name})
+        if reply["type"] == "error":
+            return str(reply.get("reason"))
+        return None
 
     def _notify(self) -> None:
         self.updates += 1
@@ -361,9 +435,10 @@ class RemoteSeatView(SeatView):
         token_store: TokenStore | None | bool = None,
         timeout: float = REQUEST_TIMEOUT_S,
         retry_delays: tuple[float, ...] = RETRY_DELAYS,
+        watch: bool = False,
     ) -> RemoteSeatView:
         """Join (or rejoin, with the kept token) and return once welcomed; raises
-        :class:`JoinError` with the reason."""
+        :class:`JoinError` with the reason. ``watch``: as a spectator (no token used)."""
         store: TokenStore | None
         if token_store is None or token_store is True:
             store = TokenStore()
@@ -372,19 +447,24 @@ class RemoteSeatView(SeatView):
         else:
             store = token_store
         key = TokenStore.key(host, port, code)
-        token = store.get(key) if store else None
+        token = store.get(key) if store and not watch else None
+        role = "watch" if watch else "player"
         loop = asyncio.new_event_loop()
         thread = threading.Thread(target=loop.run_forever, name="twos-tui-net", daemon=True)
         thread.start()
 
         async def join() -> TableClient:
-            client = TableClient(host, port, code, name, token, None, retry_delays, timeout)
+            client = TableClient(
+                host, port, code, name, token, None, retry_delays, timeout, role=role
+            )
             try:
                 await client.open()
             except JoinError:
                 if not token:
                     raise
-                client = TableClient(host, port, code, name, None, None, retry_delays, timeout)
+                client = TableClient(
+                    host, port, code, name, None, None, retry_delays, timeout, role=role
+                )
                 await client.open()
             # the first state follows the welcome at once
             for _ in range(100):
@@ -405,7 +485,7 @@ class RemoteSeatView(SeatView):
             if isinstance(e, concurrent.futures.TimeoutError | TimeoutError):
                 raise JoinError(f"{host}:{port} did not answer in time.") from None
             raise JoinError(f"Could not join ({_why(e)}).") from None
-        if store is not None:
+        if store is not None and client.token:
             store.put(key, client.token)
         return cls(client, loop, thread, store)
 
@@ -445,7 +525,7 @@ class RemoteSeatView(SeatView):
             self._joined_at = self._deal_from = now
         st = self._st
         results = st.get("results") or []
-        if not self.record_history or not st.get("deal_over") or not results:
+        if self.watching or not self.record_history or not st.get("deal_over") or not results:
             return
         r = DealResult.from_json(results[-1])
         if r.deal_number <= self._recorded:
@@ -542,11 +622,57 @@ class RemoteSeatView(SeatView):
 
     @property
     def controls(self) -> tuple[int, ...]:
-        return (self.my_seat,)
+        return () if self.watching else (self.my_seat,)
 
     @property
     def visible(self) -> tuple[int, ...]:
-        return (self.my_seat,)
+        return () if self.watching else (self.my_seat,)
+
+    # ----- spectators and chat ------------------------------------------------------------------
+    @property
+    def watching(self) -> bool:
+        return self.client.watching
+
+    @property
+    def can_chat(self) -> bool:
+        return True
+
+    def send_chat(self, text: str) -> str | None:
+        try:
+            result: str | None = self._run(self.client.send_chat(text), self.client.timeout + 1)
+            return result
+        except (ConnectionError, concurrent.futures.TimeoutError, TimeoutError):
+            return "The host did not answer: the connection is down."
+
+    @property
+    def can_sit(self) -> bool:
+        return self.watching and bool(self._st.get("can_sit"))
+
+    def sit(self) -> str | None:
+        try:
+            result: str | None = self._run(self.client.sit(), self.client.timeout + 1)
+        except (ConnectionError, concurrent.futures.TimeoutError, TimeoutError):
+            return "The host did not answer: the connection is down."
+        if result is None:
+            t = self.client.welcome["table"]
+            self.rules = rules_game(t["variant"], t["players"], t["options"], t["names"])
+            self._cache.clear()
+            if self.store is not None and self.client.token:
+                key = TokenStore.key(self.client.host, self.client.port, self.client.code)
+                self.store.put(key, self.client.token)
+        return result
+
+    @property
+    def can_leave_seat(self) -> bool:
+        return not self.watching
+
+    def leave_seat(self) -> str | None:
+        try:
+            result: str | None = self._run(self.client.leave_seat(), self.client.timeout + 1)
+        except (ConnectionError, concurrent.futures.TimeoutError, TimeoutError):
+            return "The host did not answer: the connection is down."
+        self._cache.clear()
+        return result
 
     @property
     def people_at_table(self) -> int:
@@ -556,10 +682,20 @@ class RemoteSeatView(SeatView):
     def observation(self, seat: int) -> dict[str, Any]:
         from ..seat_view import NotVisible
 
+        if self.watching:
+            # the public view (the same for any seat); a player's state still on its way
+            # when the seat was left shows no hand
+            obs = dict(self._st.get("observation", {}))
+            if self._st.get("seat") is not None:
+                obs = {k: v for k, v in obs.items() if k in _SPECTATOR_SAFE}
+            obs["hand"] = []
+            obs["seat"] = None
+            obs["history"] = self.client.log_with_chat()
+            return obs
         if seat != self.my_seat:
             raise NotVisible(f"seat {seat} is not shown at this screen")
         obs = dict(self._st.get("observation", {}))
-        obs["history"] = list(self.client.log)
+        obs["history"] = self.client.log_with_chat()
         return obs
 
     def to_act(self) -> tuple[int, ...]:
@@ -616,7 +752,7 @@ class RemoteSeatView(SeatView):
 
     @property
     def history(self) -> list[LogEntry]:
-        return list(self.client.log)
+        return self.client.log_with_chat()  # type: ignore[return-value]
 
     @property
     def action_count(self) -> int:
@@ -643,6 +779,8 @@ class RemoteSeatView(SeatView):
         return [DealResult.from_json(r) for r in self._st.get("results", [])]
 
     def next_deal(self) -> None:
+        if self.watching:
+            return  # the players start the next deal
         reply = self._request({"type": "ready", "deal": self.deal_number})
         if reply["type"] == "error" and reply.get("code") != P.E_NOT_NOW:
             raise IllegalAction(str(reply.get("reason", "")))
@@ -679,6 +817,14 @@ class RemoteSeatView(SeatView):
             self.thread.join(3)
             if not self.thread.is_alive() and not loop.is_running() and not loop.is_closed():
                 loop.close()
+
+
+#: what of a player's observation a spectator's screen may keep for the moment between
+#: leaving the seat and the public view arriving (nothing of the seat's own)
+_SPECTATOR_SAFE = frozenset(
+    {"variant", "family", "players", "names", "hand_counts", "to_act", "dealer", "deal_number"}
+    | {"totals", "seat_tags", "deal_over", "match_over", "options"}
+)
 
 
 def _waiting_of(st: dict[str, Any], me: int, age: float) -> str | None:

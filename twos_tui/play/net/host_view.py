@@ -6,8 +6,11 @@ call the screen made)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...engine import Action, Decision, IllegalAction
-from ..seat_view import LocalSeatView, SeatInfo, SeatView, rules_game
+from ..seat_view import LocalSeatView, SeatInfo, SeatView, rules_game, with_chat
+from . import protocol as P
 from .server import HostedTable
 
 
@@ -16,6 +19,43 @@ class HostSeatView(LocalSeatView):
         super().__init__(table.session, remote_seats=table.remote_seats)
         self.hosted = table
         table.views.append(self)
+        self.chat_lines: list[dict[str, Any]] = []
+
+    # ----- chat ------------------------------------------------------------------------------
+    @property
+    def can_chat(self) -> bool:
+        return True
+
+    def send_chat(self, text: str) -> str | None:
+        if not P.clean_chat(text):
+            return "A chat line needs some text."
+        seat = self.controls[0] if self.controls else None
+        self.hosted.chat(seat, text, "Host")
+        return None
+
+    def chat_arrived(self, msg: dict[str, Any]) -> None:
+        """A chat line at the table (on the loop): kept where the log is now."""
+        name = str(msg.get("name", ""))
+        who = f"{name} (watching)" if msg.get("watching") else name
+        seat = (self.controls or (0,))[0]
+        self.chat_lines.append(
+            {
+                "seat": msg.get("seat"),
+                "text": f"Chat · {who}: {msg.get('text', '')}",
+                "kind": "chat",
+                "deal": msg.get("deal"),
+                "anchor": len(self.game.observation(seat).get("history", [])),
+            }
+        )
+        del self.chat_lines[: -P.CHAT_KEPT]
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        obs = super().observation(seat)
+        if self.chat_lines:
+            obs["history"] = with_chat(
+                list(obs.get("history", [])), self.chat_lines, self.game.deal_number
+            )
+        return obs
 
     @property
     def code(self) -> str:

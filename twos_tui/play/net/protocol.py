@@ -14,6 +14,7 @@ and JSON paths). The cost of checking is far below the cost of the engine's ``ch
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -32,12 +33,30 @@ MAX_ID = 64  #: request ids are strings up to this long, or integers
 MAX_NAME = 24
 MAX_CARDS = 20
 
+MAX_CHAT = 280  #: characters of one chat line (after control characters are removed)
+MAX_CHAT_RAW = 4096  #: a chat message's text field is refused above this many characters
+CHAT_RATE_PER_S = 0.5  #: chat lines a connection may send per second, on average
+CHAT_BURST = 4.0  #: and at most this many in a burst
+CHAT_KEPT = 50  #: the last chat lines a table keeps for those who join later
+
 #: the client's messages and their fields: name -> (required?, checker)
-CLIENT_TYPES = ("hello", "join", "act", "ready", "check", "describe", "ping", "leave")
-#: reserved for spectators and chat (issue 18): refused today with code "unsupported"
-RESERVED_TYPES = ("watch", "chat", "sit")
-SERVER_TYPES = ("welcome", "state", "answer", "error", "bye")
-ROLES = ("player",)  #: "watch" comes with spectators
+CLIENT_TYPES = (
+    "hello",
+    "join",
+    "act",
+    "ready",
+    "check",
+    "describe",
+    "ping",
+    "leave",
+    "chat",
+    "watch",
+    "sit",
+)
+#: none left reserved (issue 18 built spectators and chat)
+RESERVED_TYPES: tuple[str, ...] = ()
+SERVER_TYPES = ("welcome", "state", "answer", "error", "bye", "chat")
+ROLES = ("player", "watch")
 
 # error codes (the "code" of an "error" message)
 E_BAD = "bad-message"  #: not JSON, not an object, an unknown type, a field of the wrong kind
@@ -134,6 +153,9 @@ _ALLOWED: dict[str, frozenset[str]] = {
     "describe": frozenset({"v", "type", "action", "id"}),
     "ping": frozenset({"v", "type", "id"}),
     "leave": frozenset({"v", "type", "id"}),
+    "chat": frozenset({"v", "type", "text", "id"}),
+    "watch": frozenset({"v", "type", "id"}),
+    "sit": frozenset({"v", "type", "name", "id"}),
 }
 
 
@@ -174,10 +196,16 @@ def decode_client(raw: str | bytes) -> dict[str, Any]:
         out["token"] = _text(d, "token", 128, rid)
         role = d.get("role", "player")
         if role not in ROLES:
-            if role == "watch":
-                raise BadMessage("This host does not offer watching yet.", E_UNSUPPORTED, rid)
-            raise BadMessage("The role is 'player'.", req=rid)
+            raise BadMessage("The role is 'player' or 'watch'.", req=rid)
         out["role"] = role
+    elif kind == "chat":
+        text = _text(d, "text", MAX_CHAT_RAW, rid, required=True) or ""
+        clean = clean_chat(text)
+        if not clean:
+            raise BadMessage("A chat line needs some text.", req=rid)
+        out["text"] = clean
+    elif kind == "sit":
+        out["name"] = _text(d, "name", MAX_NAME, rid)
     elif kind in ("act", "check", "describe"):
         out["action"] = _action(d.get("action"), rid)
         if kind == "act":
@@ -191,6 +219,19 @@ def decode_client(raw: str | bytes) -> dict[str, Any]:
             raise BadMessage("The deal of a ready is the number of the deal that ended.", req=rid)
         out["deal"] = deal
     return out
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+
+
+def clean_chat(text: str) -> str:
+    """One chat line as every screen shows it: control characters (escape codes,
+    newlines, bidirectional overrides) removed, spaces squeezed, at most
+    :data:`MAX_CHAT` characters. Rich markup is not interpreted by the screens (they
+    show the text as it is), so brackets stay."""
+    text = _CONTROL.sub(" ", text)
+    text = " ".join(text.split())
+    return text[:MAX_CHAT].strip()
 
 
 def decode_server(raw: str | bytes) -> dict[str, Any]:

@@ -116,6 +116,7 @@ class HostedTable:
         drive_ai: bool = True,
         clock: Callable[[], float] = time.monotonic,
         sidecar: bool = True,
+        allow_sit: bool = True,
     ) -> None:
         self.session = session
         self.remote_seats = tuple(sorted(remote_seats))
@@ -133,8 +134,16 @@ class HostedTable:
         self.views: list[HostSeatView] = []
         self.ready_seats: set[int] = set()
         self.host_ready = False
-        self.conns: set[Conn] = set()
+        self.conns: set[Conn] = set()  #: every connection at the table, spectators too
         self.watchers: list[Callable[[], None]] = []  #: called on the loop after changes
+        #: a spectator may take a free seat (``twos-tui host --no-sit`` forbids it)
+        self.allow_sit = allow_sit
+        #: the last chat lines (where the match's log was, the ``chat`` message), sent
+        #: again to whoever joins later
+        self.chat_log: deque[tuple[int, dict[str, Any]]] = deque(maxlen=P.CHAT_KEPT)
+        self._spectators_seen = 0
+        self._public: tuple[Any, dict[str, Any]] | None = None
+        self._public_log: tuple[Any, list[dict[str, Any]]] | None = None
         self._ai_task: asyncio.Task[None] | None = None
         self._hold_timer: asyncio.TimerHandle | None = None
         self._scheduled = False
@@ -382,7 +391,7 @@ class HostedTable:
             not_ready = [names[s] for s in self.people_needed() if s not in self.ready_seats]
             if self.host_people() and not self.host_ready:
                 not_ready += [names[s] for s in self.host_people()]
-            if viewer is not None:
+            if viewer is not None and 0 <= viewer < len(names):
                 not_ready = [n for n in not_ready if n != names[viewer]]
         return waiting_text([names[s] for s in free], dropped, not_ready, self.code, viewer is None)
 
@@ -437,6 +446,8 @@ class HostedTable:
 
     def disconnect(self, conn: Conn) -> None:
         self.conns.discard(conn)
+        if conn.watching:
+            self._schedule()  # the others see one spectator fewer
         seat = conn.seat
         conn.seat = None
         rs = self.seats.get(seat) if seat is not None else None
@@ -446,6 +457,167 @@ class HostedTable:
             self.ready_seats.discard(rs.seat)
             log.info("table %s: seat %d dropped; held %.0f s", self.code, rs.seat, self.hold_s)
             self._schedule(remote=True)
+
+    # ----- spectators and chat ----------------------------------------------------------------
+    @property
+    def spectators(self) -> list[Conn]:
+        return [c for c in self.conns if c.watching]
+
+    def watch(self, conn: Conn, name: str | None) -> None:
+        """``conn`` watches the table: the public view only (no hand, no decision)."""
+        from ..names import clean_name
+
+        self._spectators_seen += 1
+        conn.table = self
+        conn.seat = None
+        conn.watching = True
+        conn.name = clean_name(name or "", f"Spectator {self._spectators_seen}")
+        conn.cursor = (-1, 0, 0)
+        self.conns.add(conn)
+        log.info("table %s: %s watches", self.code, conn.name)
+        self._schedule(remote=True)
+
+    def leave_seat(self, conn: Conn) -> None:
+        """A player leaves their seat to watch: the seat is held as after a drop (their
+        token still takes it back); from now on the connection gets the public view."""
+        seat = conn.seat
+        rs = self.seats.get(seat) if seat is not None else None
+        conn.name = self.game.names[seat] if seat is not None else conn.name
+        if rs is not None and rs.conn is conn:
+            rs.conn = None
+            rs.dropped_at = self.clock()
+            self.ready_seats.discard(rs.seat)
+        conn.seat = None
+        conn.watching = True
+        conn.cursor = (-1, 0, 0)
+        log.info("table %s: seat %s left to watch", self.code, seat)
+        self._schedule(remote=True)
+
+    def sit(self, conn: Conn, name: str | None) -> RemoteSeat:
+        """A spectator takes the first free seat (JoinRefused with the reason)."""
+        if not self.allow_sit:
+            raise JoinRefused("The host does not let spectators take seats at this table.")
+        rs = self.claim(name or conn.name or None)
+        conn.watching = False
+        conn.seat = rs.seat
+        conn.cursor = (-1, 0, 0)
+        self.connect(rs, conn)
+        return rs
+
+    def chat(self, seat: int | None, text: str, name: str = "", watching: bool = False) -> None:
+        """One chat line to everybody at the table (the players, the spectators and the
+        host's screen). ``text`` is cleaned again here (the host's own lines too)."""
+        clean = P.clean_chat(text)
+        if not clean:
+            return
+        if seat is not None:
+            name = self.game.names[seat]
+        msg: dict[str, Any] = {
+            "type": "chat",
+            "seat": seat,
+            "name": name,
+            "watching": watching,
+            "text": clean,
+            "at": round(time.time(), 1),
+            "deal": self.game.deal_number,
+        }
+        self.chat_log.append((len(self.game.history), msg))
+        for c in list(self.conns):
+            c.send(msg)
+        for v in self.views:
+            v.chat_arrived(msg)
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            for v in self.views:
+                loop.call_soon_threadsafe(v.changed_elsewhere)
+
+    def public_observation(self) -> dict[str, Any]:
+        """What every seat sees: the parts of all the seats' observations that are the
+        same for each (a hand, a secret choice, a seat's own prompt are left out, or
+        blank), so it holds no card hidden from any seat. Without the log (see
+        :meth:`public_state`)."""
+        g = self.game
+        key = (
+            len(g.actions),
+            g.deal_number,
+            g.deal_over,
+            g.match_over,
+            len(g.history),
+            tuple(g.names),
+        )
+        if self._public is not None and self._public[0] == key:
+            return self._public[1]
+        full = g.history
+        g.history = []
+        try:
+            views = [dict(g.observation(s)) for s in range(g.players)]
+        finally:
+            g.history = full
+        for v in views:
+            v.pop("history", None)
+        _, obs = _common(views)
+        obs = dict(obs) if isinstance(obs, dict) else {}
+        obs["seat"] = None
+        obs["hand"] = []
+        self._public = (key, obs)
+        return obs
+
+    def public_log(self, start: int) -> list[dict[str, Any]]:
+        """The log entries from ``start`` (of the match's log) that every seat's log holds
+        at the same place (the engine's logs are public today: this keeps it so)."""
+        g = self.game
+        key = (g.deal_number, len(g.actions), g.deal_over, len(g.history), start)
+        cached = self._public_log
+        if cached is not None and cached[0] == key:
+            return cached[1]  # every spectator at the same place: made once
+        full = g.history
+        g.history = full[start:]
+        try:
+            logs = [list(g.observation(s).get("history", [])) for s in range(g.players)]
+        finally:
+            g.history = full
+        out = []
+        for i, entry in enumerate(logs[0]):
+            if all(i < len(other) and other[i] == entry for other in logs[1:]):
+                out.append(entry)
+            else:
+                break
+        self._public_log = (key, out)
+        return out
+
+    def public_state(
+        self, cursor: tuple[int, int, int] = (-1, 0, 0)
+    ) -> tuple[dict[str, Any], tuple[int, int, int]]:
+        """A spectator's ``state``: ``seat`` null, the public observation, no decision,
+        no legal moves."""
+        g = self.game
+        deal, raw, count = cursor
+        if deal != g.deal_number:
+            deal, raw, count = g.deal_number, 0, 0
+        fresh = self.public_log(raw)
+        cursor = (deal, raw + len(fresh), count + len(fresh))
+        msg = {
+            "type": "state",
+            "seat": None,
+            "n": len(g.actions),
+            "deal": g.deal_number,
+            "deal_over": g.deal_over,
+            "match_over": g.match_over,
+            "to_act": list(g.to_act()),
+            "decision": None,
+            "legal": [],
+            "observation": self.public_observation(),
+            "log_from": count,
+            "log": fresh,
+            "totals": list(g.totals),
+            "results": [r.to_json() for r in g.results],
+            "seats": self.seats_json(-1),
+            "ready": sorted(self.ready_seats),
+            "waiting": self.waiting(-1),
+            "watching": len(self.spectators),
+            "can_sit": self.allow_sit and any(not rs.claimed for rs in self.seats.values()),
+        }
+        return msg, cursor
 
     # ----- moves -------------------------------------------------------------------------------
     def apply(self, seat: int, action: Action, remote: bool = True) -> None:
@@ -639,6 +811,7 @@ class HostedTable:
             "seats": self.seats_json(seat),
             "ready": sorted(self.ready_seats),
             "waiting": self.waiting(seat),
+            "watching": len(self.spectators),
         }
         return msg, cursor
 
@@ -669,6 +842,45 @@ class HostedTable:
             self.session.listeners.remove(self._session_changed)
 
 
+def _blank(value: Any) -> Any:
+    """The empty value of a kind (what a spectator gets where the seats differ)."""
+    if isinstance(value, list):
+        return []
+    if isinstance(value, dict):
+        return {}
+    if isinstance(value, str):
+        return ""
+    if isinstance(value, bool):
+        return False
+    return None
+
+
+def _common(values: list[Any]) -> tuple[bool, Any]:
+    """The part of ``values`` that is the same in each: (True, it) — equal values whole,
+    objects key by key, lists of objects of one length item by item — or (False, None)."""
+    first = values[0]
+    if all(v == first for v in values[1:]):
+        return True, json.loads(json.dumps(first))
+    if all(isinstance(v, dict) for v in values):
+        out: dict[str, Any] = {}
+        for k, v0 in first.items():
+            if all(k in v for v in values[1:]):
+                ok, val = _common([v[k] for v in values])
+                out[k] = val if ok else _blank(v0)
+        return True, out
+    if (
+        all(isinstance(v, list) for v in values)
+        and len({len(v) for v in values}) == 1
+        and all(isinstance(x, dict) for v in values for x in v)
+    ):
+        items = []
+        for i in range(len(first)):
+            ok, val = _common([v[i] for v in values])
+            items.append(val if ok else {})
+        return True, items
+    return False, None
+
+
 def _mmss(seconds: float) -> str:
     s = int(seconds + 0.999)
     return f"{s // 60}:{s % 60:02d}"
@@ -687,6 +899,9 @@ class Conn:
         self.server = server
         self.table: HostedTable | None = None
         self.seat: int | None = None
+        self.watching = False  #: a spectator: the public view only, never a hand
+        self.name = ""  #: a spectator's name (for chat)
+        self.chat_bucket = P.TokenBucket(server.chat_rate, server.chat_burst)
         self.hello = False
         self.bad = 0
         self.bucket = P.TokenBucket(server.rate, server.burst)
@@ -697,7 +912,7 @@ class Conn:
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def push_state(self) -> None:
-        if self.seat is not None and _STATE not in self.outbox:
+        if (self.seat is not None or self.watching) and _STATE not in self.outbox:
             self.outbox.append(_STATE)
             self.wake.set()
 
@@ -731,9 +946,14 @@ class Conn:
                     item = self.outbox.popleft()
                     seat, table = self.seat, self.table
                     if item is _STATE:
-                        if seat is None or table is None:
+                        if table is None:
                             continue
-                        msg, self.cursor = table.state_for(seat, self.cursor)
+                        if self.watching:
+                            msg, self.cursor = table.public_state(self.cursor)
+                        elif seat is None:
+                            continue
+                        else:
+                            msg, self.cursor = table.state_for(seat, self.cursor)
                     else:
                         msg = item
                     text = P.encode(msg)
@@ -771,8 +991,15 @@ class TableServer:
         port: int = 0,
         max_connections: int = P.MAX_CONNECTIONS,
         join_timeout: float = P.JOIN_TIMEOUT_S,
+        chat_rate: float = P.CHAT_RATE_PER_S,
+        chat_burst: float = P.CHAT_BURST,
     ) -> None:
         self.tables: dict[str, HostedTable] = {}
+        self.chat_rate = chat_rate
+        self.chat_burst = chat_burst
+        #: other doors to the same tables (the SSH door): started after the WebSocket
+        #: server listens, closed before it stops
+        self.doors: list[Any] = []
         self.max_connections = max_connections
         self.join_timeout = join_timeout
         self.max_bad = max_bad
@@ -819,10 +1046,21 @@ class TableServer:
             t.listen = (host, self.port)
             t.write_sidecar()
             t.attach(loop)
+        try:
+            for door in self.doors:
+                await door.start(self)
+        except BaseException:
+            self.server.close()
+            await self.server.wait_closed()
+            self.server = None
+            raise
 
     async def close(self, reason: str = STOP_REASON) -> None:
         """Stop: every player is told (``bye``: their client does not keep retrying),
         then the connections close."""
+        for door in self.doors:
+            with contextlib.suppress(Exception):
+                await door.close()
         writers = []
         for c in list(self.conns):
             if not c.closing:
@@ -857,9 +1095,15 @@ class TableServer:
         loop = asyncio.get_running_loop()
         timer = loop.call_later(self.join_timeout, self._join_late, conn)
         try:
+            closing_at = 0.0
             async for raw in ws:
                 if conn.closing:
-                    break
+                    # read on (and ignore) what is still coming, so the client's answer
+                    # to our close is seen at once after a flood; a few seconds at most
+                    closing_at = closing_at or time.monotonic()
+                    if time.monotonic() - closing_at > 3.0:
+                        break
+                    continue
                 self.receive(conn, raw)
         except ConnectionClosed:
             pass
@@ -937,8 +1181,35 @@ class TableServer:
             self._join(conn, msg)
             return
         table, seat = conn.table, conn.seat
-        if table is None or seat is None:
+        if table is None:
             raise P.BadMessage("Join a table first.", P.E_JOIN_FIRST, rid)
+        if kind == "chat":
+            if not conn.chat_bucket.take():
+                raise P.BadMessage("You are chatting too fast: wait a moment.", P.E_TOO_FAST, rid)
+            table.chat(seat, msg["text"], conn.name, conn.watching)
+            conn.send({"type": "answer", "id": rid, "kind": "chat", "result": None})
+            return
+        if kind == "watch":
+            if conn.watching:
+                raise P.BadMessage("You are watching already.", P.E_NOT_NOW, rid)
+            table.leave_seat(conn)
+            conn.push_state()  # the public view comes first, then the answer
+            conn.send({"type": "answer", "id": rid, "kind": "watch", "result": None})
+            return
+        if kind == "sit":
+            if not conn.watching:
+                raise P.BadMessage("You have a seat already.", P.E_NOT_NOW, rid)
+            try:
+                rs = table.sit(conn, msg["name"])
+            except JoinRefused as e:
+                raise P.BadMessage(str(e), P.E_NOT_NOW, rid) from None
+            conn.send(self._welcome(table, rid, rs))
+            conn.push_state()
+            return
+        if seat is None:
+            raise P.BadMessage(
+                "Spectators watch: take a free seat (sit) to play.", P.E_NOT_NOW, rid
+            )
         g = table.game
         if kind in ("check", "describe"):
             action: Action = msg["action"]
@@ -986,30 +1257,50 @@ class TableServer:
         table = self.table_for(msg["code"])
         if table is None or table.closed:
             raise P.BadMessage("No table here has that code.", P.E_JOIN, rid)
-        try:
-            rs = table.by_token(msg["token"]) if msg["token"] else table.claim(msg["name"])
-        except JoinRefused as e:
-            raise P.BadMessage(str(e), P.E_JOIN, rid) from None
-        conn.table = table
-        conn.seat = rs.seat
-        conn.cursor = (-1, 0, 0)
-        g = table.game
-        conn.send(
-            {
-                "type": "welcome",
-                "id": rid,
-                "role": "player",
-                "seat": rs.seat,
-                "token": rs.token,
-                "code": table.code,
-                "table": {
-                    "variant": g.variant_id,
-                    "players": g.players,
-                    "options": g.options,
-                    "names": list(g.names),
-                    "hold_s": table.hold_s,
-                },
-            }
-        )
-        table.connect(rs, conn)
+        note = None
+        if msg["role"] == "watch" and not msg["token"]:
+            rs = None
+        else:
+            try:
+                rs = table.by_token(msg["token"]) if msg["token"] else table.claim(msg["name"])
+            except JoinRefused as e:
+                if msg["token"] or str(e) != "The table is full.":
+                    raise P.BadMessage(str(e), P.E_JOIN, rid) from None
+                rs, note = None, "The table is full: you are watching."
+        if rs is None:  # a spectator
+            table.watch(conn, msg["name"])
+            welcome = self._welcome(table, rid, None)
+            if note:
+                welcome["note"] = note
+            conn.send(welcome)
+        else:
+            conn.table = table
+            conn.seat = rs.seat
+            conn.cursor = (-1, 0, 0)
+            conn.send(self._welcome(table, rid, rs))
+            table.connect(rs, conn)
+        for _, line in table.chat_log:  # the recent chat, for whoever arrives
+            conn.send(line)
         conn.push_state()
+
+    @staticmethod
+    def _welcome(table: HostedTable, rid: Any, rs: RemoteSeat | None) -> dict[str, Any]:
+        g = table.game
+        msg: dict[str, Any] = {
+            "type": "welcome",
+            "id": rid,
+            "role": "player" if rs is not None else "watch",
+            "seat": rs.seat if rs is not None else None,
+            "code": table.code,
+            "table": {
+                "variant": g.variant_id,
+                "players": g.players,
+                "options": g.options,
+                "names": list(g.names),
+                "hold_s": table.hold_s,
+                "can_sit": table.allow_sit,
+            },
+        }
+        if rs is not None:
+            msg["token"] = rs.token
+        return msg

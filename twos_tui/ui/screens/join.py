@@ -81,6 +81,7 @@ class JoinScreen(ModalScreen[None]):
             yield Static(id="join-error")
             with Horizontal(id="join-buttons"):
                 yield Button("Join", id="join", variant="success", compact=True)
+                yield Button("Watch", id="watch", compact=True)
                 yield Button("Back (Esc)", id="cancel", compact=True)
         yield Footer()
 
@@ -101,8 +102,16 @@ class JoinScreen(ModalScreen[None]):
         else:
             self.action_join()
 
+    @on(Button.Pressed, "#watch")
+    def action_watch(self) -> None:
+        """Join as a spectator: what every player sees, no hand."""
+        self.action_join(watch=True)
+
     @on(Button.Pressed, "#join")
-    def action_join(self) -> None:
+    def _join_pressed(self) -> None:
+        self.action_join()
+
+    def action_join(self, watch: bool = False) -> None:
         try:
             host, port = split_address(self.query_one("#join-address", Input).value)
         except ValueError as e:
@@ -113,16 +122,17 @@ class JoinScreen(ModalScreen[None]):
             self.say("Type the join code the host's table shows.")
             return
         name = clean_name(self.query_one("#join-name", Input).value, "Player")
-        self.say(f"Joining {host}:{port}…", error=False)
+        self.say(f"{'Watching' if watch else 'Joining'} {host}:{port}…", error=False)
         self.query_one("#join", Button).disabled = True
-        self.connect(host, port, code, name)
+        self.query_one("#watch", Button).disabled = True
+        self.connect(host, port, code, name, watch)
 
     @work(thread=True, exclusive=True, group="join")
-    def connect(self, host: str, port: int, code: str, name: str) -> None:
+    def connect(self, host: str, port: int, code: str, name: str, watch: bool = False) -> None:
         from ...play.net.client import JoinError, RemoteSeatView
 
         try:
-            view = RemoteSeatView.connect(host, port, code, name=name)
+            view = RemoteSeatView.connect(host, port, code, name=name, watch=watch)
         except JoinError as e:
             self.app.call_from_thread(self.failed, str(e))
             return
@@ -132,6 +142,7 @@ class JoinScreen(ModalScreen[None]):
         if self.is_attached:
             self.say(reason)
             self.query_one("#join", Button).disabled = False
+            self.query_one("#watch", Button).disabled = False
 
     def joined(self, view) -> None:  # a RemoteSeatView
         if not self.is_attached:

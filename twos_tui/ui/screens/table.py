@@ -95,6 +95,9 @@ class TableScreen(SizeGuard, Screen):
         Binding("s", "sort", "Sort"),
         Binding("o", "score_sheet", "Scores"),
         Binding("ctrl+z", "undo", "Undo", show=False),
+        Binding("c", "chat", "Chat"),  # a table with players on other computers
+        Binding("j", "sit", "Take a seat"),  # a spectator, where a seat is free
+        Binding("w", "watch_instead", "Watch", show=False),  # leave the seat (twice)
         Binding("escape", "clear", "Clear/leave", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "leave", "Home"),
@@ -108,6 +111,7 @@ class TableScreen(SizeGuard, Screen):
         self.selected: set[str] = set()
         self.demo = not self.table.humans and not self.table.remote
         self.viewer: int | None = None
+        self._watch_armed: int | None = None  #: ``w`` pressed once at this move
         if not self.table.hot_seat and self.table.humans:
             self.viewer = self.table.humans[0]
         self._decision: Decision | None = None
@@ -214,6 +218,67 @@ class TableScreen(SizeGuard, Screen):
         """The table changed by a move not made at this screen: redraw, hand on."""
         if not self.is_attached or not self.query("#score"):
             return
+        self._follow_seat()
+        can_sit = self.table.can_sit
+        if can_sit != getattr(self, "_could_sit", False):
+            self._could_sit = can_sit
+            self.refresh_bindings()
+        self.after_change()
+
+    def _follow_seat(self) -> None:
+        """A joined table's seat can change: a spectator took a seat, a player left
+        theirs to watch. The hand shown follows (a spectator's screen shows none)."""
+        if not self.table.remote:
+            return
+        want = self.table.humans[0] if self.table.humans else None
+        if want != self.viewer:
+            self.viewer = want
+            self.selected.clear()
+            self.refresh_bindings()
+
+    # ----- spectators and chat ------------------------------------------------------------
+    def action_chat(self) -> None:
+        if not self.table.can_chat:
+            self.show_message("Chat is for tables with players on other computers.")
+            return
+        from .chat import ChatDialog
+
+        def said(text: str | None) -> None:
+            if text and text.strip():
+                reason = self.table.send_chat(text)
+                if reason:
+                    self.show_message(reason, error=True)
+            self.refresh_view()
+
+        self.app.push_screen(ChatDialog(), said)
+
+    def action_sit(self) -> None:
+        if not self.table.can_sit:
+            self.show_message("There is no free seat to take.")
+            return
+        reason = self.table.sit()
+        if reason:
+            self.show_message(reason, error=True)
+            return
+        self._follow_seat()
+        self.show_message("You took a seat: your hand is below.")
+        self.after_change()
+
+    def action_watch_instead(self) -> None:
+        if not self.table.can_leave_seat:
+            return
+        count = self.table.action_count
+        if self._watch_armed != count:
+            self._watch_armed = count
+            self.show_message("Press w again to leave your seat and watch (it is held for you).")
+            return
+        self._watch_armed = None
+        reason = self.table.leave_seat()
+        if reason:
+            self.show_message(reason, error=True)
+            return
+        self._follow_seat()
+        self.show_message("You are watching: no hand is shown.")
         self.after_change()
 
     def action_table_info(self) -> None:
@@ -299,7 +364,12 @@ class TableScreen(SizeGuard, Screen):
         seat = self.seat_on_screen()
         if obs is None or seat is None:
             self._decision = None
-            hand.set_hand([], [], set(), "Hand hidden: waiting for the next player.")
+            hidden = "Hand hidden: waiting for the next player."
+            if self.table.watching:
+                hidden = "Watching: you see what every player sees, and no hand." + (
+                    " A seat is free: j takes it." if self.table.can_sit else ""
+                )
+            hand.set_hand([], [], set(), hidden)
             update_static(prompt, Text(""))
             self.buttons.render()
             return
@@ -433,6 +503,12 @@ class TableScreen(SizeGuard, Screen):
             return not self.demo
         if action == "last_trick" and parameters:
             return parameters[0] == self.trick_word  # the one in the game's word
+        if action == "chat":
+            return self.table.can_chat
+        if action == "sit":
+            return self.table.can_sit
+        if action == "watch_instead":
+            return self.table.can_leave_seat
         if action == "pass_turn":
             # only where the decision has a pass (the footer is redrawn when that
             # changes, not on every turn: see ActionButtons.footer_pass)

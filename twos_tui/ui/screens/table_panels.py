@@ -68,6 +68,8 @@ def log_line(entry: dict[str, Any]) -> Text:
         style = "bold"
     elif kind == "pass":
         style = "dim"
+    elif kind == "chat":
+        style = "italic"  # and the words "Chat ·" begin the line
     return Text(str(entry.get("text", "")), style=style)
 
 

@@ -1,0 +1,191 @@
+"""The SSH door of a hosted table, driven by asyncssh's own client with a key: a PTY,
+the code typed, the table on screen, a move played; a connection without a terminal,
+a key that is not authorized and one connection too many from an address are refused
+with a sentence. (The screen is read as the bytes the terminal gets, its escape codes
+taken out.)"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import stat
+import sys
+
+import pytest
+from net_helpers import live_server, remote_table
+
+asyncssh = pytest.importorskip("asyncssh")
+if os.name != "posix":  # pragma: no cover
+    pytest.skip("the SSH door needs pseudo-terminals (POSIX)", allow_module_level=True)
+
+from twos_tui.play.net.ssh_door import SshDoor, host_key  # noqa: E402
+
+ESCAPES = re.compile(
+    rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\][^\x07]*\x07"
+)
+
+
+def plain(data: bytes) -> str:
+    return ESCAPES.sub(b"", data).decode("utf-8", "replace")
+
+
+class Screen:
+    """The bytes an SSH session's terminal got, read as they come."""
+
+    def __init__(self, process) -> None:
+        self.process = process
+        self.data = b""
+
+    async def until(self, pred, timeout: float = 60.0) -> None:
+        async def read() -> None:
+            while not pred(self):
+                chunk = await self.process.stdout.read(65536)
+                if not chunk:
+                    raise AssertionError(f"the session ended; it showed {plain(self.data)[-800:]}")
+                self.data += chunk
+
+        await asyncio.wait_for(read(), timeout)
+
+    def has(self, text: str) -> bool:
+        return text in plain(self.data)
+
+
+@pytest.fixture
+def keys(tmp_path):
+    good = asyncssh.generate_private_key("ssh-ed25519")
+    bad = asyncssh.generate_private_key("ssh-ed25519")
+    auth = tmp_path / "authorized_keys"
+    auth.write_bytes(good.export_public_key())
+    return good, bad, str(auth)
+
+
+async def connect(door: SshDoor, key, username: str = "ana"):
+    return await asyncssh.connect(
+        "127.0.0.1",
+        door.port,
+        username=username,
+        client_keys=[key],
+        known_hosts=None,
+        agent_path=None,
+        password=None,
+        kbdint_auth=False,
+    )
+
+
+@pytest.mark.slow
+async def test_a_guest_types_the_code_sees_the_table_and_plays(tmp_path, monkeypatch, keys):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path / "home"))
+    good, _, auth = keys
+    table = remote_table("twos", seed=5, kinds=["ai", "remote", "ai"], autosave=False)
+    async with live_server() as server:
+        server.add(table)
+        door = SshDoor(0, authorized_keys=auth)
+        server.doors.append(door)
+        await door.start(server)
+        async with await connect(door, good, "ana") as conn:
+            proc = await conn.create_process(
+                term_type="xterm-256color", term_size=(100, 30), encoding=None
+            )
+            screen = Screen(proc)
+            await screen.until(lambda s: s.has("Code:"))
+            proc.stdin.write(b"NOPE\r")
+            await screen.until(lambda s: s.has("No table here has that code."))
+            proc.stdin.write(table.code.lower().replace("-", "").encode() + b"\r")
+            # the table, as seat 1 sees it: its name (from the SSH user name), the keys
+            await screen.until(lambda s: s.has("c Chat") and s.has("ana"), timeout=90)
+            assert table.seats[1].claimed and table.game.names[1] == "ana"
+            # window size changes are followed: the client redraws at the new size (a
+            # 30-row screen never moves its cursor to row 40)
+            assert b"\x1b[40;" not in screen.data
+            proc.change_terminal_size(120, 40)
+            await screen.until(lambda s: b"\x1b[40;" in s.data)
+            # play a move: wait for seat 1's turn on its screen, then pass or lead
+            seat_moves = lambda: [a for a in table.game.actions if a[0] == 1]  # noqa: E731
+            await screen.until(lambda s: 1 in table.game.to_act() and s.has("ana —"), timeout=90)
+            before = len(seat_moves())
+            if table.game.decision(1).choices:  # a pass is on offer
+                proc.stdin.write(b"p")
+            else:  # a lead: the first card, played
+                proc.stdin.write(b" ")
+                await asyncio.sleep(0)
+                proc.stdin.write(b"\r")
+            await screen.until(lambda s: len(seat_moves()) > before, timeout=60)
+            # the hand on screen is seat 1's; no other seat's card label is ever drawn
+            proc.stdin.write(b"q")
+            await screen.until(lambda s: s.has("Leave (y)"))
+            proc.stdin.write(b"y")
+            await asyncio.wait_for(proc.wait_closed(), 30)
+        # the guest's client kept its token in a home of its own (by key), not the host's
+        homes = list((tmp_path / "home" / "ssh-guests").iterdir())
+        assert len(homes) == 1 and (homes[0] / "net-tokens.json").exists()
+        assert not door.children
+
+
+@pytest.mark.slow
+async def test_no_terminal_wrong_key_and_the_per_address_cap_are_refused(
+    tmp_path, monkeypatch, keys
+):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path / "home"))
+    good, bad, auth = keys
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=5, autosave=False))
+        door = SshDoor(0, authorized_keys=auth, per_address=1)
+        server.doors.append(door)
+        await door.start(server)
+        # a key not in the authorized keys
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(door, bad)
+        # no terminal: a sentence, status 1
+        async with await connect(door, good) as conn:
+            result = await conn.run(term_type=None)
+            assert result.exit_status == 1
+            assert "needs a terminal" in str(result.stderr)
+        # one connection from 127.0.0.1 at a time: the second is refused with a sentence
+        async with await connect(door, good) as first:
+            proc = await first.create_process(term_type="xterm", encoding=None)
+            screen = Screen(proc)
+            await screen.until(lambda s: s.has("Code:"))
+            with pytest.raises(asyncssh.DisconnectError) as e:
+                await connect(door, good)
+            assert "Too many connections from your address (1 at most)." in str(e.value.reason)
+            proc.stdin.write(b"\x03")
+            await asyncio.wait_for(proc.wait_closed(), 10)
+        assert table.code  # the table was never touched
+        # once the first has gone, the address may come in again
+        for _ in range(200):
+            if not door.by_address:
+                break
+            await asyncio.sleep(0.05)
+        async with await connect(door, good) as again:
+            proc = await again.create_process(term_type="xterm", encoding=None)
+            await Screen(proc).until(lambda s: s.has("Code:"))
+
+
+def test_the_host_key_is_made_once_and_kept_private(tmp_path) -> None:
+    path = tmp_path / "key"
+    k1 = host_key(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert host_key(path).get_fingerprint() == k1.get_fingerprint()
+
+
+def test_the_door_names_the_extra_when_asyncssh_is_missing(monkeypatch, capsys) -> None:
+    from twos_tui.cli import main
+
+    monkeypatch.setitem(sys.modules, "asyncssh", None)
+    assert main(["host", "twos", "--headless", "--ssh", "2222"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == (
+        "twos-tui: the SSH door needs the ssh extra: pip install 'twos-tui[ssh]'"
+    )
+
+
+def test_a_guest_terminal_name_is_used_only_when_plain() -> None:
+    from twos_tui.play.net.ssh_door import guest_name, term_name
+
+    assert term_name("screen-256color") == "screen-256color"
+    assert term_name("../../etc/x") == "xterm-256color"
+    assert term_name("x\x1b[2J") == "xterm-256color"
+    assert term_name(None) == "xterm-256color"
+    assert guest_name("\x1b[31mana") == "[31mana"
+    assert guest_name("") == "Guest"

@@ -1,0 +1,147 @@
+"""Spectators and table chat on a hosted table: ``--watch`` and a full table watch the
+public view (no hand, no decision, ever: also after leaving a seat); a spectator takes
+a free seat when the host allows it; chat lines reach everybody, cleaned and rate
+limited by the host."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from net_helpers import find_leaks, join, live_server, remote_table
+
+from twos_tui.play.net import protocol as P
+from twos_tui.play.net.client import TableClient
+
+
+async def wait_for(client: TableClient, pred, timeout: float = 10.0) -> None:
+    async def loop() -> None:
+        while not pred():
+            client.changed.clear()
+            await client.changed.wait()
+
+    await asyncio.wait_for(loop(), timeout)
+
+
+async def test_a_spectator_sees_the_public_view_only() -> None:
+    async with live_server() as server:
+        table = server.add(remote_table("big-two", seed=4))
+        got: list[str] = []
+        watcher = TableClient(
+            "127.0.0.1", server.port, table.code, "Eve", retry_delays=(), role="watch"
+        )
+        watcher.raw_hook = got.append
+        await watcher.open()
+        assert watcher.watching and watcher.seat == -1 and watcher.token is None
+        assert watcher.welcome["role"] == "watch" and "token" not in watcher.welcome
+        players = [await join(server, table, n) for n in ("Ana", "Bo", "Cy", "Di")]
+        await wait_for(
+            watcher, lambda: (watcher.state or {}).get("seats", [{}])[3].get("name") == "Di"
+        )
+        st = watcher.state
+        assert st is not None
+        assert st["seat"] is None and st["decision"] is None and st["legal"] == []
+        assert st["observation"]["hand"] == [] and st["observation"]["seat"] is None
+        assert st["observation"]["hand_counts"] == [13, 13, 13, 13]
+        assert st["watching"] == 1
+        # the players see the spectator counted; a spectator's moves are refused
+        reply = await watcher.request({"type": "act", "action": {"kind": "pass"}})
+        assert reply["code"] == P.E_NOT_NOW and "Spectators watch" in reply["reason"]
+        # no message the spectator got names a card any seat holds hidden
+        for text in got:
+            assert find_leaks(table.game, None, text) == [], text[:200]
+        for c in [*players, watcher]:
+            await c.close()
+
+
+async def test_a_full_table_watches_and_a_spectator_takes_a_free_seat() -> None:
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=2))  # three seats
+        a = await join(server, table, "Ana")
+        w = TableClient("127.0.0.1", server.port, table.code, "Wes", retry_delays=(), role="watch")
+        await w.open()
+        await wait_for(w, lambda: bool(w.state and w.state.get("can_sit")))
+        assert await w.sit() is None
+        await wait_for(w, lambda: bool(w.state and w.state.get("seat") == 1))
+        assert not w.watching and w.seat == 1 and w.token
+        assert len(w.state["observation"]["hand"]) > 0  # their own hand, now
+        assert await w.sit() == "You have a seat already."
+        c = await join(server, table, "Cy")
+        late = await join(server, table, "Dee")  # full: watches
+        assert late.watching and late.welcome["note"] == "The table is full: you are watching."
+        assert await late.sit() == "The table is full."
+        for x in (a, w, c, late):
+            await x.close()
+
+
+async def test_the_host_can_forbid_taking_seats() -> None:
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=2, allow_sit=False))
+        w = TableClient("127.0.0.1", server.port, table.code, "Wes", retry_delays=(), role="watch")
+        await w.open()
+        await wait_for(w, lambda: w.state is not None)
+        assert w.state["can_sit"] is False
+        assert await w.sit() == "The host does not let spectators take seats at this table."
+        await w.close()
+
+
+async def test_after_leaving_a_seat_to_watch_no_hand_comes_again() -> None:
+    async with live_server(rate=1000, burst=1000) as server:
+        table = server.add(remote_table("big-two", seed=5, kinds=["remote", "ai", "ai", "ai"]))
+        got: list[str] = []
+        a = await join(server, table, "Ana")
+        await wait_for(a, lambda: a.state is not None)
+        assert len(a.state["observation"]["hand"]) == 13
+        assert await a.leave_seat() is None
+        a.raw_hook = got.append
+        assert a.watching and a.token is None
+        await wait_for(a, lambda: a.state["seat"] is None)
+        assert a.state["observation"]["hand"] == []
+        # the seat is held as after a drop, then the AI plays it: the match goes on and
+        # every message after leaving is the public view
+        table.hold_s = 0.0
+        table._schedule()
+        await wait_for(a, lambda: a.state["n"] >= 8, timeout=30)
+        assert got
+        for text in got:
+            msg = json.loads(text)
+            assert msg.get("seat") is None or msg["type"] == "chat", text[:200]
+            assert find_leaks(table.game, None, text) == [], text[:200]
+        # a dropped connection comes back watching (the token was forgotten here)
+        await a.drop()
+        await wait_for(a, lambda: a.connected and a.state is not None, timeout=10)
+        assert a.watching
+        await a.close()
+
+
+async def test_chat_reaches_everybody_cleaned_and_limited() -> None:
+    async with live_server(chat_rate=0.001, chat_burst=3) as server:
+        table = server.add(remote_table("twos", seed=2))
+        a = await join(server, table, "Ana")
+        b = await join(server, table, "Bo")
+        w = TableClient("127.0.0.1", server.port, table.code, "Wes", retry_delays=(), role="watch")
+        await w.open()
+        assert await a.send_chat("hello \x1b[31m[bold]there[/bold]\n" + "x" * 400) is None
+        await wait_for(b, lambda: bool(b.chat))
+        await wait_for(w, lambda: bool(w.chat))
+        line = b.chat[0]["text"]
+        assert line.startswith("Chat · Ana: hello [31m[bold]there[/bold] x")
+        assert "\x1b" not in line and "\n" not in line
+        assert len(line) == len("Chat · Ana: ") + P.MAX_CHAT
+        assert await w.send_chat("hi from the rail") is None
+        await wait_for(a, lambda: len(a.chat) == 2)
+        assert a.chat[1]["text"] == "Chat · Wes (watching): hi from the rail"
+        # in the log panel's list, where they were said
+        assert a.log_with_chat()[-1]["kind"] == "chat"
+        # a flood: three lines in a burst pass, then "too fast"
+        assert await w.send_chat("2") is None
+        assert await w.send_chat("3") is None
+        assert await w.send_chat("4") == "You are chatting too fast: wait a moment."
+        # someone who arrives later gets the recent lines
+        late = TableClient(
+            "127.0.0.1", server.port, table.code, "Lu", retry_delays=(), role="watch"
+        )
+        await late.open()
+        await wait_for(late, lambda: len(late.chat) == 4)
+        for x in (a, b, w, late):
+            await x.close()
