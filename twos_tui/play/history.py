@@ -753,6 +753,13 @@ class Recorder:
                 conn.close()
             conn = None
             self._conns.pop(path, None)
+            if not os.path.lexists(path):
+                # deleted (or moved) while deals were being recorded: a new history is
+                # started and the deals from now on go into it; the player is told once
+                notice(
+                    f"The history file {path} was deleted or moved while you played: a new "
+                    "one was started, and this deal and the next ones are recorded in it."
+                )
         if conn is None:
             for other in self._conns.values():  # one file open at a time (tests move it)
                 with contextlib.suppress(sqlite3.Error):
