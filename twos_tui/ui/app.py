@@ -298,7 +298,7 @@ class TwosApp(App[int]):
             return
         except SaveError as e:
             self.notify(
-                f"{info.path.name} cannot be opened: {e}",
+                f"{info.display_name} cannot be opened: {e}",
                 title="Damaged save",
                 severity="error",
                 markup=False,
@@ -327,7 +327,7 @@ class TwosApp(App[int]):
             return True
         except Exception as e:  # a damaged save or sidecar: say why, play nothing
             self.notify(
-                f"{info.path.name}: the hosted table cannot be reopened ({e})",
+                f"{info.display_name}: the hosted table cannot be reopened ({e})",
                 title="Damaged save",
                 severity="error",
                 timeout=10,
