@@ -56,9 +56,10 @@ def test_deleting_the_history_mid_game_loses_no_later_deal_and_says_so(data_home
     numbers = [r[0] for r in conn.execute("SELECT deal_number FROM deals ORDER BY deal_number")]
     assert numbers == [2, 3]  # deal 1 went with the file; the next two are all there
     for deal_id in ids:  # and they replay exactly
-        assert load_replay(conn, deal_id).result.changes == s.game.results[
-            load_replay(conn, deal_id).deal_number - 1
-        ].changes
+        assert (
+            load_replay(conn, deal_id).result.changes
+            == s.game.results[load_replay(conn, deal_id).deal_number - 1].changes
+        )
     told = history.RECORDER.notices[told_before:]
     assert len(told) == 1 and "deleted or moved" in told[0]
     conn.close()
@@ -125,3 +126,70 @@ async def test_continue_and_the_damaged_save_dialog_show_no_escape_codes(data_ho
             assert name in shown and _no_escape(shown), shown
             await pilot.press("escape")
             await pilot.pause()
+
+
+# ----- item 6: the palette in a tiny terminal, the Stats screen off the UI thread ------------
+@pytest.mark.parametrize("size", [(10, 3), (10, 4), (8, 2), (5, 1)])
+async def test_page_keys_in_the_palette_of_a_tiny_terminal_never_end_the_app(size):
+    from textual.command import CommandPalette
+
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for keys in (["pageup"], ["pagedown"], ["down", "pagedown", "pageup"]):
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)
+            for key in keys:
+                await pilot.press(key)
+                await pilot.pause()
+            assert app.is_running and app.return_code is None
+            assert isinstance(app.screen, CommandPalette)
+            await pilot.press("escape")
+            await pilot.pause()
+    assert app.return_code in (None, 0)
+
+
+async def test_the_stats_screen_reads_the_history_off_the_ui_thread(data_home, monkeypatch):
+    """While the history cannot be read (another program holds it: here a gate the test
+    opens), the Stats screen shows that it is reading, and the app answers keys: Escape
+    goes home at once. Once the history can be read, the figures come."""
+    import threading
+
+    from test_ui_stats import stats_ready
+
+    from twos_tui.ui.screens import stats as stats_screen
+
+    gate = threading.Event()
+    threads: list[str] = []
+    real_open = history.open_history
+
+    def slow_open(*a, **kw):
+        threads.append(threading.current_thread().name)
+        gate.wait(30)  # (before the fix: on the UI thread, the app waited here)
+        return real_open(*a, **kw)
+
+    monkeypatch.setattr(stats_screen.history, "open_history", slow_open)
+    app = make_app(ai_pause=0)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("s")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, stats_screen.StatsScreen)
+            assert screen.reading and not screen.ready
+            assert screen.query_one("#stats-right").loading
+            assert "Reading the history" in str(screen.query_one("#stats-figures").render())
+            await pilot.press("escape")  # the app answers while the read waits
+            await pilot.pause()
+            assert isinstance(app.screen, HomeScreen)
+            assert threads and threading.main_thread().name not in threads
+            gate.set()
+            await app.workers.wait_for_complete()
+            await pilot.press("s")
+            screen = await stats_ready(pilot, app)
+            assert not screen.query_one("#stats-right").loading
+            assert "Matches: 0 played" in str(screen.query_one("#stats-figures").render())
+    finally:
+        gate.set()

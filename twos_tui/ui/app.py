@@ -25,7 +25,7 @@ from ..play.saves import SaveError, SaveInfo
 from ..play.seat_view import LocalSeatView, SeatView
 from ..play.session import Session, default_seats
 from .screens.home import HomeScreen
-from .textual_private import app_exception
+from .textual_private import app_exception, guarded_command_palette
 
 if TYPE_CHECKING:
     from ..play.net.server import HostedTable, TableServer
@@ -204,7 +204,9 @@ class TwosApp(App[int]):
     def action_command_palette(self) -> None:
         if any(isinstance(s, CommandPalette) for s in self.screen_stack):
             return  # one palette at a time (it is open, or will be again when on top)
-        super().action_command_palette()
+        if self.use_command_palette:
+            # (Textual's own, with paging that a tiny terminal cannot crash: issue 23)
+            self.push_screen(guarded_command_palette(id="--command-palette"))
 
     # ----- navigation -------------------------------------------------------------------
     def go_home(self) -> None:
