@@ -125,3 +125,54 @@ async def test_two_players_folders_never_share_a_game(tmp_path, monkeypatch):
     assert [i.save_id for i in saves.list_saves()] == [first.save_id]
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path / "t-b"))
     assert saves.list_saves() == []
+
+
+NODE_SHIM = """
+const results = [];
+function tab(search, storage) {
+  const el = {dataset: {sessionWebsocketUrl: "ws://127.0.0.1:8000/ws"}};
+  globalThis.location = {search: search};
+  globalThis.sessionStorage = {
+    getItem: (k) => (k in storage ? storage[k] : null),
+    setItem: (k, v) => { storage[k] = String(v); },
+  };
+  globalThis.document = {querySelectorAll: () => [el]};
+  eval(SCRIPT);
+  return el.dataset.sessionWebsocketUrl;
+}
+const one = {}, two = {};
+results.push(tab("", one), tab("", one), tab("", two), tab("?player=ann", {}),
+             tab("?player=../../etc", {}));
+console.log(JSON.stringify(results));
+"""
+
+
+def test_the_page_names_one_player_per_tab_kept_across_reloads(tmp_path):
+    """The script the page gets, run in Node with a stand-in for the browser's page: a
+    tab keeps its player across reloads (sessionStorage), another tab is another player,
+    ``?player=ann`` is ``n-ann``, a name that is not one is ignored."""
+    import json
+    import re
+    import shutil
+    import subprocess
+
+    from twos_tui.serve import PLAYER_RE, PLAYER_SCRIPT
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    body = PLAYER_SCRIPT.removeprefix("<script>").removesuffix("</script>")
+    program = f"const SCRIPT = {json.dumps(body)};\n{NODE_SHIM}"
+    (tmp_path / "page.js").write_text(program, encoding="utf-8")
+    out = subprocess.run(
+        [node, str(tmp_path / "page.js")], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    urls = json.loads(out.stdout)
+    players = [u.rsplit("/", 1)[1] for u in urls]
+    assert all(u.startswith("ws://127.0.0.1:8000/ws/") for u in urls)
+    assert all(PLAYER_RE.fullmatch(p) for p in players), players
+    assert players[0] == players[1]  # the same tab, reloaded
+    assert players[2] != players[0]  # another tab
+    assert players[3] == "n-ann"
+    assert re.fullmatch(r"t-[0-9a-f]{32}", players[4])
