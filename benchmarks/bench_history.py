@@ -157,6 +157,12 @@ async def bench_stats_open(opens: int) -> dict[str, list[float]]:
                 await settle(app)
                 assert isinstance(app.screen, screen)
                 if screen is StatsScreen:
+                    # the history is read on a worker: timed until its figures are shown
+                    for _ in range(100):
+                        if app.screen.ready:
+                            break
+                        await app.workers.wait_for_complete()
+                        await settle(app)
                     assert app.screen.deals, "the list of deals is empty"
                 out["stats" if key == "s" else "rules"].append(app.updated_after())
                 app.key_at = None

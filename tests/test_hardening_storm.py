@@ -152,6 +152,8 @@ def screen_key(app) -> str:
         if g.variant_id == "chinese-poker" and g.players == 2:
             return "TableScreen:chinese-2p"
         return "TableScreen:climbing"
+    if isinstance(s, CommandPalette):  # (the app's guarded kind of Textual's palette)
+        return "CommandPalette"
     return type(s).__name__
 
 

@@ -133,13 +133,17 @@ EVIL = ["\x1b]2;PWNED\x1b\\Ada", "\x1b[2J", "[bold]x", "\u202eevil", "N" * 300]
 
 
 def evil_save() -> dict:
+    """A save whose names hold escape codes, its game (and log) made by the engine with
+    those names, so it replays to itself (a forged log line is refused: issue 23)."""
+    from twos_tui.engine import new_game
+
     seats = [SeatConfig("Ann", HUMAN)] + [SeatConfig(f"P{i}", HUMAN) for i in range(3)]
     s = Session.start("big-two", seats, seed=2, autosave=False)
     data = json.loads(json.dumps(s.to_json()))
-    data["seats"][1]["name"] = data["game"]["names"][1] = EVIL[0]
-    data["seats"][2]["name"] = data["game"]["names"][2] = EVIL[1]
-    data["seats"][3]["name"] = data["game"]["names"][3] = EVIL[2]
-    data["game"]["history"][0]["text"] = EVIL[3] + EVIL[0] + EVIL[4]
+    names = ["Ann", EVIL[0], EVIL[1], EVIL[2]]
+    data["game"] = json.loads(json.dumps(new_game("big-two", 4, {}, 2, names).to_json()))
+    for seat, name in zip(data["seats"], names, strict=True):
+        seat["name"] = name
     return data
 
 

@@ -335,6 +335,7 @@ def test_random_damage_never_crashes_and_loses_no_deal(
 
 
 async def test_the_stats_screen_says_what_it_skipped_and_what_it_set_aside(data_home):
+    from test_ui_stats import stats_ready
     from textual.widgets import Static
 
     from twos_tui.ui.app import make_app
@@ -345,7 +346,7 @@ async def test_the_stats_screen_says_what_it_skipped_and_what_it_set_aside(data_
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
-        await pilot.pause()
+        await stats_ready(pilot, app)
         assert isinstance(app.screen, StatsScreen)
         shown = str(app.screen.query_one("#stats-figures", Static).render())
         assert "damaged row" in shown and "Ann" in shown and "\x1b" not in shown
@@ -358,7 +359,7 @@ async def test_the_stats_screen_says_what_it_skipped_and_what_it_set_aside(data_
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
-        await pilot.pause()
+        await stats_ready(pilot, app)
         assert isinstance(app.screen, StatsScreen)
         notes = [str(n.message) for n in app._notifications]
         assert any("moved to" in n for n in notes)

@@ -43,16 +43,14 @@ async def test_stats_from_home_on_a_fresh_history(data_home):
         await pilot.pause()
         assert app.screen.query_one("#stats").display
         await pilot.press("s")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, StatsScreen)
+        screen = await stats_ready(pilot, app)
         text = shown(screen, "#stats-figures")
         assert "Matches: 0 played, 0 won" in text and "Deals:   0 played, 0 won" in text
         assert "No deal of this game recorded yet" in shown(screen, "#stats-deals-title")
         assert (data_home / "history.sqlite3").is_file()
         # another game: its figures
         await pilot.press("down")
-        await pilot.pause()
+        await stats_ready(pilot, app)
         assert screen.variant == "big-two"
         await pilot.press("escape")
         await pilot.pause()
@@ -74,8 +72,7 @@ async def test_a_deal_played_in_the_app_is_in_stats_and_replays(data_home):
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         await pilot.press("s")
-        await pilot.pause()
-        stats = app.screen
+        stats = await stats_ready(pilot, app)
         assert isinstance(stats, StatsScreen) and stats.variant == "2v1"
         won = int(0 in result.winners)
         assert f"Rounds   1 played · {won} won" in shown(stats, "#stats-figures")  # 2v1: rounds
@@ -165,6 +162,18 @@ async def test_replay_id_opens_the_replay(data_home):
 
 def message(screen) -> str:
     return shown(screen, "#message")
+
+
+async def stats_ready(pilot, app) -> StatsScreen:
+    """The Stats screen once it has read the history (on its worker thread): waits for
+    the workers to finish, then for their answers to be shown (no clock involved)."""
+    for _ in range(50):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        if isinstance(screen, StatsScreen) and screen.ready:
+            return screen
+    raise AssertionError("the Stats screen never finished reading the history")
 
 
 async def wait_for_my_turn(pilot, app) -> TableScreen:
@@ -259,7 +268,7 @@ async def test_undo_in_the_command_palette():
         cmds = {c.title: c for c in app.get_system_commands(app.screen)}
         assert "Undo (ctrl+z)" in cmds and "Statistics" in cmds
         cmds["Statistics"].callback()
-        await pilot.pause()
+        await stats_ready(pilot, app)
         assert isinstance(app.screen, StatsScreen) and app.screen.variant == "twos"
 
 
@@ -285,13 +294,12 @@ async def test_the_deals_list_reads_older_deals_at_its_end(data_home):
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
-        await pilot.pause()
-        stats = app.screen
+        stats = await stats_ready(pilot, app)
         table = stats.query_one("#stats-deals", DataTable)
         assert stats.variant == "big-two" and table.row_count == 15
         for rows in (30, 45):
             await pilot.press("tab" if rows == 30 else "down", "ctrl+end")  # older ones follow
-            await pilot.pause()
+            await stats_ready(pilot, app)  # (the next page is read on the worker too)
             assert table.row_count == rows
         await pilot.press("ctrl+end")
         await pilot.pause()
@@ -361,8 +369,7 @@ async def test_stats_says_when_the_history_cannot_be_read(data_home):
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
-        await pilot.pause()
-        assert isinstance(app.screen, StatsScreen)
+        await stats_ready(pilot, app)
         assert "cannot be read" in shown(app.screen, "#stats-figures")
         await pilot.press("down", "x")  # another game; export: a notice, no crash
         await pilot.pause()

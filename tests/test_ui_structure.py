@@ -80,6 +80,10 @@ def test_the_private_names_kept_exist_in_the_pinned_textual():
 
     before = textual_private.event_clock()
     assert before <= events.Key("enter", None).time <= textual_private.event_clock()
+    # the guarded palette hands PageUp/PageDown on through this method
+    from textual.command import CommandPalette
+
+    assert "CommandList" in inspect.getsource(CommandPalette._action_command_list)
     app = App()
     assert hasattr(app, "_exception") and textual_private.app_exception(app) is None
     app._exception = ValueError("boom")

@@ -2,8 +2,11 @@
 
 textual-serve is the optional ``web`` extra (``pip install 'twos-tui[web]'``). Each browser
 tab that opens the page starts its own ``python -m twos_tui`` (the home screen), whose
-screen and keys travel over a websocket. The server listens on 127.0.0.1 (this computer
-only) unless ``--host`` says otherwise, and says which.
+screen and keys travel over a websocket. Each tab is a player of its own, with its own
+data folder (saves, history, settings) under ``serve-players/`` in the server's: another
+tab never sees its games; ``?player=NAME`` in the address makes tabs one player, and
+``--shared-saves`` gives every tab the server's own folder. The server listens on
+127.0.0.1 (this computer only) unless ``--host`` says otherwise, and says which.
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 import secrets
 import shlex
 import socket
 import sys
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -29,6 +34,30 @@ DEFAULT_MAX_SESSIONS = 8  #: browser tabs playing at once (each is one app proce
 LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 FRAME_KINDS = ("stdin", "resize", "ping", "blur", "focus")
 log = logging.getLogger("twos_tui.serve")
+PLAYERS_DIR = "serve-players"  #: each browser player's own data folder, in the server's
+#: a player's folder name: ``t-`` and 32 hex digits (one browser tab, kept across
+#: reloads), ``n-NAME`` (a name chosen with ``?player=NAME``: tabs sharing it share
+#: their saves), ``c-`` and hex (a connection that named no player: its own)
+PLAYER_RE = re.compile(r"t-[0-9a-f]{32}|n-[A-Za-z0-9_-]{1,32}|c-[0-9a-f]{32}")
+
+#: put into the page: the tab's player (``?player=NAME``, else one kept in the tab's
+#: sessionStorage, so a reload continues and another tab is someone else) goes at the
+#: end of the websocket's address
+PLAYER_SCRIPT = """<script>(function () {
+  var id = null, q = new URLSearchParams(location.search).get("player");
+  if (q && /^[A-Za-z0-9_-]{1,32}$/.test(q)) { id = "n-" + q; }
+  else {
+    try { id = sessionStorage.getItem("twos_player"); } catch (e) {}
+    if (!id || !/^t-[0-9a-f]{32}$/.test(id)) {
+      var a = new Uint8Array(16); crypto.getRandomValues(a);
+      id = "t-" + Array.from(a, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+      try { sessionStorage.setItem("twos_player", id); } catch (e) {}
+    }
+  }
+  document.querySelectorAll(".textual-terminal").forEach(function (el) {
+    el.dataset.sessionWebsocketUrl = el.dataset.sessionWebsocketUrl + "/" + id;
+  });
+})();</script>"""
 
 INSTALL_HINT = (
     "twos-tui serve needs the optional web extra (textual-serve): "
@@ -81,6 +110,13 @@ def add_serve_parser(sub: Any) -> None:
         default=DEFAULT_MAX_SESSIONS,
         help=f"browser tabs playing at once (default {DEFAULT_MAX_SESSIONS}); "
         "the next one is refused politely",
+    )
+    p.add_argument(
+        "--shared-saves",
+        action="store_true",
+        help="every browser tab plays as this computer's own player, with its saves and "
+        "history; by default each tab is a player of its own (add ?player=NAME to the "
+        "address to be the same player in several tabs, or after the tab was closed)",
     )
     p.add_argument(
         "--public-url",
@@ -278,6 +314,10 @@ def run_serve_cli(args: argparse.Namespace) -> int:
     )
     max_sessions = getattr(args, "max_sessions", DEFAULT_MAX_SESSIONS)
     server.setup_door(origins, token, max_sessions, message)
+    if not getattr(args, "shared_saves", False):
+        from .play.paths import data_dir
+
+        server.players_dir = data_dir() / PLAYERS_DIR
     try:
         server.serve()
     except OSError as e:
@@ -295,7 +335,21 @@ def door_server(base: Any) -> Any:
     from aiohttp import WSCloseCode, WSMsgType, web
     from textual_serve.app_service import AppService
 
+    class PlayerAppService(AppService):  # type: ignore[misc, valid-type]
+        """One tab's app, with its player's own data folder (``TWOS_TUI_HOME``)."""
+
+        home: Path | None = None
+
+        def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+            env = dict(super()._build_environment(width=width, height=height))
+            if self.home is not None:
+                env["TWOS_TUI_HOME"] = str(self.home)
+            return env
+
     class DoorServer(base):  # type: ignore[misc, valid-type]
+        #: where each player's folder is made; ``None``: every tab shares the server's
+        #: own data folder (``--shared-saves``)
+        players_dir: Path | None = None
         origins: set[str] = set()
         token: str | None = None
         max_sessions = DEFAULT_MAX_SESSIONS
@@ -310,6 +364,24 @@ def door_server(base: Any) -> Any:
             self.token = token
             self.max_sessions = max_sessions
             self.greeting = greeting
+
+        async def _make_app(self) -> Any:
+            app = await base._make_app(self)
+            # the page's websocket, with the tab's player at the end of the address
+            app.router.add_get("/ws/{player}", self.handle_websocket, name="player-websocket")
+            return app
+
+        def player_home(self, request: Any) -> Path | None:
+            """The data folder of the player a connection names (made, private to this
+            user), or ``None`` when every tab shares the server's own."""
+            if self.players_dir is None:
+                return None
+            player = request.match_info.get("player") or ""
+            if not PLAYER_RE.fullmatch(player):
+                player = "c-" + secrets.token_hex(16)  # named no player: one of its own
+            home = self.players_dir / player
+            home.mkdir(parents=True, exist_ok=True, mode=0o700)
+            return home
 
         async def on_startup(self, app: Any) -> None:
             if self.greeting:
@@ -352,6 +424,8 @@ def door_server(base: Any) -> Any:
             if refused is not None:
                 return refused
             response = await base.handle_index(self, request)
+            if self.players_dir is not None and isinstance(response.text, str):
+                response.text = response.text.replace("</body>", PLAYER_SCRIPT + "</body>", 1)
             if self.token is not None:
                 response.set_cookie(
                     "twos_token", self.token, httponly=True, samesite="Strict", path="/"
@@ -368,8 +442,9 @@ def door_server(base: Any) -> Any:
             self.sessions += 1
             app_service = None
             try:
+                home = self.player_home(request)
                 await websocket.prepare(request)
-                app_service = AppService(
+                app_service = PlayerAppService(
                     self.command,
                     write_bytes=websocket.send_bytes,
                     write_str=websocket.send_str,
@@ -377,6 +452,7 @@ def door_server(base: Any) -> Any:
                     download_manager=self.download_manager,
                     debug=self.debug,
                 )
+                app_service.home = home
                 await app_service.start(width, height)
                 await self._process_messages(websocket, app_service)
             except asyncio.CancelledError:

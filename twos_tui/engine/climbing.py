@@ -202,6 +202,7 @@ class ClimbingGame(Game):
     def next_deal(self) -> None:
         if not self.deal_over or self.match_over:
             raise ValueError("the deal is not over" if not self.deal_over else "the match is over")
+        self.reseed_for_next_deal()
         self.start_deal()
 
     def to_act(self) -> tuple[int, ...]:

@@ -40,6 +40,7 @@ picker without knowing the variant.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 import random
@@ -215,6 +216,16 @@ class DealResult:
             d["summary"],
             list(d.get("details", [])),
         )
+
+
+def deal_seed(seed: int, deal_number: int) -> int:
+    """The seed of the shuffle of deal ``deal_number`` (2 on) of a match with ``seed``: a
+    keyed hash (BLAKE2b, 256 bits) of the match seed and the deal's number, so knowing
+    one deal (or the generator's state after it) tells nothing about the next. Deal 1 is
+    shuffled by ``random.Random(seed)`` itself, as it always was: a chosen seed such as
+    ``--seed 7`` deals the same first hands as before."""
+    text = f"twos-tui-deal:{seed}:{deal_number}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=32).digest(), "big")
 
 
 def rng_state_to_json(rng: random.Random) -> list[object]:
@@ -510,7 +521,13 @@ class Game(ABC):
 
     @abstractmethod
     def next_deal(self) -> None:
-        """Start the next deal after ``deal_over`` (not after ``match_over``)."""
+        """Start the next deal after ``deal_over`` (not after ``match_over``). Each variant
+        calls :meth:`reseed_for_next_deal` first: every deal after the first is shuffled
+        by a generator of its own (:func:`deal_seed`)."""
+
+    def reseed_for_next_deal(self) -> None:
+        """The generator of the next deal (``deal_number + 1``), from :func:`deal_seed`."""
+        self.rng = random.Random(deal_seed(self.seed, self.deal_number + 1))
 
     # ----- card accounting (used by the property tests) ----------------------------
     @abstractmethod
@@ -658,12 +675,15 @@ class Game(ABC):
         return g
 
     def replay(self) -> Self:
-        """A fresh game from the same seed and options with every action re-applied."""
+        """A fresh game from the same seed and options with every action re-applied
+        (and a deal this game has dealt after its last action dealt too)."""
         g = type(self)(self.players, dict(self.options), self.seed, list(self.names))
         for seat, a in self.actions:
             if g.deal_over and not g.match_over and not g.to_act():
                 g.next_deal()
             g.apply(seat, Action.from_json(a))
+        while g.deal_number < self.deal_number and g.deal_over and not g.match_over:
+            g.next_deal()
         return g
 
 

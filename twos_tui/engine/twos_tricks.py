@@ -183,6 +183,7 @@ class TwosTricksGame(Game):
     def next_deal(self) -> None:
         if not self.deal_over or self.match_over:
             raise ValueError("the deal is not over" if not self.deal_over else "the match is over")
+        self.reseed_for_next_deal()
         self.start_deal()
 
     def set_hands(self, hands: list[list[str]], leader: int | None = None) -> None:

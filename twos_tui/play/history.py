@@ -461,7 +461,7 @@ def _write_deal(conn: sqlite3.Connection, rec: dict[str, Any]) -> None:
                 rec["variant_name"],
                 rec["players"],
                 json.dumps(rec["options"], sort_keys=True),
-                rec["seed"],
+                seed_to_sql(rec["seed"]),
                 json.dumps(rec["names"]),
                 json.dumps(seats),
                 rec["score_label"],
@@ -753,6 +753,13 @@ class Recorder:
                 conn.close()
             conn = None
             self._conns.pop(path, None)
+            if not os.path.lexists(path):
+                # deleted (or moved) while deals were being recorded: a new history is
+                # started and the deals from now on go into it; the player is told once
+                notice(
+                    f"The history file {path} was deleted or moved while you played: a new "
+                    "one was started, and this deal and the next ones are recorded in it."
+                )
         if conn is None:
             for other in self._conns.values():  # one file open at a time (tests move it)
                 with contextlib.suppress(sqlite3.Error):
@@ -884,6 +891,27 @@ def _time(value: Any) -> float:
     return t
 
 
+#: SQLite keeps whole numbers of 64 bits: a larger seed (every seed the app draws) is
+#: kept as text in hex, ``"0x..."`` (text SQLite leaves as it is in an INTEGER column)
+_SQL_INT_MAX = 2**63 - 1
+
+
+def seed_to_sql(seed: int) -> int | str:
+    """How a seed is stored in the history."""
+    return (
+        seed
+        if -_SQL_INT_MAX <= seed <= _SQL_INT_MAX
+        else ("-" if seed < 0 else "") + hex(abs(seed))
+    )
+
+
+def seed_from_sql(value: Any) -> int:
+    """A seed as stored by :func:`seed_to_sql`; ``ValueError`` if it is not one."""
+    if isinstance(value, str) and 2 < len(value) <= 400 and value.lstrip("-").startswith("0x"):
+        return int(value, 16)
+    return _int(value)
+
+
 def _int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError("not a whole number")
@@ -917,8 +945,9 @@ def _check_match(d: dict[str, Any]) -> dict[str, Any]:
     _list(d["prefix_actions"])
     for k in ("variant", "variant_name", "score_label"):
         d[k] = _str(d[k])
-    for k in ("id", "seed", "players"):
+    for k in ("id", "players"):
         _int(d[k])
+    d["seed"] = seed_from_sql(d["seed"])
     _time(d["started"])
     return d
 
@@ -1065,8 +1094,9 @@ def _export_dict(row: sqlite3.Row) -> dict[str, Any]:
     d["match_winners"] = _loads(d["match_winners"])
     if d["match_winners"] is not None:
         _list(d["match_winners"])
-    for k in ("id", "match_id", "deal_number", "undos", "players", "seed", "action_count"):
+    for k in ("id", "match_id", "deal_number", "undos", "players", "action_count"):
         _int(d[k])
+    d["seed"] = seed_from_sql(d["seed"])
     for k in ("started", "ended"):
         _time(d[k])
     _num(d["duration"])
@@ -1084,7 +1114,8 @@ def all_deals_for_export(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
         "CASE WHEN json_valid(d.actions) THEN json_array_length(d.actions) END "
         "AS action_count, m.variant, "
         "m.variant_name, m.players, m.options, m.seed, m.names, m.seats, m.score_label, "
-        "m.low_score_wins, m.watched, m.winners AS match_winners "
+        "m.low_score_wins, m.watched, m.winners AS match_winners, "
+        "m.finished AS match_finished "
         "FROM deals d JOIN matches m ON m.id = d.match_id ORDER BY d.id"
     )
     for row in conn.execute(sql):

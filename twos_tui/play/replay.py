@@ -208,8 +208,10 @@ def game_log(conn: sqlite3.Connection, match_id: int) -> str:
     )
     if history.is_joined(match):
         out.append(f"Joined at a table hosted elsewhere; rules: {opts}")
-    else:
+    elif match["finished"]:
         out.append(f"Seed {match['seed']}; rules: {opts}")
+    else:  # the seed would tell every hand still to come
+        out.append(f"Seed: kept secret until the match is over; rules: {opts}")
     if not deals:
         out.append(f"No finished {deal_word(match['variant'])} recorded.")
         return "\n".join(out) + "\n"
@@ -313,7 +315,7 @@ def _csv_row(d: dict[str, Any]) -> list[Any]:
         _iso(d["ended"]),
         round(d["duration"], 1),
         d["players"],
-        d["seed"],
+        d["seed"] if d.get("match_finished") else "",  # secret while the match goes on
         json.dumps(d["options"], sort_keys=True),
         "; ".join(seat_label(s) for s in d["seats"]),
         d["score_label"],

@@ -10,7 +10,6 @@ same game is told, and offered a copy. Finished deals go to the history and
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import secrets
@@ -68,23 +67,31 @@ def default_seats(players: int, humans: int = 1) -> list[SeatConfig]:
     return seats
 
 
+#: a seed this app draws has this many bits, from the operating system (``secrets``):
+#: whatever a seat sees of a deal (at most the whole deal, under 2**100 possibilities)
+#: leaves more than 2**40 seeds it could have come from (tests/test_secrets_seeds.py)
+SEED_BITS = 255
+#: seeds from here on are the app's own drawn ones (every drawn seed is); smaller ones
+#: are seeds a person chose (``--seed 7``), replayed as chosen and followed by the next
+DRAWN_SEED_MIN = 1 << SEED_BITS
+
+
 def random_seed() -> int:
-    return secrets.randbelow(1_000_000)
+    """A new match's seed: :data:`SEED_BITS` random bits from the operating system (the
+    top bit set, so a drawn seed is never one a person would type)."""
+    return DRAWN_SEED_MIN | secrets.randbits(SEED_BITS)
 
 
-def _seed_tag(seed: int) -> str:
-    """The seed as it appears in a save's name: itself when short, else a digest (a
-    300-digit seed must not make every file name too long)."""
-    text = str(seed)
-    if len(text) <= 12:
-        return text.replace("-", "m")
-    return "h" + hashlib.sha256(text.encode()).hexdigest()[:11]
+def is_drawn_seed(seed: int) -> bool:
+    """Whether ``seed`` was drawn by the app (secret until the match is over) rather
+    than chosen by a person."""
+    return seed >= DRAWN_SEED_MIN
 
 
-def new_save_id(variant_id: str, seed: int) -> str:
-    return (
-        time.strftime("%Y%m%d-%H%M%S") + f"-{variant_id}-{_seed_tag(seed)}-{secrets.token_hex(2)}"
-    )
+def new_save_id(variant_id: str, seed: int | None = None) -> str:
+    """A new save's name: when it was started, the game and random letters. Never the
+    seed (anyone who can list the saves folder could read it): ``seed`` is ignored."""
+    return time.strftime("%Y%m%d-%H%M%S") + f"-{variant_id}-{secrets.token_hex(6)}"
 
 
 class Session:
@@ -105,7 +112,7 @@ class Session:
         self.game = game
         self.seats = seats
         self.autosave = autosave
-        self.save_id = saves.check_save_id(save_id or new_save_id(game.variant_id, game.seed))
+        self.save_id = saves.check_save_id(save_id or new_save_id(game.variant_id))
         self.ai_rngs = ai_rngs or {i: ai_rng(game.seed, i) for i, s in enumerate(seats) if s.is_ai}
         self.created = time.time() if created is None else created
         self._agents: dict[int, Any] = {}
@@ -166,13 +173,16 @@ class Session:
         return session
 
     def again(self) -> Session:
-        """The same table, rules and seats with the next seed."""
+        """The same table, rules and seats with a new seed: the next one after a seed a
+        person chose (``--seed 7`` then 8, to replay a series), else a new drawn one (a
+        drawn seed is shown once its match is over: the next must not follow from it)."""
+        seed = self.game.seed
         return Session.start(
             self.game.variant_id,
             [SeatConfig(**s.to_json()) for s in self.seats],
             self.game.players,
             dict(self.game.options),
-            self.game.seed + 1,
+            random_seed() if is_drawn_seed(seed) else seed + 1,
             autosave=self.autosave,
         )
 

@@ -36,13 +36,18 @@ class UndoPoint:
     rng_states: dict[int, tuple]
 
 
-def rebuild(game: Game, upto: int) -> Game:
-    """The same match replayed by the engine through its first ``upto`` actions."""
+def rebuild(game: Game, upto: int, deal_number: int | None = None) -> Game:
+    """The same match replayed by the engine through its first ``upto`` actions; with
+    ``deal_number``, a deal that had begun then (no move made in it yet) is dealt too."""
     g = new_game(game.variant_id, game.players, dict(game.options), game.seed, list(game.names))
     for seat, a in game.actions[:upto]:
         if g.deal_over and not g.match_over and not g.to_act():
             g.next_deal()
         g.apply(seat, Action.from_json(a))
+    while deal_number is not None and g.deal_number < deal_number and g.deal_over:
+        if g.match_over:
+            break
+        g.next_deal()
     return g
 
 
@@ -132,10 +137,16 @@ class Tracker:
         g = session.game
         while self.points[-1].deal_number != g.deal_number:
             self.points.pop()
-        point = self.points.pop()
-        rebuilt = rebuild(g, point.index)
+        point = self.points[-1]
+        try:
+            rebuilt = rebuild(g, point.index, g.deal_number)
+        except Exception as e:  # the engine cannot replay the moves: keep the game as it is
+            raise UndoRefused(
+                f"This game's moves cannot be replayed, so nothing was taken back ({e})"[:200]
+            ) from e
         if rebuilt.deal_number != g.deal_number:  # never crosses into another deal
             raise UndoRefused("That move belongs to another deal.")
+        self.points.pop()
         taken = len(g.actions) - point.index
         session.game = rebuilt
         # new generator objects: an AI still thinking on a worker thread keeps the old

@@ -22,7 +22,7 @@ from ..play.paths import data_dir
 from ..play.saves import SaveError
 from . import cardart
 from .screens.home import HomeScreen
-from .textual_private import app_exception
+from .textual_private import app_exception, guarded_command_palette
 
 # The home screen needs none of the engine, the history (sqlite), the seat views or the
 # sessions: they are imported where a table, a replay or the stats first need them, so
@@ -220,7 +220,9 @@ class TwosApp(App[int]):
     def action_command_palette(self) -> None:
         if any(isinstance(s, CommandPalette) for s in self.screen_stack):
             return  # one palette at a time (it is open, or will be again when on top)
-        super().action_command_palette()
+        if self.use_command_palette:
+            # (Textual's own, with paging that a tiny terminal cannot crash: issue 23)
+            self.push_screen(guarded_command_palette(id="--command-palette"))
 
     # ----- navigation -------------------------------------------------------------------
     #: leaving the table ends the program (an SSH door's guest never gets the home
@@ -333,7 +335,7 @@ class TwosApp(App[int]):
             return
         except SaveError as e:
             self.notify(
-                f"{info.path.name} cannot be opened: {e}",
+                f"{info.display_name} cannot be opened: {e}",
                 title="Damaged save",
                 severity="error",
                 markup=False,
@@ -363,7 +365,7 @@ class TwosApp(App[int]):
             return True
         except Exception as e:  # a damaged save or sidecar: say why, play nothing
             self.notify(
-                f"{info.path.name}: the hosted table cannot be reopened ({e})",
+                f"{info.display_name}: the hosted table cannot be reopened ({e})",
                 title="Damaged save",
                 severity="error",
                 timeout=10,

@@ -17,7 +17,13 @@ from textual._time import get_time as event_clock
 #: the title part of Textual's Header (not exported by ``textual.widgets``)
 from textual.widgets._header import HeaderTitle as HeaderTitle
 
-__all__ = ["HeaderTitle", "TEXTUAL_VERSION", "app_exception", "event_clock"]
+__all__ = [
+    "HeaderTitle",
+    "TEXTUAL_VERSION",
+    "app_exception",
+    "event_clock",
+    "guarded_command_palette",
+]
 
 #: the Textual version these names were checked against (pinned in pyproject.toml)
 TEXTUAL_VERSION = "8.2.8"
@@ -45,3 +51,30 @@ def forget_closed_watchers(obj: Any) -> int:
         dropped += len(entries) - len(keep)
         entries[:] = keep
     return dropped
+
+
+def guarded_command_palette(**kw: Any) -> Any:
+    """Textual's command palette, with PageUp/PageDown that cannot end the app.
+
+    In Textual 8.2.8 the palette's list pages with ``OptionList._move_page``, which
+    looks the highlighted option up in the lines it has drawn; in a terminal too small
+    to draw any (10x3, even 10x4) it has drawn none and raises ``KeyError: 0``. The
+    palette passes the keys on in ``CommandPalette._action_command_list``: a page that
+    cannot be measured goes to the first or last command instead."""
+    from textual.command import CommandList, CommandPalette
+
+    class GuardedCommandPalette(CommandPalette):
+        def _action_command_list(self, action: str) -> None:
+            try:
+                super()._action_command_list(action)
+            except (KeyError, IndexError):
+                if action in ("page_up", "page_down"):
+                    command_list = self.query_one(CommandList)
+                    if action == "page_up":
+                        command_list.action_first()
+                    else:
+                        command_list.action_last()
+                else:
+                    raise
+
+    return GuardedCommandPalette(**kw)

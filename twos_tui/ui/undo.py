@@ -37,6 +37,9 @@ async def undo_at_table(screen: TableScreen) -> None:
     except UndoRefused as e:
         screen.show_message(str(e), error=True)
         return
+    except Exception as e:  # never ends the app: the game stays as it was
+        screen.show_message(f"Could not take that back ({type(e).__name__}: {e})"[:200], error=True)
+        return
     screen.selected.clear()
     theirs = taken - 1
     screen.show_message(

@@ -163,6 +163,7 @@ class TwoVOneGame(Game):
     def next_deal(self) -> None:
         if not self.deal_over or self.match_over:
             raise ValueError("the round is not over" if not self.deal_over else "the match is over")
+        self.reseed_for_next_deal()
         self.start_deal()
 
     def enter(self, phase: str) -> None:

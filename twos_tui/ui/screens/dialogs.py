@@ -18,6 +18,7 @@ from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
+from ...play.names import clean_text
 from ...play.seat_view import SeatView
 from ..textual_private import event_clock
 from ..widgets import KeyBar
@@ -507,8 +508,9 @@ class DamagedSaveDialog(ModalScreen[str]):
 
     def __init__(self, name: str, problem: str, newer: bool = False) -> None:
         super().__init__()
-        self.file_name = name
-        self.problem = problem
+        # what a file holds or is called reaches the screen cleaned of escape codes
+        self.file_name = clean_text(name, 120)
+        self.problem = clean_text(problem, 400)
         self.newer = newer
 
     def compose(self) -> ComposeResult:

@@ -151,7 +151,7 @@ def save_label(info: SaveInfo, locked: bool = False) -> Text:
             t.append("  · open in another window", style="italic")
         return t
     t = Text()
-    t.append(info.path.name, style="bold")
+    t.append(info.display_name, style="bold")
     t.append("\n")
     kind = "newer version" if info.status == "newer" else "damaged"
     t.append(f"  {kind}: {info.problem}", style="dim")
@@ -233,7 +233,7 @@ class ContinueScreen(Screen[None]):
         info = self.highlighted_info()
         if info is None:
             return
-        what = save_label(info).plain if info.ok else f"{info.path.name} ({info.problem})"
+        what = save_label(info).plain if info.ok else f"{info.display_name} ({info.problem})"
 
         def answer(yes: bool | None) -> None:
             from ...play.locks import SaveLocked, delete_locked_save
@@ -285,7 +285,7 @@ class ContinueScreen(Screen[None]):
                 self.action_delete()
 
         self.app.push_screen(
-            DamagedSaveDialog(info.path.name, info.problem or "", info.status == "newer"), answer
+            DamagedSaveDialog(info.display_name, info.problem or "", info.status == "newer"), answer
         )
 
 

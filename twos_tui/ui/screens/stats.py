@@ -4,12 +4,14 @@ as a text log, ``x`` exports every deal as CSV)."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -109,8 +111,62 @@ def variant_text(vs: VariantStats) -> Text:
     return t
 
 
+@dataclass
+class HistoryRead:
+    """What one read of the history gave (made on a worker thread)."""
+
+    variant: str | None
+    figures: VariantStats | None = None
+    deals: list[dict] = field(default_factory=list)
+    bad: int = 0  #: damaged rows skipped
+    error: str | None = None
+    counts: dict[str, tuple[int, int, int]] | None = None  #: the first read: per game
+    latest: str | None = None  #: the first read: the game played last
+    notices: list[str] = field(default_factory=list)
+
+
+def read_history(variant: str | None, first: bool) -> HistoryRead:
+    """Everything the screen shows of ``variant`` (the first read: also the deal counts
+    of every game, and which was played last; ``variant`` ``None``: that one). Runs on a
+    worker thread, with a connection of its own: a history another program holds locked
+    makes the screen wait, never the app."""
+    out = HistoryRead(variant)
+    try:
+        conn = history.open_history()
+    except (history.HistoryError, sqlite3.Error, OSError) as e:
+        out.error = str(e)
+        out.notices = history.take_notices()
+        return out
+    try:
+        if first:
+            try:
+                out.counts = stats.variant_counts(conn)
+            except sqlite3.DatabaseError as e:
+                if not history.is_damage(e):
+                    raise
+                # a damaged page: the file is set aside and a new history started
+                conn = history.recover_damaged(conn, None, e)
+                out.counts = stats.variant_counts(conn)
+            out.latest = history.latest_variant(conn)
+            names = stats.variant_names()
+            if out.variant not in names:
+                out.variant = out.latest if out.latest in names else next(iter(names))
+        if out.variant is not None:
+            out.figures = stats.compute(conn, out.variant)[0]
+            out.deals = history.recent_deals(conn, out.variant, PAGE_ROWS)
+            out.bad = stats.damaged_results(conn, out.variant) + history.skipped(conn)
+    except (history.HistoryError, sqlite3.Error, OSError) as e:
+        out.error = str(e)
+    finally:
+        conn.close()
+    out.notices = history.take_notices()
+    return out
+
+
 class StatsScreen(Screen[None]):
-    """Figures per game; the recent deals to replay or export."""
+    """Figures per game; the recent deals to replay or export. The history is read on a
+    worker thread (a locked or large history never freezes the app); the screen shows
+    a loading indicator meanwhile."""
 
     BINDINGS = [
         Binding("escape", "back", "Back"),
@@ -121,12 +177,20 @@ class StatsScreen(Screen[None]):
     def __init__(self, variant: str | None = None) -> None:
         super().__init__()
         self.start_variant = variant
+        #: per game read this visit: (figures, recent deals, damaged rows skipped)
+        self.read: dict[str, tuple[VariantStats, list[dict], int]] = {}
         self.figures: dict[str, VariantStats] = {}
         self.deals: list[dict] = []
         self.variant: str | None = None
         self.error: str | None = None
-        self.conn: sqlite3.Connection | None = None
+        self.reading = False  #: a read of the history is on its way
+        self._reads = 0  #: reads started (an answer to an older one only fills the cache)
         self._more = False
+
+    @property
+    def ready(self) -> bool:
+        """The history has been read for the game shown (or could not be)."""
+        return not self.reading and (self.error is not None or self.variant in self.read)
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -151,41 +215,57 @@ class StatsScreen(Screen[None]):
         table.add_column("↶", key="undo", width=1)
         table.add_column("Result", key="result")
         games = self.query_one("#stats-games", OptionList)
-        counts: dict[str, tuple[int, int, int]] = {}
-        latest = None
-        try:
-            self.conn = history.open_history()
-            try:
-                counts = stats.variant_counts(self.conn)
-            except sqlite3.DatabaseError as e:
-                if not history.is_damage(e):
-                    raise
-                # a damaged page: the file is set aside and a new history started
-                self.conn = history.recover_damaged(self.conn, None, e)
-                counts = stats.variant_counts(self.conn)
-            latest = history.latest_variant(self.conn)
-        except (history.HistoryError, sqlite3.Error, OSError) as e:
-            self.error = str(e)
-        for message in history.take_notices():
-            self.notify(message, title="History", severity="warning", timeout=12)
-        ids = []
         for vid, name in stats.variant_names().items():
-            ids.append(vid)
-            deals = counts.get(vid, (0, 0, 0))[0]
-            word = stats.deal_word(vid)
-            label = Text.assemble((name, "bold"), "\n", (stats.plural(deals, word), "dim"))
-            games.add_option(Option(label, id=vid))
-        first = self.start_variant or latest or ids[0]
-        games.highlighted = ids.index(first) if first in ids else 0
-        self.show_variant(ids[games.highlighted or 0])
+            games.add_option(Option(Text(name, style="bold"), id=vid))
+        self._start_read(self.start_variant, first=True)
 
-    def on_unmount(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
+    def _start_read(self, variant: str | None, first: bool = False) -> None:
+        self.reading = True
+        self._reads += 1
+        self.query_one("#stats-right").loading = True
+        self.query_one("#stats-figures", Static).update(Text("Reading the history…", style="dim"))
+        self._read(variant, first, self._reads)
+
+    @work(thread=True, group="stats-read")
+    def _read(self, variant: str | None, first: bool, number: int) -> None:
+        got = read_history(variant, first)
+        with contextlib.suppress(RuntimeError):  # the app is closing
+            self.app.call_from_thread(self._have_read, got, first, number)
+
+    def _have_read(self, got: HistoryRead, first: bool, number: int) -> None:
+        if not self.is_attached:
+            return
+        for message in got.notices:
+            self.notify(message, title="History", severity="warning", timeout=12)
+        if got.variant is not None and got.figures is not None:
+            self.read[got.variant] = (got.figures, got.deals, got.bad)
+            self.figures[got.variant] = got.figures
+        if number != self._reads:
+            return  # a later read is on its way: it shows
+        self.reading = False
+        self.query_one("#stats-right").loading = False
+        if got.error:
+            self.error = got.error
+        if first:
+            games = self.query_one("#stats-games", OptionList)
+            counts = got.counts or {}
+            ids = list(stats.variant_names())
+            for vid, name in stats.variant_names().items():
+                deals = counts.get(vid, (0, 0, 0))[0]
+                word = stats.deal_word(vid)
+                label = Text.assemble((name, "bold"), "\n", (stats.plural(deals, word), "dim"))
+                games.replace_option_prompt(vid, label)
+            shown = got.variant if got.variant in ids else ids[0]
+            self.variant = shown  # (highlighting it below reads nothing again)
+            games.highlighted = ids.index(shown)
+            self._show(shown)
+        elif got.variant == self.variant and got.variant is not None:
+            self._show(got.variant)
 
     @on(OptionList.OptionHighlighted, "#stats-games")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.variant is None:
+            return  # the first read chooses the game shown
         if event.option.id and event.option.id != self.variant:
             self.show_variant(event.option.id)
 
@@ -195,30 +275,23 @@ class StatsScreen(Screen[None]):
         if table.row_count:
             table.focus()
 
-    def figures_of(self, variant: str) -> VariantStats:
-        """The game's figures, read once per visit of the screen."""
-        vs = self.figures.get(variant)
-        if vs is None:
-            vs = VariantStats(variant, stats.variant_names()[variant])
-            if self.conn is not None:
-                vs = stats.compute(self.conn, variant)[0]
-            self.figures[variant] = vs
-        return vs
-
     def show_variant(self, variant: str) -> None:
+        """Show a game's figures: at once when read already this visit, else after a
+        read on the worker."""
         self.variant = variant
+        if variant in self.read or self.error:
+            self._show(variant)
+        else:
+            self.query_one("#stats-deals", DataTable).clear()
+            self.deals = []
+            self._start_read(variant)
+
+    def _show(self, variant: str) -> None:
         fig = self.query_one("#stats-figures", Static)
-        self.deals = []
-        vs = VariantStats(variant, stats.variant_names()[variant])
-        bad = 0
-        try:
-            vs = self.figures_of(variant)
-            if self.conn is not None:
-                self.deals = history.recent_deals(self.conn, variant, PAGE_ROWS)
-            bad = stats.damaged_results(self.conn, variant) if self.conn is not None else 0
-            bad += history.skipped(self.conn) if self.conn is not None else 0
-        except (sqlite3.Error, history.HistoryError) as e:
-            self.error = str(e)
+        vs, deals, bad = self.read.get(
+            variant, (VariantStats(variant, stats.variant_names()[variant]), [], 0)
+        )
+        self.deals = list(deals)
         if self.error:
             fig.update(Text(f"The history cannot be read: {self.error}", style="bold"))
         else:
@@ -261,22 +334,40 @@ class StatsScreen(Screen[None]):
 
     @on(DataTable.RowHighlighted, "#stats-deals")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        """At the end of the list, the next page of older deals."""
-        if not self._more or self.conn is None or self.variant is None:
+        """At the end of the list, the next page of older deals (read on the worker)."""
+        if not self._more or self.variant is None or self.reading:
             return
         if event.cursor_row >= len(self.deals) - 1:
             last = self.deals[-1]
+            self._more = False  # until this page is in
+            self._read_more(self.variant, (last["ended"], last["id"]))
+
+    @work(thread=True, group="stats-more")
+    def _read_more(self, variant: str, after: tuple[float, int]) -> None:
+        more: list[dict] = []
+        error = None
+        try:
+            conn = history.open_history()
             try:
-                more = history.recent_deals(
-                    self.conn, self.variant, PAGE_ROWS, (last["ended"], last["id"])
-                )
-            except sqlite3.Error as e:
-                self._more = False
-                self.notify(f"The history cannot be read: {e}", severity="error")
-                return
-            self._more = len(more) == PAGE_ROWS
-            self.deals.extend(more)
-            self._add_rows(more)
+                more = history.recent_deals(conn, variant, PAGE_ROWS, after)
+            finally:
+                conn.close()
+        except (history.HistoryError, sqlite3.Error, OSError) as e:
+            error = str(e)
+        with contextlib.suppress(RuntimeError):
+            self.app.call_from_thread(self._have_more, variant, more, error)
+
+    def _have_more(self, variant: str, more: list[dict], error: str | None) -> None:
+        if not self.is_attached or variant != self.variant:
+            return
+        if error is not None:
+            self.notify(f"The history cannot be read: {error}", severity="error")
+            return
+        self._more = len(more) == PAGE_ROWS
+        self.deals.extend(more)
+        figures, _, bad = self.read[variant]
+        self.read[variant] = (figures, list(self.deals), bad)
+        self._add_rows(more)
 
     def selected_deal(self) -> dict | None:
         table = self.query_one("#stats-deals", DataTable)
