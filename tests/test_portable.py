@@ -235,7 +235,9 @@ def test_no_platform_specific_call_outside_its_guard():
         elif rel != "play/locks.py":
             assert not re.search(r"import (fcntl|msvcrt)|\bfcntl\.|msvcrt\.", text), rel
         m = re.search(rf"signal\.SIG({POSIX_ONLY_SIGNALS})\b", text)
-        assert m is None or rel in POSIX_ONLY_MODULES, f"{rel}: {m and m.group()} does not exist on Windows"
+        assert m is None or rel in POSIX_ONLY_MODULES, (
+            f"{rel}: {m and m.group()} does not exist on Windows"
+        )
         if "add_signal_handler" in text:
             assert "NotImplementedError" in text, rel
 
