@@ -207,3 +207,31 @@ async def test_the_hosts_screen_chats_with_the_table() -> None:
         assert texts[-2:] == ["Chat · Hosta: welcome [1m all", "Chat · Friend: thanks"]
         view.close()
         await friend.close()
+
+
+async def test_a_joined_name_is_in_the_deals_log_and_the_save_is_its_own_replay() -> None:
+    """A remote player's name replaces the seat's before the first move: the deal's
+    opening lines name them, every client's log says so (sent again), and the hosted save
+    still loads (a save is accepted only if it is its own replay)."""
+    from twos_tui.play import saves
+
+    from net_helpers import remote_table
+
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=3))
+        ana = await join(server, table, "Ana")
+        bram = await join(server, table, "Bram")
+        cleo = await join(server, table, "Cleo")
+        g = table.game
+        assert "Player" not in g.history[0]["text"], g.history[0]
+        for _ in range(500):
+            if all(c.log and "Player" not in c.log[0]["text"] for c in (ana, bram, cleo)):
+                break
+            await asyncio.sleep(0.01)
+        for c in (ana, bram, cleo):
+            assert c.log[0] == g.history[0]
+        table.session.save()
+        info = saves.inspect_save(saves.save_path(table.session.save_id))
+        assert info.ok, info.problem
+        for c in (ana, bram, cleo):
+            await c.close()

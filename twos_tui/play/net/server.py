@@ -408,7 +408,17 @@ class HostedTable:
 
                     clean = clean_name(name, g.names[rs.seat])
                     if clean not in g.names:
-                        g.names[rs.seat] = clean
+                        # before the first move, the game is dealt again with the new
+                        # name: the same cards, and the deal's opening lines name them as
+                        # a replay of the save will (a save is accepted only if it is its
+                        # own replay)
+                        names = list(g.names)
+                        names[rs.seat] = clean
+                        fresh = type(g)(g.players, dict(g.options), g.seed, names)
+                        g.names, g.history = fresh.names, fresh.history
+                        for c in self.conns:  # everyone gets the deal's log again
+                            c.cursor = (-1, 0, 0)
+                        self._public = self._public_log = None
                         self.session.seats[rs.seat].name = clean
                         for v in self.views:
                             v.names_changed()
