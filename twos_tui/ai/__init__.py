@@ -8,9 +8,10 @@ Levels, for every variant:
 * ``normal`` — hand planning, a few milliseconds a decision (the default);
 * ``hard`` — information-set search within a time budget (0.4 s by default).
 
-Baselines for the arena: ``random`` (uniform among legal actions) and ``greedy`` (the
+Baselines for the arena: ``random`` (uniform among legal actions), ``greedy`` (the
 lowest legal play, never a pass while a play is possible; the lowest legal card in the
-trick games). Saves that name the old ``basic`` level load as ``normal``.
+trick games) and ``greedy2``, the stronger greedy (the same, but a free lead is its
+lowest whole combination: a pair, triple or run rather than one card of it). Saves that name the old ``basic`` level load as ``normal``.
 
 >>> from twos_tui.ai import agent_for
 >>> agent = agent_for("big-two", "normal")                     # doctest: +SKIP
@@ -32,7 +33,7 @@ from ..engine.protocol import Action, Decision
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
-BASELINES: tuple[str, ...] = ("random", "greedy")
+BASELINES: tuple[str, ...] = ("random", "greedy", "greedy2")
 #: old level names found in saves -> today's level
 LEVEL_ALIASES: dict[str, str] = {"basic": "normal"}
 
@@ -86,7 +87,9 @@ def agent_for(variant_id: str, level: str = DEFAULT_LEVEL, **kw: Any) -> Agent:
     """The agent that plays ``variant_id`` at ``level`` (a level or a baseline)."""
     level = normalize_level(level)
     if level in BASELINES:
-        return RandomAgent() if level == "random" else GreedyAgent()
+        if level == "random":
+            return RandomAgent()
+        return GreedyAgent() if level == "greedy" else WholeGreedyAgent()
     try:
         target = _REGISTRY[(variant_id, level)]
     except KeyError:
@@ -118,7 +121,7 @@ def ai_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"twos-tui-ai:{seed}:{seat}")
 
 
-from .baselines import GreedyAgent, RandomAgent  # noqa: E402  (re-exported)
+from .baselines import GreedyAgent, RandomAgent, WholeGreedyAgent  # noqa: E402  (re-exported)
 
 __all__ = [
     "BASELINES",
@@ -129,6 +132,7 @@ __all__ = [
     "GreedyAgent",
     "RandomAgent",
     "Suggestion",
+    "WholeGreedyAgent",
     "agent_for",
     "ai_rng",
     "normalize_level",
