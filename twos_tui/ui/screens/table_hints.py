@@ -9,12 +9,16 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, cast
 
-from ...ai import suggest
+from ...ai import DEFAULT_HINT_LEVEL, HINT_LEVELS, suggest
 from ...engine import Action
 from ..widgets import HandView
 
 if TYPE_CHECKING:
     from .table import TableScreen
+
+
+#: seconds a hard hint may search (it runs while the player waits for it)
+HINT_BUDGET_S = 0.3
 
 
 def hint_line(move: str, reason: str, cards: str) -> str:
@@ -61,7 +65,16 @@ class HintHelper:
         legal = g.legal_actions(seat)
         if not legal:
             return
-        hint = suggest(g.variant_id, cast(Any, g.observation(seat)), legal, d, self.rng(seat))
+        level = self.level()
+        hint = suggest(
+            g.variant_id,
+            cast(Any, g.observation(seat)),
+            legal,
+            d,
+            self.rng(seat),
+            level,
+            **({"budget_s": HINT_BUDGET_S} if level == "hard" else {}),
+        )
         # one hint per position: asking again on the same position shows it again but
         # does not count as another hint
         position = (g.deal_number, g.action_count, seat)
@@ -73,7 +86,13 @@ class HintHelper:
         again = " (h again picks it up)" if hint.action.cards and d.select else ""
         cards = " ".join(g.card_face(c).label for c in hint.action.cards)
         line = hint_line(self.describe(hint.action), hint.reason, cards)
-        screen.show_message(f"{line}{again}", "hint")
+        screen.show_message(f"Hint from {hint.level}: {line}{again}", "hint")
+
+    def level(self) -> str:
+        """The level hints come from: the player's setting (hard unless changed)."""
+        settings = getattr(self.screen.app, "settings", None)
+        level = getattr(settings, "hint_level", DEFAULT_HINT_LEVEL)
+        return level if level in HINT_LEVELS else DEFAULT_HINT_LEVEL
 
     def describe(self, action: Action) -> str:
         """An action in words: the decision's own label for it, else its kind and cards."""
