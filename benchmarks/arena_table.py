@@ -37,13 +37,15 @@ class Row:
     options: dict[str, Any] = field(default_factory=dict)
     target: str = ""
 
-    def command(self, seed: int, jobs: int) -> str:
+    def command(self, seed: int, jobs: int, hard_iterations: int | None = None) -> str:
         parts = [f"twos-tui arena --variant {self.variant} --seats {','.join(self.seats)}"]
         if self.players:
             parts.append(f"--players {self.players}")
         for k, v in self.options.items():
             parts.append(f"--option {k}={v}")
         parts.append(f"--deals {self.deals} --seed {seed} --jobs {jobs}")
+        if hard_iterations and "hard" in self.seats:
+            parts.append(f"--hard-iterations {hard_iterations}")
         return " ".join(parts)
 
 
@@ -68,6 +70,8 @@ def rows(deals_hard: int, deals_fast: int) -> list[Row]:
             ("greedy", "normal"),
             ("normal", "greedy2"),
             ("greedy2", "normal"),
+            ("expert", "normal"),
+            ("expert", "greedy2"),
             ("easy", "greedy"),
             ("normal", "easy"),
         ):
@@ -110,6 +114,8 @@ PAIRINGS = (
     "greedy-vs-normal",
     "normal-vs-greedy2",
     "greedy2-vs-normal",
+    "expert-vs-normal",
+    "expert-vs-greedy2",
     "easy-vs-greedy",
     "normal-vs-easy",
     "hard-vs-greedy",
@@ -231,6 +237,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals-hard", type=int, default=400)
     ap.add_argument("--deals", type=int, default=2000, help="deals of rows without hard")
     ap.add_argument("--only", action="append", help="run rows whose key contains this")
+    ap.add_argument(
+        "--hard-iterations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="stop hard's search after N lines (reproducible rows, whatever the load)",
+    )
     ap.add_argument("--out", help="append one JSON line per finished row here")
     ap.add_argument("--list", action="store_true", help="print the rows and stop")
     ap.add_argument(
@@ -249,15 +262,16 @@ def main(argv: list[str] | None = None) -> int:
         todo = [r for r in todo if any(s in r.key for s in a.only)]
     if a.list:
         for r in todo:
-            print(f"{r.key:<24} {r.command(a.seed, a.jobs)}")
+            print(f"{r.key:<24} {r.command(a.seed, a.jobs, a.hard_iterations)}")
         return 0
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{len(todo)} rows, {a.jobs} jobs, {os.cpu_count()} cores, load {load:.2f}")
+    print(f"{len(todo)} rows, {a.jobs} jobs, {os.cpu_count()} cores, load {load:.2f}", flush=True)
     for r in todo:
         t0 = time.perf_counter()
-        res = run_arena(r.variant, r.seats, r.deals, a.seed, r.players, a.jobs, r.options)
+        kw = {"hard": {"iterations": a.hard_iterations}} if a.hard_iterations else None
+        res = run_arena(r.variant, r.seats, r.deals, a.seed, r.players, a.jobs, r.options, kw)
         res["key"] = r.key
-        res["command"] = r.command(a.seed, a.jobs)
+        res["command"] = r.command(a.seed, a.jobs, a.hard_iterations)
         me = res["agents"][0]
         d = me["decision_ms"]
         lo, hi = me["win_ci95"]

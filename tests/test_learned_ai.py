@@ -191,3 +191,12 @@ def test_a_hint_of_a_level_is_that_levels_move(variant, players):
                 obs, legal, d, random.Random(3)
             )
             assert hint.level == level and hint.action == played and hint.reason
+
+
+def test_the_hint_level_is_a_kept_setting():
+    from twos_tui.play.settings import Settings
+
+    assert Settings().hint_level == "hard"  # the strongest by default
+    assert Settings.from_json({"hint_level": "normal"}).hint_level == "normal"
+    assert Settings.from_json({"hint_level": "wizard"}).hint_level == "hard"
+    assert Settings.from_json(Settings(hint_level="normal").to_json()).hint_level == "normal"

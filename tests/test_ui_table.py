@@ -587,7 +587,7 @@ async def test_hint_marks_cards_says_why_changes_nothing_and_is_counted():
         resumed = Session.from_json(s.to_json(), autosave=False)
         assert resumed.hints_this_deal() == {"Player 1": 1}
         message = str(screen.query_one("#message").render())
-        assert message.startswith("Hint: ")
+        assert message.startswith("Hint from hard: ")
         hand = screen.query_one(HandView)
         hinted = screen._hint[1]
         assert hand.hinted == set(hinted.cards)

@@ -27,7 +27,7 @@ async def test_asking_again_on_the_same_position_counts_one_hint(variant):
         await pilot.press("h")
         await pilot.pause()
         message = str(screen.query_one("#message").render())
-        assert message.startswith("Hint: ")
+        assert message.startswith("Hint from hard: ")
         for _ in range(3):  # again: shown again (or picked up), not counted again
             await pilot.press("h")
             await pilot.pause()

@@ -79,8 +79,13 @@ def view_of_observation(obs: dict[str, Any], rules: Rules | None = None) -> View
 
 def bits(masks: Sequence[int]) -> np.ndarray:
     """Card masks -> a (len, 52) 0/1 float matrix."""
-    a = np.array(masks, dtype=np.uint64)
-    return ((a[:, None] >> _SHIFT) & np.uint64(1)).astype(np.float32)
+    a = np.array(masks, dtype="<u8")
+    return _unpack(a.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")[:, :CARDS].astype(
+        np.float32
+    )
+
+
+_unpack = np.unpackbits
 
 
 def _size_hot(n: int) -> list[float]:
@@ -125,29 +130,35 @@ DIM = MOVE_DIM + STATE_DIM
 def move_features(v: View, moves: Sequence[Move | None]) -> np.ndarray:
     """One row per move (``None``: a pass): the position after it, from ``v``'s seat."""
     m = len(moves)
-    masks = [0 if mv is None else mv[0] for mv in moves]
-    mb = bits(masks)
-    hand = bits([v.hand])[0]
-    after = hand[None, :] - mb
+    masks = [v.hand]
+    masks += [0 if mv is None else mv[0] for mv in moves]
+    b = bits(masks)
+    mb = b[1:]
+    out = np.empty((m, DIM), dtype=np.float32)
+    after = out[:, :CARDS]
+    np.subtract(b[0], mb, out=after)
     after_rc = after.reshape(m, RANKS, 4).sum(2)
     mv_rc = mb.reshape(m, RANKS, 4).sum(2)
-    split = ((after_rc > 0) & (mv_rc > 0)).sum(1, dtype=np.float32) / 4.0
-    size = mb.sum(1)
-    size_hot = np.zeros((m, 7), dtype=np.float32)
-    size_hot[np.arange(m), np.minimum(size, 6).astype(np.int64)] = 1.0
-    rank_hot = np.zeros((m, RANKS), dtype=np.float32)
-    extra = np.zeros((m, 6), dtype=np.float32)
+    c = CARDS
+    out[:, c : c + RANKS] = after_rc / 4.0
+    c += RANKS
+    size = mb.sum(1).astype(np.int64)
+    hot = out[:, c : c + 7 + RANKS + 6]
+    hot.fill(0.0)
+    rows = np.arange(m)
+    hot[rows, np.minimum(size, 6)] = 1.0
     left = after.sum(1)
     for i, mv in enumerate(moves):
         if mv is None:
-            extra[i, 0] = 1.0
+            hot[i, 7 + RANKS] = 1.0
         else:
             r = (mv[0].bit_length() - 1) >> 2
-            rank_hot[i, r] = 1.0
-            extra[i, 1] = float(mv[3] > 0)
-            extra[i, 2] = r / 12.0
-    extra[:, 3] = split
-    extra[:, 4] = left / 13.0
-    extra[:, 5] = left == 0
-    state = np.broadcast_to(state_vector(v), (m, STATE_DIM))
-    return np.concatenate([after, after_rc / 4.0, size_hot, rank_hot, extra, state], axis=1)
+            hot[i, 7 + r] = 1.0
+            hot[i, 7 + RANKS + 1] = float(mv[3] > 0)
+            hot[i, 7 + RANKS + 2] = r / 12.0
+    e = 7 + RANKS
+    hot[:, e + 3] = ((after_rc > 0) & (mv_rc > 0)).sum(1) / 4.0
+    hot[:, e + 4] = left / 13.0
+    hot[:, e + 5] = left == 0
+    out[:, MOVE_DIM:] = state_vector(v)
+    return out

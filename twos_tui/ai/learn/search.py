@@ -45,6 +45,8 @@ from .features import View, move_features, view_of_observation
 #: needs to be searched
 CANDIDATES = 6
 PRUNE = 0.05
+#: the move the others must clearly beat: the normal AI's ("normal") or the policy's
+INCUMBENT = "normal"
 #: how many more of the seat's own turns a line is played through before the value
 DEPTH = 1
 MIN_WORLDS = 8
@@ -113,10 +115,14 @@ class GuidedHardAgent(HardClimbingAgent):
         iterations: int | None = None,
         depth: int = DEPTH,
         candidates: int = CANDIDATES,
+        incumbent: str = INCUMBENT,
     ) -> None:
         super().__init__(budget_s, iterations)
         self.depth = depth
         self.candidates = candidates
+        if incumbent not in ("normal", "policy"):
+            raise ValueError("incumbent must be 'normal' or 'policy'")
+        self.incumbent = incumbent
         self._said: set[str] = set()
         self.fallback = NormalClimbingAgent()
         #: (estimate, index in legal) of the candidates of the last decision, best first
@@ -162,6 +168,12 @@ class GuidedHardAgent(HardClimbingAgent):
         order = sorted(range(len(moves)), key=lambda j: -prior[j])
         best = float(prior[order[0]])
         cand = [j for j in order[: self.candidates] if prior[j] >= best * PRUNE]
+        if self.incumbent == "normal":
+            # the normal AI's move is the incumbent the others must clearly beat
+            pick = self.fallback.choose(cast(Any, obs), legal, Decision(seat, "play", ""), rng)
+            j = next((j for j in range(len(moves)) if legal[index[j]] == pick), None)
+            if j is not None:
+                cand = [j] + [x for x in cand if x != j][: self.candidates - 1]
         self.ranked = [(float(prior[j]), index[j]) for j in cand]
         if len(cand) == 1:
             return legal[index[cand[0]]]

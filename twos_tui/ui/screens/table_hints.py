@@ -86,7 +86,7 @@ class HintHelper:
         again = " (h again picks it up)" if hint.action.cards and d.select else ""
         cards = " ".join(g.card_face(c).label for c in hint.action.cards)
         line = hint_line(self.describe(hint.action), hint.reason, cards)
-        screen.show_message(f"Hint from {hint.level}: {line}{again}", "hint")
+        screen.show_message(f"from {hint.level}: {line}{again}", "hint")
 
     def level(self) -> str:
         """The level hints come from: the player's setting (hard unless changed)."""
