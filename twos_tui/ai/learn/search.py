@@ -36,7 +36,16 @@ from ...engine.protocol import Action, Decision
 from ...engine.sim import Sampler, SimState, rules_for
 from .. import Suggestion
 from ..climbing_ai import NormalClimbingAgent
-from ..climbing_search import BELIEFS, HardClimbingAgent, belief_weights, clock, erratic
+from ..climbing_search import (
+    BELIEFS,
+    SHED_BONUS,
+    HardClimbingAgent,
+    belief_weights,
+    clock,
+    erratic,
+    rollout,
+    rollout_erratic,
+)
 from . import net as netmod
 from .agents import _net, sim_moves
 from .features import View, move_features, view_of_observation
@@ -47,6 +56,9 @@ CANDIDATES = 6
 PRUNE = 0.05
 #: the move the others must clearly beat: the normal AI's ("normal") or the policy's
 INCUMBENT = "normal"
+#: after the others' first answers, play the deal out with the fast rollout policy
+#: (instead of the network's value a round later)
+FINISH = True
 #: how many more of the seat's own turns a line is played through before the value
 DEPTH = 1
 MIN_WORLDS = 8
@@ -65,6 +77,7 @@ def line_value(
     rng: random.Random,
     eps: Sequence[float] | None,
     depth: int,
+    finish: bool = False,
 ) -> float:
     """Play ``s`` on with the network for every seat (after the seat's candidate) until
     the seat has been to move ``depth`` more times, then the network's value for it."""
@@ -76,6 +89,13 @@ def line_value(
     while s.winner < 0:
         cur = s.cur
         moves = legal(s)
+        if cur == seat and finish:
+            # the others have answered: the fast rollout policy plays the deal out
+            size = max(1, r.hand_size)
+            w = rollout_erratic(s, rng, eps) if eps is not None else rollout(s)
+            return (1.0 if w == seat else 0.0) + SHED_BONUS * (
+                1.0 - s.hands[seat].bit_count() / size
+            )
         if cur == seat:
             v = View(
                 cur, n, s.hands[cur], played, tuple(s.counts()), s.top, s.top_seat, passes, deck
@@ -116,7 +136,9 @@ class GuidedHardAgent(HardClimbingAgent):
         depth: int = DEPTH,
         candidates: int = CANDIDATES,
         incumbent: str = INCUMBENT,
+        finish: bool = FINISH,
     ) -> None:
+        self.finish = finish
         super().__init__(budget_s, iterations)
         self.depth = depth
         self.candidates = candidates
@@ -208,7 +230,15 @@ class GuidedHardAgent(HardClimbingAgent):
                     value[i] = 1.0 if s.winner == seat else 0.0
                 else:
                     value[i] = line_value(
-                        net, s, seat, played, passes, random.Random(wseed), use_eps, self.depth
+                        net,
+                        s,
+                        seat,
+                        played,
+                        passes,
+                        random.Random(wseed),
+                        use_eps,
+                        self.depth,
+                        self.finish,
                     )
                 lines += 1
             v0 = value[0]
