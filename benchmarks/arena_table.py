@@ -186,7 +186,8 @@ def markdown(paths: list[str]) -> str:
             if r is None:
                 continue
             me, other = r["agents"][0], r["agents"][1]
-            times.setdefault(me["name"], []).append(me["decision_ms"])
+            family = " (trick games)" if label in ("2v1", "TT") else " (climbing games)"
+            times.setdefault(me["name"] + family, []).append(me["decision_ms"])
             chance = me["chance"]
             if label == "2v1":  # 2 coins a round are handed out: the share of them
                 value, (lo, hi) = me["coin_share"], (x / 2 for x in me["avg_score_ci95"])
@@ -218,7 +219,8 @@ def markdown(paths: list[str]) -> str:
             )
     out += ["", "| level | decisions | median ms (of the rows' medians) | worst p95 ms | max ms |"]
     out.append("|---|---|---|---|---|")
-    for name in ("easy", "normal", "expert", "hard", "greedy", "greedy2"):
+    names = ("easy", "normal", "expert", "hard", "greedy", "greedy2")
+    for name in [f"{n}{f}" for n in names for f in (" (climbing games)", " (trick games)")]:
         ds = times.get(name)
         if not ds:
             continue
