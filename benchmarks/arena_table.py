@@ -44,7 +44,7 @@ class Row:
         for k, v in self.options.items():
             parts.append(f"--option {k}={v}")
         parts.append(f"--deals {self.deals} --seed {seed} --jobs {jobs}")
-        if hard_iterations and "hard" in self.seats:
+        if hard_iterations and "hard" in self.seats:  # (rollouts keeps its clock)
             parts.append(f"--hard-iterations {hard_iterations}")
         return " ".join(parts)
 
@@ -66,6 +66,7 @@ def rows(deals_hard: int, deals_fast: int) -> list[Row]:
             ("hard", "greedy2"),
             ("hard", "normal"),
             ("hard", "random"),
+            ("rollouts", "normal"),
             ("normal", "greedy"),
             ("greedy", "normal"),
             ("normal", "greedy2"),
@@ -75,7 +76,7 @@ def rows(deals_hard: int, deals_fast: int) -> list[Row]:
             ("easy", "greedy"),
             ("normal", "easy"),
         ):
-            deals = deals_hard if me == "hard" else deals_fast
+            deals = deals_hard if me in ("hard", "rollouts") else deals_fast
             out.append(
                 Row(
                     f"{label}:{me}-vs-{other}",
@@ -122,6 +123,7 @@ PAIRINGS = (
     "hard-vs-greedy2",
     "hard-vs-normal",
     "hard-vs-random",
+    "rollouts-vs-normal",
 )
 
 

@@ -54,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             while not g.deal_over:
                 seat = g.to_act()[0]
                 legal, d, obs = g.legal_actions(seat), g.decision(seat), g.observation(seat)
+                assert d is not None
                 if seat == 0 and len(legal) > 1:
                     t, c = time.perf_counter(), time.thread_time()
                     act = hard.choose(obs, legal, d, rng)

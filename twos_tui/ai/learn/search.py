@@ -196,9 +196,9 @@ class GuidedHardAgent(HardClimbingAgent):
         if self.incumbent == "normal":
             # the normal AI's move is the incumbent the others must clearly beat
             pick = self.fallback.choose(cast(Any, obs), legal, Decision(seat, "play", ""), rng)
-            j = next((j for j in range(len(moves)) if legal[index[j]] == pick), None)
-            if j is not None:
-                cand = [j] + [x for x in cand if x != j][: self.candidates - 1]
+            inc = next((j for j in range(len(moves)) if legal[index[j]] == pick), None)
+            if inc is not None:
+                cand = [inc] + [x for x in cand if x != inc][: self.candidates - 1]
         self.ranked = [(float(prior[j]), index[j]) for j in cand]
         if len(cand) == 1:
             return legal[index[cand[0]]]
