@@ -44,7 +44,7 @@ class Row:
         for k, v in self.options.items():
             parts.append(f"--option {k}={v}")
         parts.append(f"--deals {self.deals} --seed {seed} --jobs {jobs}")
-        if hard_iterations and "hard" in self.seats:  # (rollouts keeps its clock)
+        if hard_iterations and ("hard" in self.seats or "guided" in self.seats):
             parts.append(f"--hard-iterations {hard_iterations}")
         return " ".join(parts)
 
@@ -67,6 +67,9 @@ def rows(deals_hard: int, deals_fast: int) -> list[Row]:
             ("hard", "normal"),
             ("hard", "random"),
             ("rollouts", "normal"),
+            ("guided", "normal"),
+            ("guided", "greedy2"),
+            ("guided", "random"),
             ("normal", "greedy"),
             ("greedy", "normal"),
             ("normal", "greedy2"),
@@ -76,7 +79,7 @@ def rows(deals_hard: int, deals_fast: int) -> list[Row]:
             ("easy", "greedy"),
             ("normal", "easy"),
         ):
-            deals = deals_hard if me in ("hard", "rollouts") else deals_fast
+            deals = deals_hard if me in ("hard", "rollouts", "guided") else deals_fast
             out.append(
                 Row(
                     f"{label}:{me}-vs-{other}",
@@ -124,6 +127,9 @@ PAIRINGS = (
     "hard-vs-normal",
     "hard-vs-random",
     "rollouts-vs-normal",
+    "guided-vs-greedy2",
+    "guided-vs-normal",
+    "guided-vs-random",
 )
 
 
@@ -202,7 +208,9 @@ def markdown(paths: list[str]) -> str:
             else:
                 value, (lo, hi) = me["win_rate"], me["win_ci95"]
                 what = "deals won"
-            target = TARGETS.get(pairing, {}).get(label)
+            # the two searches behind hard answer to hard's targets
+            base = pairing.replace("rollouts-", "hard-").replace("guided-", "hard-")
+            target = TARGETS.get(base, {}).get(label)
             if target is None and pairing in ("normal-vs-greedy", "normal-vs-greedy2"):
                 target = f"≥ {100 * chance + 8:.1f}"
             if target is None and pairing in ("greedy-vs-normal", "greedy2-vs-normal"):
@@ -221,7 +229,7 @@ def markdown(paths: list[str]) -> str:
             )
     out += ["", "| level | decisions | median ms (of the rows' medians) | worst p95 ms | max ms |"]
     out.append("|---|---|---|---|---|")
-    names = ("easy", "normal", "expert", "hard", "greedy", "greedy2")
+    names = ("easy", "normal", "expert", "hard", "guided", "rollouts", "greedy", "greedy2")
     for name in [f"{n}{f}" for n in names for f in (" (climbing games)", " (trick games)")]:
         ds = times.get(name)
         if not ds:
@@ -272,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(todo)} rows, {a.jobs} jobs, {os.cpu_count()} cores, load {load:.2f}", flush=True)
     for r in todo:
         t0 = time.perf_counter()
-        kw = {"hard": {"iterations": a.hard_iterations}} if a.hard_iterations else None
+        it = {"iterations": a.hard_iterations}
+        kw = {"hard": it, "guided": it} if a.hard_iterations else None
         res = run_arena(r.variant, r.seats, r.deals, a.seed, r.players, a.jobs, r.options, kw)
         res["key"] = r.key
         res["command"] = r.command(a.seed, a.jobs, a.hard_iterations)

@@ -58,7 +58,7 @@ def test_the_network_sees_only_the_seats_observation(variant, players):
         fb = move_features(view_of_observation(ob, r), moves_)
         assert np.array_equal(fa, fb)  # ...the same inputs...
         d = a.decision(seat)
-        for level, kw in (("expert", {}), ("hard", {"iterations": 60})):
+        for level, kw in (("expert", {}), ("guided", {"iterations": 60})):
             ca = agent_for(variant, level, **kw).choose(oa, legal, d, random.Random(5))
             cb = agent_for(variant, level, **kw).choose(ob, legal, d, random.Random(5))
             assert ca == cb  # ...the same choice
@@ -148,7 +148,7 @@ def test_damaged_weights_fail_clearly_and_the_ai_plays_as_normal(tmp_path, monke
     seat = g.to_act()[0]
     obs, legal, d = g.observation(seat), g.legal_actions(seat), g.decision(seat)
     normal = agent_for("twos", "normal").choose(obs, legal, d, random.Random(1))
-    for level in ("expert", "hard"):
+    for level in ("expert", "guided"):
         with warnings.catch_warnings(record=True) as said:
             warnings.simplefilter("always")
             act = agent_for("twos", level, iterations=50).choose(obs, legal, d, random.Random(1))
@@ -185,7 +185,7 @@ def test_a_hint_of_a_level_is_that_levels_move(variant, players):
         _advance(g, moves)
         seat = g.to_act()[0]
         obs, legal, d = g.observation(seat), g.legal_actions(seat), g.decision(seat)
-        for level in ("expert", "hard"):
+        for level in ("expert", "guided", "rollouts", "hard"):
             hint = suggest(variant, obs, legal, d, random.Random(3), level, iterations=80)
             played = agent_for(variant, level, iterations=80).choose(
                 obs, legal, d, random.Random(3)
