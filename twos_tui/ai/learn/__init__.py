@@ -11,8 +11,8 @@ gives each legal move the chance that the seat wins the deal after making it.
 * :mod:`.train` is the self-play trainer (``python -m twos_tui.ai.learn.train``); each
   weight file has a ``.json`` beside it with the command, seeds, data and time that made
   it;
-* :mod:`.agents` holds the agents that use it: ``expert`` (the network alone) and the
-  guided search behind ``hard``.
+* :mod:`.agents` and :mod:`.search` hold the agents that use it: ``expert`` (the network
+  alone) and ``guided`` (a search guided by it; ``hard`` in Twos, see ``ai.HARD_SEARCH``).
 
 numpy is imported here, so nothing outside the AI imports this package at start-up.
 """

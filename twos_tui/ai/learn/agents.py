@@ -2,7 +2,7 @@
 
 * :class:`ExpertClimbingAgent` (``expert``): the network alone — it scores every legal
   move from the seat's view and plays the best, in a millisecond or so;
-* :class:`GuidedSearch` (the search behind ``hard``): see :mod:`.search`.
+* :class:`.search.GuidedHardAgent` (``guided``, ``hard`` in Twos): see :mod:`.search`.
 
 Both load the game's shipped weights on first use. When the file cannot be used (missing,
 damaged, of another version) they say so once (a :class:`RuntimeWarning` with the
