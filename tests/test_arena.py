@@ -84,3 +84,50 @@ def test_arena_cli_refuses_bad_input(argv, capsys):
         status = e.code
     assert status == 2
     assert "twos-tui arena:" in capsys.readouterr().err
+
+
+def test_greedy2_leads_its_lowest_whole_combination_and_never_passes():
+    import random
+
+    from twos_tui.ai import agent_for
+    from twos_tui.engine import Action, new_game
+
+    g = new_game("twos", 3, {}, 5)
+    agent = agent_for("twos", "greedy2")
+    rng = random.Random(1)
+    led = followed = 0
+    while not g.deal_over and (led < 5 or followed < 5):
+        seat = g.to_act()[0]
+        legal = g.legal_actions(seat)
+        obs = g.observation(seat)
+        act = agent.choose(obs, legal, g.decision(seat), rng)
+        plays = [a for a in legal if a.kind == "play"]
+        if plays:
+            assert act.kind == "play"  # never a pass while it can play
+        if obs["top"] is None and plays:
+            led += 1
+            ranks = [c[:-1] for c in obs["hand"]]
+            # every card of each rank it touches, and its lowest playable card
+            for c in act.cards:
+                if ranks.count(c[:-1]) > sum(x[:-1] == c[:-1] for x in act.cards):
+                    # a split only when no whole play holds that lowest card
+                    low = act.cards[0]
+                    assert not any(
+                        low in a.cards
+                        and all(
+                            ranks.count(x[:-1]) == sum(y[:-1] == x[:-1] for y in a.cards)
+                            for x in a.cards
+                        )
+                        for a in plays
+                    )
+        elif plays:
+            followed += 1
+        g.apply(seat, act)
+    assert led and followed
+    # a hand 3 3 5 on a free lead: the pair, not a single three
+    obs = {"variant": "twos", "hand": ["3♠", "3♥", "5♦"], "top": None}
+    legal = [Action("play", ("3♠",)), Action("play", ("3♠", "3♥")), Action("play", ("5♦",))]
+    from twos_tui.engine.protocol import Decision
+
+    dec = Decision(seat=0, kind="play", prompt="")
+    assert agent.choose(obs, legal, dec, rng).cards == ("3♠", "3♥")

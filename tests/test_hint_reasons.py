@@ -207,8 +207,8 @@ CHECKS: list[tuple[str, Callable[[Spot, re.Match], str | None]]] = [
 FORBIDDEN = ("high enough",)
 
 
-def _positions(variant: str, seeds: range):
-    """Every decision of seeded deals: (game, seat, legal, hint)."""
+def _positions(variant: str, seeds: range, level: str = "normal", **kw):
+    """Every decision of seeded deals: (game, seat, legal, hint of ``level``)."""
     for seed in seeds:
         g = new_game(variant, seed=seed)
         rng = random.Random(f"hint-reasons:{variant}:{seed}")
@@ -219,16 +219,29 @@ def _positions(variant: str, seeds: range):
             legal = g.legal_actions(seat)
             d = g.decision(seat)
             assert d is not None
-            hint = suggest(g.variant_id, g.observation(seat), legal, d, random.Random(seed))
+            hint = suggest(
+                g.variant_id, g.observation(seat), legal, d, random.Random(seed), level, **kw
+            )
+            assert hint.level == level
             yield Spot(g, seat, legal, hint.action, hint.reason)
             g.apply(seat, hint.action if rng.random() < 0.7 else rng.choice(legal))
 
 
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_every_claim_of_a_hint_holds(variant):
+    _claims_hold(_positions(variant, range(10)))
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_every_claim_of_a_hard_hint_holds(variant):
+    """Hints from ``hard`` (the app's default), capped in rollouts to stay quick."""
+    _claims_hold(_positions(variant, range(2), "hard", iterations=60))
+
+
+def _claims_hold(spots) -> None:
     wrong: list[str] = []
     seen: Counter[str] = Counter()
-    for s in _positions(variant, range(10)):
+    for s in spots:
         assert s.action in s.legal
         for word in FORBIDDEN:
             if word in s.reason:

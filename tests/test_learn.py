@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from ui_helpers import flat, region_text, screen_text
+from ui_helpers import flat, press_hint, region_text, screen_text
 
 from twos_tui.engine import VARIANT_IDS, Action
 from twos_tui.play import settings as settings_file
@@ -220,8 +220,7 @@ async def test_hint_and_undo_in_a_lesson():
     app.on_start = lambda: app.open_learn("twos", 1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await on_lesson(pilot)
-        await pilot.press("h")
-        await pilot.pause()
+        await press_hint(pilot)
         assert "10♣" in message(app)
         await pilot.press("ctrl+z")
         await pilot.pause()
@@ -234,8 +233,7 @@ async def test_the_hint_names_a_chosen_card_by_its_face():
     app.on_start = lambda: app.open_learn("2v1", 4)  # the card that goes back
     async with app.run_test(size=(80, 24)) as pilot:
         await on_lesson(pilot)
-        await pilot.press("h")
-        await pilot.pause()
+        await press_hint(pilot)
         assert "keep 5☾" in message(app)
 
 

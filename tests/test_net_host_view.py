@@ -213,9 +213,9 @@ async def test_a_joined_name_is_in_the_deals_log_and_the_save_is_its_own_replay(
     """A remote player's name replaces the seat's before the first move: the deal's
     opening lines name them, every client's log says so (sent again), and the hosted save
     still loads (a save is accepted only if it is its own replay)."""
-    from twos_tui.play import saves
-
     from net_helpers import remote_table
+
+    from twos_tui.play import saves
 
     async with live_server() as server:
         table = server.add(remote_table("twos", seed=3))

@@ -406,11 +406,16 @@ async def test_palette_has_log_last_trick_undo_and_the_pace_at_the_table(data_ho
         assert app.pace() == st.PACES["instant"] and st.load().ai_pace == "instant"
         command(app, "Trick pause").callback()
         assert app.trick_hold() is None and st.load().trick_pause == "key"
+        # where hints come from: hard by default, normal at once and kept
+        assert command(app, "Hints from").title == "Hints from: hard → normal"
+        command(app, "Hints from").callback()
+        assert st.load().hint_level == "normal"
+        assert command(app, "Hints from").title == "Hints from: normal → hard"
         # off the table, none of them
         app.push_screen(HomeScreen())
         await pilot.pause()
         titles = [c.title for c in app.get_system_commands(app.screen)]
-        for start in ("Log", "Last trick", "AI pace", "Trick pause", "Undo"):
+        for start in ("Log", "Last trick", "AI pace", "Trick pause", "Hints from", "Undo"):
             assert not any(t.startswith(start) for t in titles)
 
 

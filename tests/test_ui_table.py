@@ -11,7 +11,7 @@ import threading
 
 import pytest
 from textual.widgets import Markdown, Select
-from ui_helpers import flat, play_until, region_text, screen_text, wait_for_human
+from ui_helpers import flat, play_until, press_hint, region_text, screen_text, wait_for_human
 
 from twos_tui.engine import Action
 from twos_tui.play import settings as settings_file
@@ -576,8 +576,7 @@ async def test_hint_marks_cards_says_why_changes_nothing_and_is_counted():
         before = s.to_json()
         for moving in ("updated", "clock"):  # wall-clock facts of the save
             before.pop(moving, None)
-        await pilot.press("h")
-        await pilot.pause()
+        await press_hint(pilot)
         after = s.to_json()
         for moving in ("updated", "clock"):
             after.pop(moving, None)
@@ -588,7 +587,7 @@ async def test_hint_marks_cards_says_why_changes_nothing_and_is_counted():
         resumed = Session.from_json(s.to_json(), autosave=False)
         assert resumed.hints_this_deal() == {"Player 1": 1}
         message = str(screen.query_one("#message").render())
-        assert message.startswith("Hint: ")
+        assert message.startswith("Hint from hard: ")
         hand = screen.query_one(HandView)
         hinted = screen._hint[1]
         assert hand.hinted == set(hinted.cards)

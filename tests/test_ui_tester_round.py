@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ui_helpers import flat, play_until, region_text, screen_lines, screen_text
+from ui_helpers import flat, play_until, press_hint, region_text, screen_lines, screen_text
 
 from twos_tui.play.session import Session
 from twos_tui.ui.app import make_app
@@ -49,8 +49,7 @@ async def test_deal_end_h_does_not_go_home():
     app = make_app(session=deal_over("big-two"), ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await at_deal_end(pilot)
-        await pilot.press("h")
-        await pilot.pause()
+        await press_hint(pilot)
         assert isinstance(app.screen, DealEndScreen)
 
 

@@ -4,7 +4,7 @@ footer's Pass only where a pass exists, house rules marked, labels and stats wor
 from __future__ import annotations
 
 import pytest
-from ui_helpers import wait_for_human
+from ui_helpers import press_hint, wait_for_human
 
 from twos_tui.ui.app import make_app
 
@@ -24,13 +24,11 @@ async def test_asking_again_on_the_same_position_counts_one_hint(variant):
         screen = await wait_for_human(pilot)
         s = screen.session
         n = len(screen.session.game.actions)
-        await pilot.press("h")
-        await pilot.pause()
+        await press_hint(pilot)
         message = str(screen.query_one("#message").render())
-        assert message.startswith("Hint: ")
+        assert message.startswith("Hint from hard: ")
         for _ in range(3):  # again: shown again (or picked up), not counted again
-            await pilot.press("h")
-            await pilot.pause()
+            await press_hint(pilot)
         assert len(screen.session.game.actions) == n
         assert s.hints == {(screen.session.game.deal_number, screen.viewer): 1}
 
@@ -228,3 +226,38 @@ def test_the_trick_caption_has_one_space_before_the_cards():
     last = {"plays": [{"seat": 0, "cards": ["AH"], "kind": "single"}], "winner": 0}
     text = climbing_caption(View(), last, leads=False).plain
     assert "  " not in text and text == "Ana won the trick with single A♥ "
+
+
+async def test_a_hard_hint_is_searched_for_off_the_ui_thread(monkeypatch):
+    """The hard hint's search runs on a thread: while it thinks the table says so and
+    still takes keys; its answer is shown when it comes (a gate, not a clock)."""
+    import threading
+
+    from twos_tui.ui.screens import table_hints
+
+    gate = threading.Event()
+    real = table_hints.suggest
+    threads = []
+
+    def gated(*args, **kw):
+        threads.append(threading.current_thread())
+        assert gate.wait(30)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(table_hints, "suggest", gated)
+    app = make_app("twos", seed=4, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_human(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        assert "thinking" in str(screen.query_one("#message").render())
+        order = screen.sort_by
+        await pilot.press("s")  # a key while the search goes on: taken at once
+        await pilot.pause()
+        assert screen.sort_by != order
+        gate.set()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert threads and threads[0] is not threading.main_thread()
+        message = str(screen.query_one("#message").render())
+        assert message.startswith("Hint from hard: ") and "thinking" not in message

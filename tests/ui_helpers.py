@@ -61,3 +61,11 @@ def play_until(game: Game, done, rng: random.Random | None = None, limit: int = 
         seat = game.to_act()[0]
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     raise AssertionError("not reached")
+
+
+async def press_hint(pilot) -> None:
+    """``h``, then wait for the hint: a hard hint is searched for on a thread."""
+    await pilot.press("h")
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()

@@ -36,7 +36,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ai import BASELINES, LEVELS, agent_for, ai_rng, normalize_level
+from .ai import BASELINES, EXTRA_LEVELS, LEVELS, agent_for, ai_rng, normalize_level
 from .engine import new_game, variant_class
 
 MAX_MOVES_PER_DEAL = 20_000
@@ -325,7 +325,7 @@ def add_arena_parser(sub: Any) -> None:
     p = sub.add_parser(
         "arena",
         help="AI agents play seeded deals against each other (duplicate-style)",
-        description="Agents: " + ", ".join(LEVELS + BASELINES) + ".",
+        description="Agents: " + ", ".join(LEVELS + EXTRA_LEVELS + BASELINES) + ".",
     )
     p.add_argument("--variant", required=True, help="the game to play (twos, big-two, ...)")
     p.add_argument(

@@ -8,9 +8,16 @@ Levels, for every variant:
 * ``normal`` — hand planning, a few milliseconds a decision (the default);
 * ``hard`` — information-set search within a time budget (0.4 s by default).
 
-Baselines for the arena: ``random`` (uniform among legal actions) and ``greedy`` (the
+Baselines for the arena: ``random`` (uniform among legal actions), ``greedy`` (the
 lowest legal play, never a pass while a play is possible; the lowest legal card in the
-trick games). Saves that name the old ``basic`` level load as ``normal``.
+trick games) and ``greedy2``, the stronger greedy (the same, but a free lead is its
+lowest whole combination: a pair, triple or run rather than one card of it). Saves that
+name the old ``basic`` level load as ``normal``.
+
+In the climbing games the arena also knows ``expert`` (a learned network alone,
+:mod:`.learn`), ``guided`` (a search guided by it) and ``rollouts`` (the search with a
+fixed rollout policy); ``hard`` is one of the two searches in each game
+(:data:`HARD_SEARCH`).
 
 >>> from twos_tui.ai import agent_for
 >>> agent = agent_for("big-two", "normal")                     # doctest: +SKIP
@@ -31,12 +38,23 @@ from ..engine.observation import Observation
 from ..engine.protocol import Action, Decision
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+#: levels of the climbing games only, for the arena (not offered in the app)
+EXTRA_LEVELS: tuple[str, ...] = ("expert", "guided", "rollouts")
 DEFAULT_LEVEL = "normal"
-BASELINES: tuple[str, ...] = ("random", "greedy")
+BASELINES: tuple[str, ...] = ("random", "greedy", "greedy2")
 #: old level names found in saves -> today's level
 LEVEL_ALIASES: dict[str, str] = {"basic": "normal"}
 
 CLIMBING = ("twos", "big-two", "big-two-5r", "chinese-poker")
+#: which search is ``hard`` in each climbing game: the one guided by the learned network
+#: (``guided``) or the one with the fixed rollout policy (``rollouts``), whichever won
+#: more deals against three ``normal`` on the same seeded deals (README, "How strong")
+HARD_SEARCH: dict[str, str] = {
+    "twos": "guided",
+    "big-two": "rollouts",
+    "big-two-5r": "rollouts",
+    "chinese-poker": "rollouts",
+}
 
 #: (variant id, level) -> "module:factory" (imported on first use). The factory is called
 #: with the keyword arguments given to :func:`agent_for` (e.g. ``budget_s`` for hard).
@@ -46,7 +64,10 @@ for _v in CLIMBING:
         _REGISTRY[(_v, _lv)] = "twos_tui.ai.climbing_ai:NormalClimbingAgent"
     _REGISTRY[(_v, "easy")] = "twos_tui.ai.climbing_ai:EasyClimbingAgent"
     _REGISTRY[(_v, "normal")] = "twos_tui.ai.climbing_ai:NormalClimbingAgent"
-    _REGISTRY[(_v, "hard")] = "twos_tui.ai.climbing_search:HardClimbingAgent"
+    _REGISTRY[(_v, "expert")] = "twos_tui.ai.learn.agents:ExpertClimbingAgent"
+    _REGISTRY[(_v, "guided")] = "twos_tui.ai.learn.search:GuidedHardAgent"
+    _REGISTRY[(_v, "rollouts")] = "twos_tui.ai.climbing_search:HardClimbingAgent"
+    _REGISTRY[(_v, "hard")] = _REGISTRY[(_v, HARD_SEARCH[_v])]
 for _lv in LEVELS:
     _REGISTRY[("2v1", _lv)] = f"twos_tui.ai.two_v_one_ai:{_lv.capitalize()}TwoVOneAgent"
     _REGISTRY[("twos-tricks", _lv)] = (
@@ -70,14 +91,17 @@ class Suggestion:
 
     action: Action
     reason: str
+    #: the level whose move this is
+    level: str = "normal"
 
 
 def normalize_level(level: str) -> str:
     """Today's name of ``level`` (``basic`` -> ``normal``); raises ValueError if unknown."""
     level = LEVEL_ALIASES.get(level, level)
-    if level not in LEVELS and level not in BASELINES:
+    if level not in LEVELS and level not in BASELINES and level not in EXTRA_LEVELS:
         raise ValueError(
-            f"unknown AI level {level!r}; choose one of: " + ", ".join(LEVELS + BASELINES)
+            f"unknown AI level {level!r}; choose one of: "
+            + ", ".join(LEVELS + EXTRA_LEVELS + BASELINES)
         )
     return level
 
@@ -86,7 +110,9 @@ def agent_for(variant_id: str, level: str = DEFAULT_LEVEL, **kw: Any) -> Agent:
     """The agent that plays ``variant_id`` at ``level`` (a level or a baseline)."""
     level = normalize_level(level)
     if level in BASELINES:
-        return RandomAgent() if level == "random" else GreedyAgent()
+        if level == "random":
+            return RandomAgent()
+        return GreedyAgent() if level == "greedy" else WholeGreedyAgent()
     try:
         target = _REGISTRY[(variant_id, level)]
     except KeyError:
@@ -96,21 +122,32 @@ def agent_for(variant_id: str, level: str = DEFAULT_LEVEL, **kw: Any) -> Agent:
     return factory(**kw)
 
 
+#: the levels a hint may come from, weakest first; the app's default is the strongest
+HINT_LEVELS: tuple[str, ...] = ("normal", "hard")
+DEFAULT_HINT_LEVEL = "hard"
+
+
 def suggest(
     variant_id: str,
     obs: Observation,
     legal: list[Action],
     decision: Decision,
     rng: random.Random,
+    level: str = "normal",
+    **kw: Any,
 ) -> Suggestion:
-    """A hint for the seat of ``obs``: what the ``normal`` AI would do, and why."""
-    agent = agent_for(variant_id, "normal")
+    """A hint for the seat of ``obs``: what the AI of ``level`` would do in this
+    position (its own move, from its ``suggest``), and why; ``kw`` go to the agent
+    (e.g. ``budget_s``). ``Suggestion.level`` names the level."""
+    level = normalize_level(level)
+    agent = agent_for(variant_id, level, **kw)
     explain: Callable[..., Suggestion] | None = getattr(agent, "suggest", None)
     if explain is not None:
-        return explain(obs, legal, decision, rng)
+        hint = explain(obs, legal, decision, rng)
+        return Suggestion(hint.action, hint.reason, level)
     act = agent.choose(obs, legal, decision, rng)
     what = "pass" if act.kind == "pass" else f"{act.kind} {' '.join(act.cards)}".strip()
-    return Suggestion(act, f"The {variant_id} AI would {what}.")
+    return Suggestion(act, f"The {variant_id} AI would {what}.", level)
 
 
 def ai_rng(seed: int, seat: int) -> random.Random:
@@ -118,17 +155,21 @@ def ai_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"twos-tui-ai:{seed}:{seat}")
 
 
-from .baselines import GreedyAgent, RandomAgent  # noqa: E402  (re-exported)
+from .baselines import GreedyAgent, RandomAgent, WholeGreedyAgent  # noqa: E402  (re-exported)
 
 __all__ = [
     "BASELINES",
+    "DEFAULT_HINT_LEVEL",
     "DEFAULT_LEVEL",
+    "EXTRA_LEVELS",
+    "HINT_LEVELS",
     "LEVELS",
     "LEVEL_ALIASES",
     "Agent",
     "GreedyAgent",
     "RandomAgent",
     "Suggestion",
+    "WholeGreedyAgent",
     "agent_for",
     "ai_rng",
     "normalize_level",

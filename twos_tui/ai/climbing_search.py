@@ -482,6 +482,30 @@ class HardClimbingAgent:
             return legal[rng.randrange(len(legal))]
         return self._choose_play(obs, legal, rng)
 
+    def suggest(
+        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+    ) -> Any:
+        """The hint of this search: its own move; ``normal``'s reason when ``normal``
+        would make the same move, else what the search did."""
+        from . import Suggestion
+        from .climbing_ai import NormalClimbingAgent, show
+
+        act = self.choose(obs, legal, decision, rng)
+        base = NormalClimbingAgent().suggest(obs, legal, decision, random.Random(0))  # type: ignore[arg-type]
+        if base.action == act:
+            return Suggestion(act, base.reason)
+        if act.kind == "play" and len(act.cards) == len(obs["hand"]):
+            return Suggestion(act, f"Play {show(act.cards)}: it empties your hand.")
+        head = "Pass" if act.kind == "pass" else f"Play {show(act.cards)}"
+        worlds = self.last.get("worlds", 0)
+        if worlds:
+            return Suggestion(
+                act,
+                f"{head}: the search's choice after playing out {worlds} deals dealt from "
+                "what you can see.",
+            )
+        return Suggestion(act, f"{head}: the search's choice.")
+
     # ----- playing -------------------------------------------------------------------
     def _choose_play(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         start = clock()

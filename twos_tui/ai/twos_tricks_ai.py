@@ -578,10 +578,16 @@ class HardTwosTricksAgent(_Base):
         from . import Suggestion
 
         act = self.choose(obs, legal, decision, rng)
-        t = table_from_obs(_tricks(obs))
-        c = INDEX[act.cards[0]]
-        tag = "catch" if t.trick and any(is_two(x) for x in t.trick) and c % 13 == 0 else "value"
-        return Suggestion(act, explain(t, c, tag, self.helper.w))
+        # the move is the search's; the reason is the normal AI's when it would play the
+        # same card (its claims are about the position), else what the search did
+        base = self.helper.suggest(obs, legal, decision, random.Random(0))
+        if base.action == act:
+            return Suggestion(act, base.reason)
+        return Suggestion(
+            act,
+            f"Play {display(act.cards[0])}: played out over many deals of the cards you "
+            "cannot see, it does best for you.",
+        )
 
     def choose(
         self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random

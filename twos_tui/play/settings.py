@@ -137,6 +137,8 @@ class Settings:
     four_colour: bool = False
     ai_pace: str = DEFAULT_PACE
     trick_pause: str = DEFAULT_TRICK_PAUSE
+    #: the AI level hints come from (``ai.HINT_LEVELS``; the strongest by default)
+    hint_level: str = "hard"
     sort: dict[str, str] = field(default_factory=dict)  #: variant id -> "rank" / "suit"
     picker: dict[str, PickerChoice] = field(default_factory=dict)  #: variant id -> choice
     last_variant: str | None = None
@@ -184,6 +186,7 @@ class Settings:
             "four_colour": self.four_colour,
             "ai_pace": self.ai_pace,
             "trick_pause": self.trick_pause,
+            "hint_level": self.hint_level,
             "sort": dict(self.sort),
             "picker": {k: v.to_json() for k, v in self.picker.items()},
             "last_variant": self.last_variant,
@@ -205,6 +208,8 @@ class Settings:
             s.ai_pace = d["ai_pace"]
         if d.get("trick_pause") in TRICK_PAUSES:
             s.trick_pause = d["trick_pause"]
+        if d.get("hint_level") in ("normal", "hard"):
+            s.hint_level = d["hint_level"]
         sort = d.get("sort")
         if isinstance(sort, dict):
             s.sort = {str(k): v for k, v in sort.items() if v in SORTS}

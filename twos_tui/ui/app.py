@@ -539,6 +539,12 @@ class TwosApp(App[int]):
                 "How long a finished trick stays before an AI plays on (kept for next time)",
                 self.cycle_trick_pause,
             )
+            hints = self.settings.hint_level
+            yield SystemCommand(
+                f"Hints from: {hints} → {self.next_hint_level(hints)}",
+                "Which AI level suggests your move when you press h (kept for next time)",
+                self.cycle_hint_level,
+            )
 
     def tips_back_on(self) -> None:
         """Every first-game tip is shown again, once (a setting, kept)."""
@@ -556,6 +562,19 @@ class TwosApp(App[int]):
         self.settings.ai_pace = self.next_pace(self.settings.ai_pace)
         self.save_settings()
         self.notify(f"AI pace: {settings_file.PACE_LABELS[self.settings.ai_pace]}")
+
+    @staticmethod
+    def next_hint_level(level: str) -> str:
+        from ..ai import HINT_LEVELS
+
+        order = list(HINT_LEVELS)
+        return order[(order.index(level) + 1) % len(order)] if level in order else order[-1]
+
+    def cycle_hint_level(self) -> None:
+        """The level hints come from, the next of normal, hard: at once, and kept."""
+        self.settings.hint_level = self.next_hint_level(self.settings.hint_level)
+        self.save_settings()
+        self.notify(f"Hints now come from the {self.settings.hint_level} AI")
 
     @staticmethod
     def next_trick_pause(hold: str) -> str:

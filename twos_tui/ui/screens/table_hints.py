@@ -9,12 +9,16 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, cast
 
-from ...ai import suggest
+from ...ai import DEFAULT_HINT_LEVEL, HINT_LEVELS, suggest
 from ...engine import Action
 from ..widgets import HandView
 
 if TYPE_CHECKING:
     from .table import TableScreen
+
+
+#: seconds a hard hint may search (it runs while the player waits for it)
+HINT_BUDGET_S = 0.3
 
 
 def hint_line(move: str, reason: str, cards: str) -> str:
@@ -38,6 +42,8 @@ class HintHelper:
         self.shown: tuple[int, Action] | None = None  #: (actions so far, hinted action)
         #: the position (deal, actions so far, seat) whose hint was last counted
         self.counted: tuple[int, int, int] | None = None
+        #: the position whose hard hint is being searched for (on a thread)
+        self.pending: tuple[int, int, int] | None = None
 
     def rng(self, seat: int) -> random.Random:
         """A generator of its own for each hint, derived from the seed and the position:
@@ -61,19 +67,61 @@ class HintHelper:
         legal = g.legal_actions(seat)
         if not legal:
             return
-        hint = suggest(g.variant_id, cast(Any, g.observation(seat)), legal, d, self.rng(seat))
+        level = self.level()
+        obs = cast(Any, g.observation(seat))
         # one hint per position: asking again on the same position shows it again but
         # does not count as another hint
         position = (g.deal_number, g.action_count, seat)
         if self.counted != position:
             screen.table.count_hint(seat)
             self.counted = position
+        if level != "hard":  # the rule-based levels answer at once
+            hint = suggest(g.variant_id, obs, legal, d, self.rng(seat), level)
+            self._show(position, hint)
+            return
+        # hard searches for up to HINT_BUDGET_S: on a thread, so keys and the table's
+        # clock go on; the answer is shown only if the position is still the same
+        if self.pending == position:
+            return
+        self.pending = position
+        screen.show_message(f"from {level}: thinking…", "hint")
+        variant, rng = g.variant_id, self.rng(seat)
+        app = screen.app
+
+        def think() -> None:
+            try:
+                hint = suggest(variant, obs, legal, d, rng, level, budget_s=HINT_BUDGET_S)
+            except Exception:  # a hint must never end the game: the normal level's then
+                hint = suggest(variant, obs, legal, d, rng, "normal")
+            app.call_from_thread(self._show, position, hint)
+
+        screen.run_worker(think, thread=True, group="hint", name="hint")
+
+    def _show(self, position: tuple[int, int, int], hint: Any) -> None:
+        """Show a hint computed for ``position`` (dropped if the game has moved on)."""
+        screen = self.screen
+        if self.pending == position:
+            self.pending = None
+        g = screen.game
+        d = screen._decision
+        if (
+            not screen.is_attached
+            or d is None
+            or (g.deal_number, g.action_count, screen.viewer) != position
+        ):
+            return
         self.shown = (g.action_count, hint.action)
         self.render_marks()
         again = " (h again picks it up)" if hint.action.cards and d.select else ""
         cards = " ".join(g.card_face(c).label for c in hint.action.cards)
         line = hint_line(self.describe(hint.action), hint.reason, cards)
-        screen.show_message(f"{line}{again}", "hint")
+        screen.show_message(f"from {hint.level}: {line}{again}", "hint")
+
+    def level(self) -> str:
+        """The level hints come from: the player's setting (hard unless changed)."""
+        settings = getattr(self.screen.app, "settings", None)
+        level = getattr(settings, "hint_level", DEFAULT_HINT_LEVEL)
+        return level if level in HINT_LEVELS else DEFAULT_HINT_LEVEL
 
     def describe(self, action: Action) -> str:
         """An action in words: the decision's own label for it, else its kind and cards."""

@@ -17,7 +17,7 @@ MESSAGE_STYLES = {
     "preview": "italic",
     "ok": "green",
 }
-PREFIXES = {"error": "✗ ", "hint": "Hint: ", "ok": "✓ "}
+PREFIXES = {"error": "✗ ", "hint": "Hint ", "ok": "✓ "}
 
 
 class MessageBar:

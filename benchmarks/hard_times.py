@@ -1,0 +1,85 @@
+"""Decision times of the climbing games' ``hard`` with its real clock (0.4 s budget).
+
+Seeded deals with ``hard`` in seat 0 and ``normal`` elsewhere; every ``hard`` decision
+with more than one legal move is timed on the wall clock and in CPU time of the thread
+(the difference is time the process waited for a core: on a busy machine the wall clock
+is what the player waits, the CPU time what one free core would need)::
+
+    python benchmarks/hard_times.py --deals 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from twos_tui.ai import agent_for  # noqa: E402
+from twos_tui.engine import new_game  # noqa: E402
+
+GAMES = [
+    ("twos", 3, {}),
+    ("twos", 2, {"hand_size": 20}),
+    ("big-two", 4, {}),
+    ("big-two-5r", 4, {}),
+    ("chinese-poker", 4, {}),
+]
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args(argv)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{os.cpu_count()} cores, load {load:.2f}", flush=True)
+    for variant, players, options in GAMES:
+        wall: list[float] = []
+        cpu: list[float] = []
+        for k in range(a.deals):
+            g = new_game(variant, players, dict(options), a.seed * 1_000_003 + k)
+            hard = agent_for(variant, "hard")
+            normal = agent_for(variant, "normal")
+            rng = random.Random(k)
+            while not g.deal_over:
+                seat = g.to_act()[0]
+                legal, d, obs = g.legal_actions(seat), g.decision(seat), g.observation(seat)
+                assert d is not None
+                if seat == 0 and len(legal) > 1:
+                    t, c = time.perf_counter(), time.thread_time()
+                    act = hard.choose(obs, legal, d, rng)
+                    wall.append(time.perf_counter() - t)
+                    cpu.append(time.thread_time() - c)
+                else:
+                    act = normal.choose(obs, legal, d, rng)
+                g.apply(seat, act)
+        row = {
+            "game": f"{variant} ({players})",
+            "decisions": len(wall),
+            "wall_s": {
+                "median": round(pct(wall, 0.5), 3),
+                "p95": round(pct(wall, 0.95), 3),
+                "max": round(max(wall), 3),
+            },
+            "cpu_s": {
+                "median": round(pct(cpu, 0.5), 3),
+                "p95": round(pct(cpu, 0.95), 3),
+                "max": round(max(cpu), 3),
+            },
+        }
+        print(json.dumps(row), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
