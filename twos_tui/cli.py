@@ -122,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .net_cli import add_net_parsers
 
     add_net_parsers(sub)
+    from .puzzles_cli import add_puzzles_parser
+
+    add_puzzles_parser(sub)
     return p
 
 
@@ -175,6 +178,10 @@ def main(argv: list[str] | None = None) -> int:
         from .serve import run_serve_cli
 
         return run_serve_cli(args)
+    if args.command == "puzzles":
+        from .puzzles_cli import run_puzzles_cli
+
+        return run_puzzles_cli(args)
     if args.command in ("host", "join"):
         from . import net_cli
 

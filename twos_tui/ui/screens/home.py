@@ -17,6 +17,7 @@ from ...play.locks import SaveLocked, delete_locked_save, holder
 from ...play.saves import SaveInfo, move_to_damaged, scan_saves
 from ..typed_app import twos_app
 from ..widgets import KeyBar, SafeOptionList
+from .puzzles import PuzzlesButton
 
 LOGO = """\
  ┌─────┐ ┌─────┐
@@ -53,6 +54,7 @@ class HomeScreen(Screen[None]):
                 with Horizontal(id="home-pair"):
                     yield Button("Odds (o)", id="odds")
                     yield Button("Stats (s)", id="stats")
+                yield PuzzlesButton()
                 yield Button("Quit (q)", id="quit", variant="error")
         yield KeyBar()
 
