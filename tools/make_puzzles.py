@@ -28,9 +28,9 @@ from typing import Any
 from twos_tui.ai import agent_for, ai_rng
 from twos_tui.engine import VARIANT_IDS, Action, Game, new_game
 from twos_tui.engine.climbing import Combination, describe_kind
-from twos_tui.engine.positions import Position, build_game
+from twos_tui.engine.positions import Position, PositionError, build_game
 from twos_tui.puzzles.capture import capture
-from twos_tui.puzzles.model import Puzzle, check_puzzle
+from twos_tui.puzzles.model import Puzzle, check_puzzle, unique_first
 from twos_tui.puzzles.solver import (
     Goal,
     Move,
@@ -54,7 +54,7 @@ CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
 }
 SEEDS = {v: (1, 400) for v in VARIANT_IDS}
 MAX_WORLDS = 400
-WORLDS = {"2v1": 1200}  # the most deals of the hidden cards per game, where it differs
+WORLDS = {"2v1": 200}  # the most deals of the hidden cards per game, where it differs
 DEALS_PER_SEED = 3
 MAX_NODES = 6000  # keeps each puzzle's proof quick (the test proves them all)
 
@@ -90,7 +90,11 @@ def small_enough(g: Game, seat: int) -> bool:
         return 2 <= mine <= 7
     if g.variant_id == "twos-tricks":
         return 2 <= mine <= 3
-    return d.get("phase") == "lead" and d.get("lone") == seat and 2 <= d.get("hand_no", 0) <= 4
+    return (
+        d.get("phase") in ("lead", "keep")
+        and d.get("lone") == seat
+        and 3 <= d.get("hand_no", 0) <= 4
+    )
 
 
 # ----- goals per game ---------------------------------------------------------------------
@@ -104,7 +108,7 @@ def candidate(g: Game, seat: int) -> tuple[Goal, Move, int, int] | None:
             goal = Goal("out", seat, 1, turns)
             sol = solve(g, goal, MAX_NODES, MAX_WORLDS)
             wins = sol.winners(1)
-            if len(wins) == 1:
+            if unique_first(sol.values, 1) is not None:
                 return goal, wins[0], turns, n_moves
             if wins:
                 return None
@@ -114,14 +118,14 @@ def candidate(g: Game, seat: int) -> tuple[Goal, Move, int, int] | None:
             sol = solve(g, Goal(kind, seat, 0), MAX_NODES, WORLDS.get(g.variant_id, MAX_WORLDS))
             best = sol.best
             wins = sol.winners(best)
-            if len(wins) == 1 and best > 0:
+            if unique_first(sol.values, best) is not None and best > 0:
                 left = len(g.__dict__["hands"][seat])
                 return Goal(kind, seat, best), wins[0], left, n_moves
         return None
     goal = Goal("bid", seat, 1)
     sol = solve(g, goal, MAX_NODES, WORLDS["2v1"])
     wins = sol.winners(1)
-    if len(wins) == 1:
+    if unique_first(sol.values, 1) is not None:
         return goal, wins[0], 5 - g.__dict__["hand_no"], n_moves
     return None
 
@@ -178,7 +182,13 @@ def _unbeatable(g: Game, seat: int, action: Action) -> bool:
 def goal_text(g: Game, goal: Goal, par: int, names: list[str]) -> str:
     if goal.kind == "out":
         when = f"in {WORDS.get(par, str(par))} turns" if par > 1 else "now"
-        text = f"Go out {when}, whatever the others hold and whatever they play."
+        if count_worlds(g, goal.seat) == 1:
+            others = [n for i, n in enumerate(names) if i != goal.seat]
+            who = others[0] if len(others) == 1 else "the others"
+            plays = "plays" if len(others) == 1 else "play"
+            text = f"Go out {when}, whatever {who} {plays}."
+        else:
+            text = f"Go out {when}, whatever the others hold and whatever they play."
         hs = g.options.get("hand_size")
         if g.variant_id == "twos" and hs == 26:
             text += " (Two players, the whole pack dealt: you can count every card.)"
@@ -199,6 +209,12 @@ def goal_text(g: Game, goal: Goal, par: int, names: list[str]) -> str:
         )
     d = g.__dict__
     need = d["bid"] - d["hands_won"][0]
+    if d["phase"] == "keep":
+        return (
+            f"You bid {d['bid']} and have now taken {d['hands_won'][0]}: choose the card "
+            f"that comes back to your hand so that you take exactly {need} more of the "
+            f"{WORDS.get(par, str(par))} hands left, whatever the duo hold."
+        )
     return (
         f"You bid {d['bid']} and have taken {d['hands_won'][0]}: take exactly "
         f"{need} more of the {WORDS.get(par, str(par))} hands left, whatever the duo hold. "
@@ -253,7 +269,7 @@ def mine(variant: str, seeds: range, cmd: str, limit_s: float) -> list[dict[str,
                     got = _try(g, seat, variant, seed, ply, cmd, players)
                     if got is not None:
                         found.append(got)
-                        taken_this_deal = True
+                        taken_this_deal = variant != "2v1"  # 2v1: a round has 5 hands
                 for s in acting:
                     d = g.decision(s)
                     if d is None:
@@ -302,7 +318,9 @@ def _try(
         if count_worlds(pg, seat) > WORLDS.get(variant, MAX_WORLDS):
             return None
         got = candidate(pg, seat)
-    except TooBig:
+    except (TooBig, PositionError) as e:
+        if isinstance(e, PositionError):
+            print(f"seed {seed} ply {ply}: {e}", file=sys.stderr)
         return None
     if got is None:
         return None
@@ -363,14 +381,33 @@ def pick(found: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
     return chosen
 
 
+def retext(variant: str) -> None:
+    """Write each puzzle's goal and hint again from its position (after a change of
+    wording here; the positions and answers stay)."""
+    path = DATA / f"{variant}.json"
+    raw = json.loads(path.read_text("utf-8"))
+    for d in raw:
+        p = Puzzle.from_json(d)
+        g = p.game()
+        d["text"] = goal_text(g, p.goal, p.par, list(g.names))
+        d["hint"] = hint_for(g, p.theme, p.answer)
+    path.write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    print(f"{variant}: {len(raw)} puzzles reworded")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("variants", nargs="*", default=list(VARIANT_IDS))
+    ap.add_argument("--retext", action="store_true", help="only reword the puzzles made")
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--seeds", default=None, help="FIRST-LAST (default: the recorded range)")
     ap.add_argument("--limit-s", type=float, default=900.0, help="time per game")
     args = ap.parse_args(argv)
     DATA.mkdir(parents=True, exist_ok=True)
+    if args.retext:
+        for variant in args.variants:
+            retext(variant)
+        return 0
     for variant in args.variants:
         lo, hi = SEEDS[variant]
         if args.seeds:

@@ -162,10 +162,13 @@ class PuzzleSeatView(LocalSeatView):
         if reason is not None:
             raise IllegalAction(reason)
         tried = (*self.done, action)
-        if tried == self.puzzle.answer[: len(tried)]:
+        values = self._values()
+        target = self.puzzle.goal.target
+        good = [m for m, v in values.items() if v >= target and m[: len(tried)] == tried]
+        if good:
             super().act(seat, action)
             self.done.append(action)
-            if len(self.done) == len(self.puzzle.answer):
+            if tried in good:  # a whole move that reaches the goal
                 self.solved = True
             return
         self.wrong_tries += 1
@@ -178,6 +181,7 @@ class PuzzleSeatView(LocalSeatView):
         game = p.game()
         values = self._values()
         moves = [m for m in values if m[: len(tried)] == tried]
+        # (the first actions of a move already played here are the answer's)
         if not moves:
             return "That is not the answer. Try again."
         move = max(moves, key=lambda m: values[m])

@@ -27,6 +27,10 @@ def capture(g: Game, seat: int) -> Position:
             top = {"seat": d["top"][0], "cards": list(d["top"][1])}
         # Twos with short hands: what is out of play must be said
         out = list(d["out_of_play"]) if d["out_of_play"] else None
+        played = None
+        if out is not None:  # the rest are the cards played (the play on the table aside)
+            on_table = set(top["cards"]) if top else set()
+            played = [c for c in d["discards"] if c not in on_table]
         return Position(
             g.variant_id,
             hands,
@@ -34,6 +38,7 @@ def capture(g: Game, seat: int) -> Position:
             options=dict(d["options"]),
             names=names,
             top=top,
+            played=played,
             out_of_play=out,
         )
     if g.variant_id == "twos-tricks":
@@ -48,7 +53,7 @@ def capture(g: Game, seat: int) -> Position:
     extra: dict[str, Any] = {
         k: d[k] for k in ("phase", "lone", "bid", "hands_won", "duo_discards", "hand_no")
     }
-    for k in ("lead_up", "lead_down", "follows", "blind", "keep_seat", "raised"):
+    for k in ("lead_up", "lead_down", "follows", "blind", "keep_seat", "raised", "last_hand"):
         extra[k] = d[k]
     return Position(
         g.variant_id,

@@ -136,8 +136,10 @@ def clone(g: Game) -> Game:
             d[k] = v[:]
         elif isinstance(v, list):
             d[k] = [_copy1(x) for x in v]
-        elif isinstance(v, dict | set):
-            d[k] = copy.deepcopy(v)
+        elif isinstance(v, dict):
+            d[k] = dict(v)  # (last_hand: its values are replaced, never changed in place)
+        elif isinstance(v, set):
+            d[k] = set(v)
     return new
 
 
@@ -187,6 +189,27 @@ def state_key(g: Game) -> Any:
             d["deal_over"],
             d["opening"],
             d.get("open_passes"),
+        )
+    if "tricks_taken" in d:  # Twos, trick-taking
+        return (
+            tuple(map(tuple, d["hands"])),
+            tuple(d["trick"]),
+            d["current"],
+            tuple(d["points"]),
+            tuple(d["tricks_taken"]),
+            d["deal_over"],
+        )
+    if "hands_won" in d:  # 2v1 (the cards gone never come back)
+        return (
+            d["phase"],
+            tuple(map(tuple, d["hands"])),
+            d["lead_up"],
+            d["lead_down"],
+            tuple(d["follows"]),
+            d["blind"],
+            d["keep_seat"],
+            tuple(d["hands_won"]),
+            d["deal_over"],
         )
     parts = []
     for k in sorted(d):

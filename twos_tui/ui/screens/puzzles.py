@@ -211,12 +211,18 @@ class PuzzleTableScreen(TableScreen):
         self.progress = Progress()
         self.announced = False
         self.tried = False
+        p = self.puzzle
+        view.banner = f"puzzle {index + 1} of {len(puzzles)} · {THEMES[p.theme]}"
 
     def on_mount(self) -> None:
         super().on_mount()
-        p = self.puzzle
-        self.title = f"Puzzle {self.index + 1}/{len(self.puzzles)} · {self.game.name}"
-        self.sub_title = f"{THEMES[p.theme]} · {'●' * p.difficulty}"
+        self.call_after_refresh(self.show_message, "")
+
+    def show_message(self, text: str, kind: str = "", error: bool = False) -> None:
+        # with nothing else to say, the message line keeps the goal in view
+        if not text and not self.view.solved:
+            text, kind = f"Goal: {self.puzzle.text}", "goal"
+        super().show_message(text, kind, error)
 
     def action_hint(self) -> None:
         if self.view.solved or self._decision is None:
