@@ -20,6 +20,7 @@ from twos_tui.puzzles_cli import check_all
 MIN_PER_GAME = 30
 
 
+@pytest.mark.slow  # about a second or three a game: the full suite proves them all
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_every_puzzle_has_exactly_one_answer(variant: str) -> None:
     puzzles = load_puzzles(variant)
@@ -30,6 +31,15 @@ def test_every_puzzle_has_exactly_one_answer(variant: str) -> None:
     assert "each has exactly one answer" in out.getvalue()
     for p in puzzles:
         assert p.text and p.hint and 1 <= p.difficulty <= 3 and p.par >= 1
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_first_puzzles_of_each_game(variant: str) -> None:
+    """The quick loop's share of the check above: the first three of each game."""
+    puzzles = load_puzzles(variant)
+    assert len(puzzles) >= MIN_PER_GAME
+    for p in puzzles[:3]:
+        assert check_puzzle(p) is None
 
 
 # ----- the solver ---------------------------------------------------------------------------

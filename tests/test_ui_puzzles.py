@@ -51,7 +51,11 @@ async def _open_game(pilot, variant: str) -> PuzzleTableScreen:
     return screen
 
 
-@pytest.mark.parametrize("variant", VARIANT_IDS)
+@pytest.mark.parametrize(
+    "variant",
+    # one game in the quick loop, the others in the full suite (a few seconds each)
+    [v if v == "big-two" else pytest.param(v, marks=pytest.mark.slow) for v in VARIANT_IDS],
+)
 async def test_solve_a_puzzle_of_each_game(variant: str) -> None:
     puzzles = load_puzzles(variant)
     p = puzzles[0]

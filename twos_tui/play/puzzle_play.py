@@ -19,12 +19,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..engine import Action, IllegalAction
-from ..engine.cards import display_cards
 from ..puzzles.model import Puzzle
 from ..puzzles.solver import Move, describe_move, refutation, solve
 from .paths import data_dir
@@ -147,7 +147,8 @@ class PuzzleSeatView(LocalSeatView):
             where = where or "in the others' hands"
             if puzzle.variant == "2v1":
                 where = "in the duo's hands or put aside by them"
-            game.log(f"Not seen yet ({where}): {display_cards(hidden)}", None)
+            shown = " ".join(game.card_face(c).label for c in hidden)
+            game.log(f"Not seen yet ({where}): {shown}", None)
 
     def ai_to_act(self) -> list[int]:
         return []  # the other seats never move: the answer ends the puzzle
@@ -188,7 +189,11 @@ class PuzzleSeatView(LocalSeatView):
         line = refutation(game, p.goal, move)
         names = game.names
         goal = p.goal
-        what = describe_move(tried if len(tried) == len(move) else move)
+
+        def face(c: str) -> str:
+            return game.card_face(c).label
+
+        what = describe_move(tried if len(tried) == len(move) else move, face)
         if goal.kind == "points":
             head = (
                 f"{what} makes sure of only {values[move]} point"
@@ -202,7 +207,7 @@ class PuzzleSeatView(LocalSeatView):
             head = f"{what} does not make sure you go out in time"
         if line:
             replies = "; ".join(
-                f"{names[s]} {_verb(a)}" for s, acts in line[:3] for a in acts if s != p.seat
+                f"{names[s]} {_verb(a, face)}" for s, acts in line[:3] for a in acts if s != p.seat
             )
             if replies:
                 head += f": {replies}" + ("…" if len(line) > 3 else "")
@@ -214,12 +219,12 @@ class PuzzleSeatView(LocalSeatView):
         return self._solution
 
 
-def _verb(a: Action) -> str:
+def _verb(a: Action, face: Callable[[str], str]) -> str:
     if a.kind == "pass":
         return "passes"
-    if a.kind == "keep" and a.value is not None:
-        return f"keeps {display_cards([str(a.value)])} for you"
+    if a.kind == "keep" and type(a.value) is str:
+        return f"sends {face(a.value)} back to your hand"
     if a.cards:
         word = "can answer" if a.kind == "play" else "can play"
-        return f"{word} {display_cards(a.cards)}"
+        return f"{word} {' '.join(face(c) for c in a.cards)}"
     return a.kind

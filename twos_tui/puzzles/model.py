@@ -153,13 +153,17 @@ def check_puzzle(p: Puzzle) -> str | None:
         sol = solve(g, p.goal)
     except TooBig as e:
         return f"{p.id}: too big to prove ({e})"
+
+    def face(c: str) -> str:
+        return g.card_face(c).label
+
     wins = sol.winners(p.goal.target)
     firsts = {m[0] for m in wins}
     if len(firsts) != 1:
-        shown = ", ".join(describe_move((a,)) for a in list(firsts)[:4]) or "none"
+        shown = ", ".join(describe_move((a,), face) for a in list(firsts)[:4]) or "none"
         return f"{p.id}: {len(firsts)} first moves reach the goal ({shown}), not exactly one"
     if p.answer not in wins:
-        return f"{p.id}: the answer {describe_move(p.answer)} does not reach the goal"
+        return f"{p.id}: the answer {describe_move(p.answer, face)} does not reach the goal"
     return None
 
 

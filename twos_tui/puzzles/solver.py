@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,17 +76,24 @@ def move_from_json(data: Any) -> Move:
     return tuple(out)
 
 
-def describe_move(move: Move) -> str:
+def describe_move(move: Move, face: Callable[[str], str] | None = None) -> str:
+    """A move in words; ``face`` gives a card's label (default: the standard pack's)."""
+    show = face or (lambda c: display_cards([c]))
     parts = []
     for a in move:
+        cards = " ".join(show(c) for c in a.cards)
         if a.kind == "pass":
             parts.append("pass")
         elif a.kind == "bid":
             parts.append("pass" if a.value == 0 else f"bid {a.value}")
+        elif a.kind == "keep" and type(a.value) is str:
+            parts.append(f"keep {show(a.value)}")
+        elif a.kind == "lead":
+            parts.append(f"lead {cards} face up")
+        elif a.kind == "hide":
+            parts.append(f"{cards} face down")
         elif a.cards:
-            word = {"lead": "lead", "hide": "face down", "keep": "keep"}.get(a.kind, "")
-            shown = display_cards(a.cards)
-            parts.append(f"{word} {shown}".strip())
+            parts.append(cards)
         elif a.value is not None:
             parts.append(f"{a.kind} {a.value}")
         else:
