@@ -395,18 +395,56 @@ def retext(variant: str) -> None:
     print(f"{variant}: {len(raw)} puzzles reworded")
 
 
+def prune(variant: str, seconds: float, keep: int = 30) -> None:
+    """Drop the puzzles slowest to prove (over ``seconds`` each), the slowest first,
+    while more than ``keep`` remain, so that the test suite's proof stays quick; the
+    rest are numbered again in order."""
+    path = DATA / f"{variant}.json"
+    raw = json.loads(path.read_text("utf-8"))
+    timed = []
+    for d in raw:
+        t0 = time.process_time()
+        problem = check_puzzle(Puzzle.from_json(d))
+        timed.append((time.process_time() - t0, problem, d))
+    for t, problem, d in timed:
+        if problem is not None:
+            print("dropped:", problem, file=sys.stderr)
+    good = [(t, d) for t, problem, d in timed if problem is None]
+    slow = sorted((x for x in good if x[0] > seconds), key=lambda x: -x[0])
+    drop = {id(d) for _, d in slow[: max(0, len(good) - keep)]}
+    kept = [d for _, d in good if id(d) not in drop]
+    for i, d in enumerate(kept, 1):
+        d["id"] = f"{variant}-{i:02d}"
+    path.write_text(json.dumps(kept, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    total = sum(t for t, d in good if id(d) not in drop)
+    print(
+        f"{variant}: {len(kept)} puzzles kept ({len(good) - len(kept)} slow ones dropped), "
+        f"{total:.1f} s of CPU to prove them"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("variants", nargs="*", default=list(VARIANT_IDS))
     ap.add_argument("--retext", action="store_true", help="only reword the puzzles made")
+    ap.add_argument(
+        "--prune",
+        type=float,
+        default=None,
+        metavar="S",
+        help="only drop the puzzles that take over S seconds to prove (keeping 30)",
+    )
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--seeds", default=None, help="FIRST-LAST (default: the recorded range)")
     ap.add_argument("--limit-s", type=float, default=900.0, help="time per game")
     args = ap.parse_args(argv)
     DATA.mkdir(parents=True, exist_ok=True)
-    if args.retext:
+    if args.retext or args.prune is not None:
         for variant in args.variants:
-            retext(variant)
+            if args.prune is not None:
+                prune(variant, args.prune)
+            if args.retext:
+                retext(variant)
         return 0
     for variant in args.variants:
         lo, hi = SEEDS[variant]

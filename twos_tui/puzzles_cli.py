@@ -22,11 +22,12 @@ def add_puzzles_parser(sub: Any) -> None:
     )
 
 
-def check_all(variants: list[str], out: Any = sys.stdout) -> int:
+def check_all(variants: list[str], out: Any = None) -> int:
     """Check the puzzles of ``variants``; print a line per game and each problem; the
     number of problems."""
     from .puzzles.model import PuzzleError, check_puzzle, load_puzzles
 
+    out = out or sys.stdout
     problems = 0
     for v in variants:
         t0 = time.perf_counter()

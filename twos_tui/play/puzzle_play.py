@@ -143,8 +143,10 @@ class PuzzleSeatView(LocalSeatView):
         game.log(f"Puzzle: {puzzle.text}", None)
         hidden = unseen_cards(self, seat)
         if hidden:
-            where = "out of play or in the others' hands" if game.family == "climbing" else ""
-            where = where or "in the others' hands"
+            others = [game.names[i] for i in range(game.players) if i != seat]
+            where = f"{others[0]} holds them" if len(others) == 1 else "in the others' hands"
+            if game.family == "climbing" and game.to_json()["out_of_play"]:
+                where = "in the others' hands or out of play"
             if puzzle.variant == "2v1":
                 where = "in the duo's hands or put aside by them"
             shown = " ".join(game.card_face(c).label for c in hidden)
@@ -211,6 +213,8 @@ class PuzzleSeatView(LocalSeatView):
             )
             if replies:
                 head += f": {replies}" + ("…" if len(line) > 3 else "")
+                if goal.kind == "out":
+                    head += ", and you cannot go out in time after that"
         return head + ". Try again."
 
     def _values(self) -> dict[Move, int]:

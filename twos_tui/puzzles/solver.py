@@ -476,10 +476,12 @@ def refutation(g: Game, goal: Goal, move: Move, max_nodes: int = 400_000) -> lis
         worst = None
         for joint, sub in s.replies(cur, acting):
             v = s.value(sub, turns)
-            if worst is None or v < worst[0]:
-                worst = (v, joint, sub)
+            # the lowest value; among equals, a play rather than a pass (it shows more)
+            passes = sum(a.kind == "pass" for a in joint)
+            if worst is None or (v, passes) < (worst[0], worst[3]):
+                worst = (v, joint, sub, passes)
         assert worst is not None
-        v, joint, sub = worst
+        v, joint, sub, _ = worst
         for seat_, a in zip(acting, joint, strict=True):
             line.append((seat_, (a,)))
         cur = sub
