@@ -406,7 +406,7 @@ def prune(variant: str, seconds: float, keep: int = 30) -> None:
         t0 = time.process_time()
         problem = check_puzzle(Puzzle.from_json(d))
         timed.append((time.process_time() - t0, problem, d))
-    for t, problem, d in timed:
+    for _t, problem, _d in timed:
         if problem is not None:
             print("dropped:", problem, file=sys.stderr)
     good = [(t, d) for t, problem, d in timed if problem is None]
