@@ -126,8 +126,15 @@ def candidate(g: Game, seat: int) -> tuple[Goal, Move, int, int] | None:
     sol = solve(g, goal, MAX_NODES, WORLDS["2v1"])
     wins = sol.winners(1)
     if unique_first(sol.values, 1) is not None:
-        return goal, wins[0], 5 - g.__dict__["hand_no"], n_moves
+        return goal, wins[0], hands_left(g), n_moves
     return None
+
+
+def hands_left(g: Game) -> int:
+    """2v1: the hands still to play after the one being decided (at "keep"), or from
+    the one about to be led."""
+    d = g.__dict__
+    return (5 if d["phase"] == "keep" else 6) - d["hand_no"]
 
 
 def theme_of(g: Game, seat: int, goal: Goal, answer: Move) -> str:
@@ -209,16 +216,21 @@ def goal_text(g: Game, goal: Goal, par: int, names: list[str]) -> str:
         )
     d = g.__dict__
     need = d["bid"] - d["hands_won"][0]
+    left = "the last hand" if par == 1 else f"the {WORDS.get(par, str(par))} hands left"
+    more = "none" if need == 0 else f"exactly {need} more"
+    if need == 1 and par == 1:
+        more, left = "the last hand", "too"
+    elif need == par:
+        more = "both" if par == 2 else "all"
     if d["phase"] == "keep":
         return (
             f"You bid {d['bid']} and have now taken {d['hands_won'][0]}: choose the card "
-            f"that comes back to your hand so that you take exactly {need} more of the "
-            f"{WORDS.get(par, str(par))} hands left, whatever the duo hold."
+            f"that comes back to your hand so that you take {more} of {left}, "
+            "whatever the duo hold.".replace("of too", "too")
         )
     return (
-        f"You bid {d['bid']} and have taken {d['hands_won'][0]}: take exactly "
-        f"{need} more of the {WORDS.get(par, str(par))} hands left, whatever the duo hold. "
-        "Lead a card face up, then one face down."
+        f"You bid {d['bid']} and have taken {d['hands_won'][0]}: take {more} of {left}, "
+        "whatever the duo hold. Lead a card face up, then one face down.".replace("of too", "too")
     )
 
 
@@ -389,6 +401,8 @@ def retext(variant: str) -> None:
     for d in raw:
         p = Puzzle.from_json(d)
         g = p.game()
+        if variant == "2v1":
+            d["par"] = p.par = hands_left(g)
         d["text"] = goal_text(g, p.goal, p.par, list(g.names))
         d["hint"] = hint_for(g, p.theme, p.answer)
     path.write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", "utf-8")
@@ -427,6 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("variants", nargs="*", default=list(VARIANT_IDS))
     ap.add_argument("--retext", action="store_true", help="only reword the puzzles made")
+    ap.add_argument("--append", action="store_true", help="add to the puzzles made")
     ap.add_argument(
         "--prune",
         type=float,
@@ -464,6 +479,10 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             puzzles.append(p)
         path = DATA / f"{variant}.json"
+        if args.append and path.exists():
+            puzzles = json.loads(path.read_text("utf-8")) + puzzles
+            for i, p in enumerate(puzzles, 1):
+                p["id"] = f"{variant}-{i:02d}"
         path.write_text(json.dumps(puzzles, indent=1, ensure_ascii=False) + "\n", "utf-8")
         print(f"{variant}: {len(puzzles)} puzzles from {len(found)} candidates -> {path}")
     return 0

@@ -195,7 +195,7 @@ class PuzzleSeatView(LocalSeatView):
         def face(c: str) -> str:
             return game.card_face(c).label
 
-        what = describe_move(tried if len(tried) == len(move) else move, face)
+        what = describe_move(tried, face)
         if goal.kind == "points":
             head = (
                 f"{what} makes sure of only {values[move]} point"

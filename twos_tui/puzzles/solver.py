@@ -102,7 +102,24 @@ def describe_move(move: Move, face: Callable[[str], str] | None = None) -> str:
 
 
 # ----- fast copies ----------------------------------------------------------------------
-_SHARED = frozenset(("_tab", "rng", "_opt", "options", "names", "results"))
+_SHARED = frozenset(
+    (
+        "_tab",
+        "rng",
+        "_opt",
+        "options",
+        "names",
+        "results",
+        # 2v1: the bidding's record, and what each seat has seen (read by the views
+        # only, never by the play: a search copy may share it)
+        "bids",
+        "pending",
+        "received",
+        "seen",
+        "eligible",
+        "winners",
+    )
+)
 #: lists whose entries are never changed in place (copied shallow)
 _FLAT = frozenset(
     (
@@ -128,20 +145,56 @@ _FLAT = frozenset(
 _DROP = {"_hc": None, "_ck": None, "_checked": None}
 
 
+#: per game class: how each field is copied (made on the first copy of that class)
+_PLANS: dict[tuple[type, int], tuple[tuple[str, ...], ...]] = {}
+
+
+def _plan(g: Game) -> tuple[tuple[str, ...], ...]:
+    key = (type(g), len(g.__dict__))
+    plan = _PLANS.get(key)
+    if plan is None:
+        drop, empty, flat, nested, other = [], [], [], [], []
+        for k, v in g.__dict__.items():
+            if k in _SHARED:
+                continue
+            if k in _DROP:
+                drop.append(k)
+            elif k in ("history", "actions"):
+                empty.append(k)
+            elif k in _FLAT:
+                flat.append(k)
+            elif k in ("hands", "taken"):
+                nested.append(k)
+            elif isinstance(v, list | dict | set):
+                other.append(k)
+        plan = _PLANS[key] = (
+            tuple(drop),
+            tuple(empty),
+            tuple(flat),
+            tuple(nested),
+            tuple(other),
+        )
+    return plan
+
+
 def clone(g: Game) -> Game:
     """An independent copy of ``g`` for searching (no history, no action list)."""
-    new = copy.copy(g)
+    new = object.__new__(type(g))
     d = new.__dict__
-    for k, v in g.__dict__.items():
-        if k in _SHARED:
-            continue
-        if k in _DROP:
-            d[k] = _DROP[k]
-        elif k in ("history", "actions"):
-            d[k] = []
-        elif k in _FLAT:
-            d[k] = v[:]
-        elif isinstance(v, list):
+    src = g.__dict__
+    d.update(src)
+    drop, empty, flat, nested, other = _plan(g)
+    for k in drop:
+        d[k] = None
+    for k in empty:
+        d[k] = []
+    for k in flat:
+        d[k] = src[k][:]
+    for k in nested:
+        d[k] = [h[:] for h in src[k]]
+    for k in other:
+        v = src[k]
+        if isinstance(v, list):
             d[k] = [_copy1(x) for x in v]
         elif isinstance(v, dict):
             d[k] = dict(v)  # (last_hand: its values are replaced, never changed in place)
@@ -299,11 +352,6 @@ def worlds(g: Game, seat: int, limit: int = MAX_WORLDS) -> list[Game]:
                 d["out_of_play"] = w.sort_cards(cards)
             elif k == "duo_discards" and cards:
                 d["duo_discards"][i] = cards[0]
-        if "seen" in d:  # 2v1: what each seat has seen follows its hand
-            old = g.__dict__
-            for i in range(g.players):
-                if i != seat:
-                    d["seen"][i] = (set(old["seen"][i]) - set(old["hands"][i])) | set(d["hands"][i])
         out.append(w)
     return out
 
@@ -363,7 +411,7 @@ class Searcher:
                 nxt = []
                 for w in ws:
                     w2 = clone(w)
-                    w2.apply(self.seat, a)
+                    w2._apply(self.seat, a)  # listed by legal_actions: no check
                     nxt.append(w2)
                 v = self.value(nxt, turns_used + (1 if self._ends_turn(nxt[0]) else 0))
                 if v > best:
@@ -396,7 +444,7 @@ class Searcher:
             for joint in itertools.product(*per_seat):
                 w2 = clone(w)
                 for s, a in zip(acting, joint, strict=True):
-                    w2.apply(s, a)
+                    w2._apply(s, a)
                 groups.setdefault(joint, []).append(w2)
         return list(groups.items())
 
