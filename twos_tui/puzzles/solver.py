@@ -16,7 +16,6 @@ The solver imports only the engine.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import math
 from collections.abc import Callable, Iterator
