@@ -20,7 +20,6 @@ from twos_tui.puzzles_cli import check_all
 MIN_PER_GAME = 30
 
 
-@pytest.mark.slow  # about a second or three a game: the full suite proves them all
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_every_puzzle_has_exactly_one_answer(variant: str) -> None:
     puzzles = load_puzzles(variant)
