@@ -11,7 +11,17 @@ per deal at most, the themes mixed.
     .venv/bin/python tools/make_puzzles.py                 # every game, the recorded seeds
     .venv/bin/python tools/make_puzzles.py big-two --count 30 --seeds 1-400
 
-The seeds used and the command are written into each puzzle's ``source``.
+The seeds used and the command are written into each puzzle's ``source``. Each game's
+mining stops at ``--limit-s``, so how many seeds it covers depends on the machine; the
+puzzles shipped were made with (on a shared two-core machine, 2026-11-25):
+
+    tools/make_puzzles.py twos --count 34 --seeds 1-400 --limit-s 240
+    tools/make_puzzles.py big-two --count 34 --seeds 1-400 --limit-s 1100   # and big-two-5r
+    tools/make_puzzles.py chinese-poker --count 34 --seeds 1-400 --limit-s 1100
+    tools/make_puzzles.py twos-tricks --count 34 --seeds 1-300 --limit-s 400
+    tools/make_puzzles.py 2v1 --count 34 --seeds 1-800 --limit-s 1300
+    tools/make_puzzles.py 2v1 --append --count 34 --seeds 163-600 --limit-s 420
+    tools/make_puzzles.py GAME --prune S --retext   # S: 0.15 (climbing), 0.08, 0.1
 """
 
 from __future__ import annotations
