@@ -32,6 +32,8 @@ LAYERS = {
     "engine": FORBIDDEN + ("twos_tui.ai", "twos_tui.play"),
     "ai": FORBIDDEN + ("twos_tui.play",),
     "play": FORBIDDEN,
+    # the puzzle data, model and solver use the engine only
+    "puzzles": FORBIDDEN + ("twos_tui.ai", "twos_tui.play"),
 }
 
 

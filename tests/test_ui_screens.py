@@ -35,7 +35,7 @@ async def test_home_shows_name_version_and_menu():
         text = str(app.screen.query_one("#version").render())
         assert __version__ in text
         ids = [b.id for b in app.screen.query("Button") if b.display]
-        assert ids == ["new", "join", "rules", "learn", "odds", "stats", "quit"]
+        assert ids == ["new", "join", "learn", "puzzles", "rules", "odds", "stats", "quit"]
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, RulesListScreen)

@@ -165,6 +165,7 @@ def add_odds_parser(sub: argparse._SubParsersAction) -> None:
 COMMAND_HELP: dict[str, str] = {
     "play": "open a table of one variant directly",
     "learn": "open the lessons (with a game: start that game's lesson at once)",
+    "puzzles": "positions with one best move, for each game",
     "bench": "play random games and print engine speed",
     "arena": "AI agents play seeded deals against each other (duplicate-style)",
     "odds": "exact chances of every run shape in a dealt hand",
@@ -185,6 +186,7 @@ COMMAND_HELP: dict[str, str] = {
 COMMAND_PARSERS: dict[str, str] = {
     "play": "twos_tui.cli:add_play_parser",
     "learn": "twos_tui.cli:add_learn_parser",
+    "puzzles": "twos_tui.puzzles_cli:add_puzzles_parser",
     "bench": "twos_tui.cli:add_bench_parser",
     "arena": "twos_tui.arena:add_arena_parser",
     "odds": "twos_tui.cli:add_odds_parser",
@@ -294,6 +296,10 @@ def main(argv: list[str] | None = None) -> int:
         from .serve import run_serve_cli
 
         return run_serve_cli(args)
+    if args.command == "puzzles":
+        from .puzzles_cli import run_puzzles_cli
+
+        return run_puzzles_cli(args)
     if args.command in ("host", "join"):
         from . import net_cli
 

@@ -403,14 +403,39 @@ def _two_v_one(base: Game, p: Position, data: dict[str, Any]) -> None:
         data["pile"] = rest
     elif rest:
         raise _fail(f"{display_cards(rest[:4])} are nowhere: put them in the pile")
-    # the cards that left the round were seen by everyone
-    data["seen"] = [sorted(set(h) | set(data["pile"])) for h in p.hands]
+    # what each seat has seen: its hand and its own discard, the cards gone (shown to
+    # all), the face-up lead; the lone its face-down card; the cards the duo played
+    # (face down to the partner during a blindfold, until the hand is decided)
+    public = set(data["pile"])
+    for key in ("lead_up",):
+        if extra.get(key) is not None:
+            public.add(extra[key])
+    last = extra.get("last_hand")
+    if type(last) is dict:
+        public.update(c for c in last.get("lone", []) if type(c) is str)
+        public.update(x[1] for x in last.get("duo", []) if type(x) is list and len(x) == 2)
+    follows = extra.get("follows") or [None] * n
+    discards = extra.get("duo_discards") or [None] * n
+    seen = []
+    for i, h in enumerate(p.hands):
+        mine = set(h) | public
+        if i == extra.get("lone") and extra.get("lead_down") is not None:
+            mine.add(extra["lead_down"])
+        for j, c in enumerate(follows):
+            if c is not None and (j == i or not extra.get("blind")):
+                mine.add(c)
+        if i < len(discards) and discards[i] is not None:
+            mine.add(discards[i])
+        seen.append(sorted(mine))
+    data["seen"] = seen
     if "rainbow_origin" not in extra:
         data["rainbow_origin"] = None
     data["bid_queue"] = []
     lone, bid = extra.get("lone"), extra.get("bid")
     data["high_bid"], data["high_seat"] = bid, lone
     if "hand_no" not in extra and type(extra.get("hands_won")) is list:
-        data["hand_no"] = sum(x for x in extra["hands_won"] if type(x) is int)
+        # the hand being played (its result, at "keep", is already counted)
+        done = sum(x for x in extra["hands_won"] if type(x) is int)
+        data["hand_no"] = done + (0 if phase in ("keep", "over") else 1)
     if p.dealer is not None:
         data["dealer"] = p.dealer

@@ -31,6 +31,7 @@ class HomeScreen(Screen[None]):
         Binding("j", "join", "Join"),
         Binding("r", "rules", "Rules"),
         Binding("l", "learn", "Learn"),
+        Binding("p", "puzzles", "Puzzles"),
         Binding("o", "odds", "Odds"),
         Binding("s", "stats", "Stats"),
         Binding("q", "quit", "Quit"),
@@ -46,15 +47,19 @@ class HomeScreen(Screen[None]):
             )
             with Center(), Vertical(id="home-buttons"):
                 yield Button("New game (n)", id="new", variant="primary")
-                yield Button("Continue (c)", id="continue")
-                yield Button("Join a table (j)", id="join")
-                with Horizontal(id="home-learn"):
-                    yield Button("Rules (r)", id="rules")
+                # in pairs, so that every button fits 80x24 with Continue shown
+                with Horizontal(id="home-play", classes="home-row"):
+                    yield Button("Continue (c)", id="continue")
+                    yield Button("Join (j)", id="join")
+                with Horizontal(id="home-learn", classes="home-row"):
                     yield Button("Learn (l)", id="learn")
-                with Horizontal(id="home-pair"):
+                    yield Button("Puzzles (p)", id="puzzles")
+                with Horizontal(id="home-pair", classes="home-row"):
+                    yield Button("Rules (r)", id="rules")
                     yield Button("Odds (o)", id="odds")
+                with Horizontal(id="home-end", classes="home-row"):
                     yield Button("Stats (s)", id="stats")
-                yield Button("Quit (q)", id="quit", variant="error")
+                    yield Button("Quit (q)", id="quit", variant="error")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -94,6 +99,11 @@ class HomeScreen(Screen[None]):
     def action_learn(self) -> None:
         twos_app(self).open_learn()
 
+    def action_puzzles(self) -> None:
+        from .puzzles import PuzzlesScreen
+
+        self.app.push_screen(PuzzlesScreen())
+
     def action_odds(self) -> None:
         twos_app(self).open_odds()
 
@@ -111,6 +121,7 @@ class HomeScreen(Screen[None]):
             "join": self.action_join,
             "rules": self.action_rules,
             "learn": self.action_learn,
+            "puzzles": self.action_puzzles,
             "odds": self.action_odds,
             "stats": self.action_stats,
         }
