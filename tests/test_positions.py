@@ -172,3 +172,21 @@ def test_json_round_trip() -> None:
         Position.from_json({"variant": "twos", "hands": [], "to_act": 0, "zz": 1})
     with pytest.raises(PositionError):
         Position.from_json([1])
+
+
+def test_a_2v1_card_twice_or_left_out_is_named_by_its_face():
+    """2v1's own cards (codes like 1M) in a refusal: named as the game shows them, never
+    a KeyError from the standard deck's names."""
+    from twos_tui.engine import new_game
+    from twos_tui.engine.positions import Position, PositionError, build_game
+
+    g = new_game("2v1", seed=1)
+    deck = g.deck_cards()
+    hands = [deck[0:6], deck[6:12], deck[12:18]]
+    twice = [list(h) for h in hands]
+    twice[1][0] = twice[0][0]
+    for bad, word in ((twice, "one place only"), ([h[:5] for h in hands], "nowhere")):
+        extra = {"pile": [], "phase": "lead"} if word == "nowhere" else {}
+        with pytest.raises(PositionError, match=word) as e:
+            build_game(Position("2v1", bad, to_act=0, extra=extra))
+        assert "KeyError" not in str(e.value)

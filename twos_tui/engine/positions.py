@@ -108,6 +108,17 @@ def _fail(text: str) -> PositionError:
     return PositionError(text)
 
 
+def _faces(game: Game, codes: list[str]) -> str:
+    """Cards as the game shows them (2v1's deck has faces of its own)."""
+    out = []
+    for c in codes:
+        try:
+            out.append(game.card_face(c).label)
+        except Exception:  # (a code the game has no face for: shown as it is)
+            out.append(c)
+    return " ".join(out)
+
+
 def _check_shape(p: Position) -> None:
     if type(p.variant) is not str or p.variant not in VARIANT_IDS:
         raise _fail(f"unknown game {p.variant!r}; known: " + ", ".join(VARIANT_IDS))
@@ -150,7 +161,7 @@ def _census(game: Game, where: dict[str, list[str]]) -> list[str]:
             if c in seen:
                 other = seen[c]
                 twice = f"both in {name}" if other == name else f"in {other} and in {name}"
-                raise _fail(f"{display(c)} is {twice}: every card is in one place only")
+                raise _fail(f"{_faces(game, [c])} is {twice}: every card is in one place only")
             seen[c] = name
     return [c for c in deck if c not in seen]
 
@@ -402,7 +413,7 @@ def _two_v_one(base: Game, p: Position, data: dict[str, Any]) -> None:
     if "pile" not in extra:
         data["pile"] = rest
     elif rest:
-        raise _fail(f"{display_cards(rest[:4])} are nowhere: put them in the pile")
+        raise _fail(f"{_faces(base, rest[:4])} are nowhere: put them in the pile")
     # what each seat has seen: its hand and its own discard, the cards gone (shown to
     # all), the face-up lead; the lone its face-down card; the cards the duo played
     # (face down to the partner during a blindfold, until the hand is decided)
