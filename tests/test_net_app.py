@@ -313,3 +313,38 @@ async def test_join_screen_watch_button_watches_a_table(tmp_path, monkeypatch):
             await pilot.press("q")
             await pilot.press("y")
             await wait_until(pilot, lambda: not isinstance(app.screen, TableScreen))
+
+
+async def test_a_change_from_the_network_thread_runs_in_the_apps_context(tmp_path, monkeypatch):
+    """What the network's thread asks the table to redraw runs with the app's context
+    variables, so a timer it starts (the deal end after the trick pause) can fire: before,
+    its task had the network thread's context and failed with a LookupError."""
+    import threading
+
+    from textual._context import active_app
+
+    from twos_tui.ui.app import make_app
+    from twos_tui.ui.screens.table import TableScreen
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    app = make_app("twos", seed=4, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            if isinstance(app.screen, TableScreen):
+                break
+            await pilot.pause()
+        screen = app.screen
+        fired = []
+
+        def redraw() -> None:  # what a redraw may do: start a timer
+            screen.set_timer(0.01, lambda: fired.append(active_app.get()))
+
+        monkeypatch.setattr(screen, "changed_elsewhere", redraw)
+        t = threading.Thread(target=screen.table.changed_elsewhere)
+        t.start()
+        t.join()
+        for _ in range(1000):  # (returns as soon as the timer fired)
+            if fired:
+                break
+            await pilot.pause(0.01)
+        assert fired == [app]

@@ -27,6 +27,7 @@ each: :mod:`.table_panels` (score, log, prompt), :mod:`.table_buttons`,
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import random
 from typing import Any
 
@@ -198,9 +199,12 @@ class TableScreen(SizeGuard, Screen):
         # moves made elsewhere (players on other computers, a hosted table's AI) come
         # from the network's thread or the server's callbacks: redraw on the UI's turn
         loop = asyncio.get_running_loop()
+        # (in the UI's context, not the calling thread's: what the redraw starts, such
+        # as the deal end's timer, needs the app's context variables)
+        context = contextvars.copy_context()
 
         def listener() -> None:
-            loop.call_soon_threadsafe(self.changed_elsewhere)
+            loop.call_soon_threadsafe(self.changed_elsewhere, context=context.copy())
 
         self.table.set_listener(listener)
         self.trick_word = type(self.board).trick_word(dict(g.observation((g.visible or (0,))[0])))
