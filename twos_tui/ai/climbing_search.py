@@ -323,6 +323,25 @@ def rollout(s: SimState, rng: random.Random | None = None, eps: float = 0.0) -> 
 # Beliefs: what passes and plays suggest about the unseen cards
 
 
+def clearly_better(
+    count: Sequence[int], diff: Sequence[float], diff2: Sequence[float], z: float
+) -> int:
+    """The candidate (index > 0) whose mean paired gain over the incumbent (index 0) is
+    the largest of those more than ``z`` standard errors above nothing; else 0, the
+    incumbent. ``count``, ``diff``, ``diff2``: per candidate, the worlds played, the sum
+    of its score minus the incumbent's and the sum of those differences squared."""
+    best_i, best_m = 0, 0.0
+    for i in range(1, len(count)):
+        n = count[i]
+        if not n:
+            continue
+        m = diff[i] / n
+        se = math.sqrt(max(diff2[i] / n - m * m, 1e-4) / n)
+        if m > z * se and m > best_m:
+            best_i, best_m = i, m
+    return best_i
+
+
 def belief_weights(obs: dict[str, Any], rules: Rules) -> dict[Any, dict[str, float]]:
     """Per-card weights for the opponents (see the module docstring, step 3)."""
     seat = obs["seat"]
@@ -637,16 +656,7 @@ class HardClimbingAgent:
                 active = keep
                 if len(active) == 1:
                     break  # every other move is clearly worse than the incumbent
-        best_i = 0
-        best_m = 0.0
-        for i in range(1, k):
-            n = count[i]
-            if not n:
-                continue
-            m = diff[i] / n
-            se = math.sqrt(max(diff2[i] / n - m * m, 1e-4) / n)
-            if m > PICK_Z * se and m > best_m:
-                best_i, best_m = i, m
+        best_i = clearly_better(count, diff, diff2, PICK_Z)
         self.last = {
             "worlds": worlds,
             "rollouts": rollouts,

@@ -44,6 +44,7 @@ from ..climbing_search import (
     SHED_BONUS,
     HardClimbingAgent,
     belief_weights,
+    clearly_better,
     clock,
     erratic,
     rollout,
@@ -270,16 +271,7 @@ class GuidedHardAgent(HardClimbingAgent):
                 active = keep
                 if len(active) == 1:
                     break
-        best_i = 0
-        best_m = 0.0
-        for i in range(1, k):
-            n = count[i]
-            if not n:
-                continue
-            m = diff[i] / n
-            se = math.sqrt(max(diff2[i] / n - m * m, 1e-4) / n)
-            if m > PICK_Z * se and m > best_m:
-                best_i, best_m = i, m
+        best_i = clearly_better(count, diff, diff2, PICK_Z)
         means = [total[i] / count[i] if count[i] else 0.0 for i in range(k)]
         self.ranked = sorted(
             ((means[i], index[cand[i]]) for i in range(k)),
