@@ -21,6 +21,8 @@ def capture(g: Game, seat: int) -> Position:
     d = g.to_json()
     names = table_names(g.players, seat)
     hands = [list(h) for h in d["hands"]]
+    common = (g.variant_id, hands, seat)
+    kw: dict[str, Any] = {"options": dict(d["options"]), "names": names}
     if g.family == "climbing":
         top = None
         if d["top"] is not None:
@@ -31,35 +33,12 @@ def capture(g: Game, seat: int) -> Position:
         if out is not None:  # the rest are the cards played (the play on the table aside)
             on_table = set(top["cards"]) if top else set()
             played = [c for c in d["discards"] if c not in on_table]
-        return Position(
-            g.variant_id,
-            hands,
-            seat,
-            options=dict(d["options"]),
-            names=names,
-            top=top,
-            played=played,
-            out_of_play=out,
-        )
+        return Position(*common, **kw, top=top, played=played, out_of_play=out)
     if g.variant_id == "twos-tricks":
-        return Position(
-            g.variant_id,
-            hands,
-            seat,
-            options=dict(d["options"]),
-            names=names,
-            trick=[{"seat": s, "card": c} for s, c in d["trick"]],
-        )
+        return Position(*common, **kw, trick=[{"seat": s, "card": c} for s, c in d["trick"]])
     extra: dict[str, Any] = {
         k: d[k] for k in ("phase", "lone", "bid", "hands_won", "duo_discards", "hand_no")
     }
     for k in ("lead_up", "lead_down", "follows", "blind", "keep_seat", "raised", "last_hand"):
         extra[k] = d[k]
-    return Position(
-        g.variant_id,
-        hands,
-        seat,
-        options=dict(d["options"]),
-        names=names,
-        extra=extra,
-    )
+    return Position(*common, **kw, extra=extra)
