@@ -431,7 +431,7 @@ class HostedTable:
     def by_token(self, token: str) -> RemoteSeat:
         found = None
         for rs in self.seats.values():
-            if hmac.compare_digest(rs.token.encode(), token.encode()):
+            if hmac.compare_digest(rs.token.encode(), token.encode("utf-8", "surrogatepass")):
                 found = rs
         if found is None or not found.claimed:
             raise JoinRefused("That reconnect token is not one of this table's.")
@@ -525,17 +525,25 @@ class HostedTable:
         msg: dict[str, Any] = {
             "type": "chat",
             "seat": seat,
-            "name": name,
+            "name": P.clean_chat(name)[:40],
             "watching": watching,
             "text": clean,
             "at": round(time.time(), 1),
             "deal": self.game.deal_number,
         }
+        try:  # only a line that can be sent is kept for those who join later
+            P.encode(msg)
+        except P.Unsendable as e:
+            log.warning("table %s: a chat line was not sent: %s", self.code, e)
+            return
         self.chat_log.append((len(self.game.history), msg))
         for c in list(self.conns):
             c.send(msg)
         for v in self.views:
-            v.chat_arrived(msg)
+            try:
+                v.chat_arrived(msg)
+            except Exception:  # the host's screen: the others still get the line
+                log.exception("the host's screen could not take a chat line")
         loop = self.loop
         if loop is not None and not loop.is_closed():
             for v in self.views:
@@ -966,7 +974,14 @@ class Conn:
                             msg, self.cursor = table.state_for(seat, self.cursor)
                     else:
                         msg = item
-                    text = P.encode(msg)
+                    try:
+                        text = P.encode(msg)
+                    except P.Unsendable as e:
+                        # never expected (text is checked at the door): this connection
+                        # goes, with one line in the log; no other is touched
+                        log.warning("closing a connection: %s", e)
+                        await ws.close(1011, "server error")
+                        return
                     hook = self.server.send_hook
                     if hook is not None:
                         hook(table, seat, text)
@@ -983,7 +998,8 @@ class Conn:
             raise
         except Exception:  # never expected: the connection goes, the server stays
             log.exception("writer failed")
-            await ws.close(1011, "server error")
+            with contextlib.suppress(Exception):
+                await ws.close(1011, "server error")
 
 
 class TableServer:
@@ -1091,7 +1107,7 @@ class TableServer:
         key = normalize_code(code)
         found = None
         for c, t in self.tables.items():
-            if hmac.compare_digest(c.encode(), key.encode()):
+            if hmac.compare_digest(c.encode(), key.encode("utf-8", "surrogatepass")):
                 found = t
         return found
 
