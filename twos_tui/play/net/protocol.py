@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine import Action
-from ..textdoor import TextRefused, checked_text, first_broken, sendable
+from ...textdoor import TextRefused, checked_text, first_broken, sendable
 
 PROTOCOL_VERSION = 1  #: the version this code speaks
 MIN_VERSION = 1  #: the oldest client version a host still serves
@@ -170,7 +170,7 @@ def _text(
     required: bool = False,
     identifier: bool = False,
 ) -> str | None:
-    """A text field through the door (:func:`~twos_tui.play.textdoor.checked_text`):
+    """A text field through the door (:func:`~twos_tui.textdoor.checked_text`):
     valid text of up to ``limit`` characters (printable only if an ``identifier``)."""
     v = d.get(key)
     if v is None:

@@ -194,11 +194,19 @@ class HostedTable:
     def reopen(cls, save_id: str, **kw: Any) -> HostedTable:
         """The table of a save and its sidecar (same code, same tokens) — after the host
         was restarted, even killed."""
+        from ...textdoor import checked_text
+        from ..names import clean_name
+
         side = json.loads(sidecar_path(save_id).read_text(encoding="utf-8"))
+        seats = {int(s["seat"]): s for s in side["seats"]}
+        # the code and the tokens are sent to players: text that can be sent, or the
+        # sidecar is refused as damaged (TextRefused, a ValueError, says why)
+        checked_text(side["code"], "the code in the table's file", 64, identifier=True)
+        for d in seats.values():
+            checked_text(d["token"], "a seat's token in the table's file", 128, identifier=True)
         data = saves.read_save(saves.save_path(save_id))
         session = Session.from_json(data, save_id)
         session.tracker.record(session)
-        seats = {int(s["seat"]): s for s in side["seats"]}
         table = cls(
             session,
             tuple(seats),
@@ -222,7 +230,7 @@ class HostedTable:
         for s, d in seats.items():
             rs = table.seats[s]
             rs.claimed = bool(d.get("claimed"))
-            rs.name = str(d.get("name", ""))
+            rs.name = clean_name(d.get("name", ""), "")
             rs.ever_taken = rs.ever_taken or bool(d.get("ever_taken"))
             rs.taken_over = bool(d.get("taken_over"))
             if rs.claimed:

@@ -25,7 +25,9 @@ Two kinds of field, two rules for the other characters:
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # (not ``typing``'s: the command line checks its words with this)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class TextRefused(ValueError):
@@ -95,6 +97,21 @@ def first_broken(value: Any, limit: int = 10_000) -> str | None:
                 stack.append((f"{path}.{name}" if path else name, item))
         elif isinstance(v, list):
             stack.extend((f"{path}.{i}" if path else str(i), item) for i, item in enumerate(v))
+    return None
+
+
+def checked_words(words: list[str]) -> str | None:
+    """Why a command line cannot be taken (a word holds a byte that is not UTF-8: Python
+    hands it on as a lone surrogate), or ``None``. Paths are words too: a file whose
+    name is not UTF-8 is for a shell, not for this program."""
+    for i, word in enumerate(words):
+        at = broken_at(word)
+        if at is not None:
+            shown = word[:at].encode("ascii", "backslashreplace").decode()[:40]
+            return (
+                f"argument {i + 1} holds a byte that is not UTF-8 text"
+                f" (after {shown!r}): type it again as text"
+            )
     return None
 
 
