@@ -241,3 +241,94 @@ def test_a_cut_splits_no_character_and_no_escape_code() -> None:
     cap = ssh_door.InputCap(per_s=0, burst=8, per_read=8)
     assert cap.passed(b"ab" + mouse) == b"ab"
     assert cap.budget == 6  # what was cut back is not spent
+
+
+# ----- the host key's fingerprint, shown at start ------------------------------------------
+FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+
+
+def ssh_keygen_fingerprint(key) -> str | None:
+    """The fingerprint as OpenSSH's own ``ssh-keygen -l`` shows it (None without it)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("ssh-keygen") is None:
+        return None
+    with tempfile.NamedTemporaryFile("wb", suffix=".pub") as f:
+        f.write(key.export_public_key())
+        f.flush()
+        out = subprocess.run(
+            ["ssh-keygen", "-l", "-f", f.name], capture_output=True, text=True, check=True
+        ).stdout
+    return out.split()[1]
+
+
+def test_host_with_an_ssh_door_prints_the_host_key_fingerprint(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    """``twos-tui host ... --ssh PORT`` at a screen: the fingerprint on stderr before the
+    app opens (the headless host prints it too), SHA256 as ssh shows it."""
+    from twos_tui.cli import main
+    from twos_tui.ui import app as app_mod
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    opened = []
+
+    def run_hosted(table, server, seat):  # the app, stood in for: nothing is drawn here
+        opened.append(server)
+        table.close()
+        table.session.close()
+        return 0
+
+    monkeypatch.setattr(app_mod, "run_hosted", run_hosted)
+    argv = ["host", "twos", "--seats", "human,remote,ai", "--port", "0", "--ssh", "0"]
+    assert main(argv) == 0
+    assert opened
+    err = capsys.readouterr().err
+    key = ssh_door.host_key(tmp_path / ssh_door.HOST_KEY_FILE)
+    shown = FINGERPRINT.findall(err)
+    assert shown == [key.get_fingerprint("sha256")], err
+    assert err.startswith("SSH door host key: SHA256:")
+    expected = ssh_keygen_fingerprint(key)
+    if expected is not None:
+        assert shown[0] == expected
+    # a damaged key file: one line, status 2, nothing hosted
+    (tmp_path / ssh_door.HOST_KEY_FILE).write_text("not a key")
+    assert main(argv + ["--new"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("twos-tui: the SSH door's host key:") and len(err.splitlines()) == 1
+
+
+async def test_the_host_screen_shows_the_ssh_door_fingerprint(tmp_path, monkeypatch) -> None:
+    """At the host's own screen the first notice names the door's port and host key."""
+    from textual.widgets._toast import Toast
+
+    from twos_tui.play.net.server import HostedTable, TableServer
+    from twos_tui.ui.app import make_app
+    from twos_tui.ui.screens.table import TableScreen
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = HostedTable.create(
+        "twos", ["human", "remote", "ai"], seed=9, level="easy", autosave=False, drive_ai=False
+    )
+    server = TableServer()
+    door = SshDoor(0, key_path=tmp_path / "key")
+    server.doors.append(door)
+    app = make_app(autosave=False, ai_pause=0)
+    app.on_start = lambda: app.host_table(table, server, "127.0.0.1", 0)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+
+        def notice() -> str:
+            if not isinstance(app.screen, TableScreen):
+                return ""
+            return " ".join(t.render().plain for t in app.screen.query(Toast))
+
+        for _ in range(3000):
+            if "host key" in notice():
+                break
+            await pilot.pause(0.02)
+        text = notice()
+        fingerprint = ssh_door.host_key(tmp_path / "key").get_fingerprint("sha256")
+        assert f"SSH door on port {door.port}, host key {fingerprint}." in text, text
+        assert table.code in text

@@ -198,7 +198,8 @@ class SshDoor:
         self.login_timeout = login_timeout
         #: the client's command line before its arguments (tests, benchmarks)
         self.command = command or [sys.executable, "-m", "twos_tui"]
-        self.fingerprint = ""
+        self.fingerprint = ""  #: the host key's, as ssh shows it (SHA256:...)
+        self._key: Any = None
         self.by_address: Counter[str] = Counter()
         self.open_count = 0
         self.children: dict[int, asyncio.subprocess.Process] = {}  #: pid -> child
@@ -210,6 +211,15 @@ class SshDoor:
         self._sessions: set[asyncio.Task[Any]] = set()
 
     # ----- life ------------------------------------------------------------------------
+    def load_key(self) -> str:
+        """Read (or make, on first use) the host key now, before the door opens; its
+        fingerprint as ``ssh`` shows it (``SHA256:...``), for the host to show friends.
+        ``OSError`` or ``ValueError`` (an unreadable key file)."""
+        if self._key is None:
+            self._key = host_key(self.key_path)
+            self.fingerprint = self._key.get_fingerprint("sha256")
+        return self.fingerprint
+
     async def start(self, server: TableServer) -> None:
         """Listen (``port`` 0: any free port; :attr:`port` says which). Raises
         ``OSError`` (cannot bind) or ``ValueError`` (an unreadable key file)."""
@@ -227,8 +237,10 @@ class SshDoor:
                 raise ValueError(
                     f"cannot read the authorized keys {self.authorized_keys_path}: {e}"
                 ) from None
-        key = await asyncio.to_thread(host_key, self.key_path)
-        self.fingerprint = key.get_fingerprint()
+        if self._key is None:
+            self._key = await asyncio.to_thread(host_key, self.key_path)
+        key = self._key
+        self.fingerprint = key.get_fingerprint("sha256")
         server_class = type("DoorServerOfThisDoor", (_server_class(),), {"door": self})
         try:
             self._acceptor = await self._listen(asyncssh, server_class, key)
@@ -268,6 +280,13 @@ class SshDoor:
             task.cancel()
         if self._sessions:
             await asyncio.wait(self._sessions, timeout=5)
+
+    def key_line(self) -> str:
+        """The host key's fingerprint in one sentence (the host shows it at start)."""
+        return (
+            f"SSH door host key: {self.fingerprint} (ssh shows it to a friend who "
+            "connects the first time: it should be this one)"
+        )
 
     def lines(self, hosts: list[str]) -> list[str]:
         """What to tell friends with nothing installed."""
