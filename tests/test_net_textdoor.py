@@ -410,3 +410,95 @@ def test_a_hosted_table_file_with_a_broken_code_or_token_is_refused(
     assert again.code == table.code
     again.close()
     again.session.close()
+
+
+def test_text_from_the_host_is_mended_to_valid_text() -> None:
+    """A host that sends a broken character (a lone surrogate) gets it shown as U+FFFD
+    on the client: the screen and the client's history only ever get valid text."""
+    msg = P.decode_server('{"type":"chat","name":"A\\ud800","text":"x\\udc00y","at":1}')
+    assert (msg["name"], msg["text"]) == ("A\ufffd", "x\ufffdy")
+    state = P.decode_server(
+        '{"type":"state","seats":[{"name":"\\udfffBo"}],"\\ud83d":1,"ok":"\\ud83d\\ude00"}'
+    )
+    assert state["seats"][0]["name"] == "\ufffdBo" and "\ufffd" in state
+    assert state["ok"] == "\U0001f600"  # a whole pair is one character, kept
+    # a valid message is handed on as it came (no walk without a surrogate escape)
+    assert P.decode_server('{"type":"bye","reason":"caf\\u00e9"}')["reason"] == "café"
+
+
+def test_the_door_function() -> None:
+    from twos_tui.textdoor import TextRefused, checked_text, may_hold_broken
+
+    assert checked_text("Ana \x1b[31m", "your name") == "Ana \x1b[31m"  # free text
+    for bad, identifier, words in (
+        ("a\ud800", False, "broken character (a lone surrogate, U+D800)"),
+        ("a\x00b", True, "cannot be part of it (U+0000)"),
+        ("ab\u202e", True, "(U+202E)"),
+        ("x" * 9, False, "up to 8 characters"),
+        (5, False, "is a text"),
+    ):
+        with pytest.raises(TextRefused) as e:
+            checked_text(bad, "the code", 8, identifier=identifier)
+        assert words in str(e.value) and str(e.value).startswith("The code ")
+    assert may_hold_broken('"\\ud800"') and may_hold_broken('"\\uDC00"')
+    assert not may_hold_broken('"\\u00e9 \\u2603"') and not may_hold_broken('"\\u"')
+
+
+def test_a_broken_character_in_the_text_itself_is_refused_too() -> None:
+    """Not only as a JSON escape: a str handed to the host with a surrogate in it."""
+    with pytest.raises(P.BadMessage) as e:
+        P.decode_client('{"v":1,"type":"chat","text":"a\ud800"}')
+    assert "The text holds a broken character" in str(e.value)
+
+
+def test_broken_text_in_a_save_file_comes_in_as_valid_text(tmp_path, monkeypatch) -> None:
+    """A save edited by hand with lone surrogates in its names: the game loads with
+    the names cleaned, and nothing it holds is text that cannot be sent or shown."""
+    from twos_tui.play import saves
+    from twos_tui.play.session import SeatConfig, Session
+    from twos_tui.textdoor import first_broken
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    seats = [SeatConfig("Ana", "human"), SeatConfig("Bo", "ai", "easy")]
+    seats.append(SeatConfig("Cy", "ai", "easy"))
+    s = Session.start("twos", seats, 3, {}, 5)
+    s.save()
+    saves.WRITER.flush()
+    s.close()
+    path = saves.save_path(s.save_id)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"Ana"', '"An\\ud800a"').replace('"Bo"', '"B\\udfffo"'))
+    data = saves.read_save(path)
+    assert first_broken(data) is not None  # the file holds them
+    loaded = Session.from_json(data, s.save_id)
+    try:
+        assert loaded.game.names == ["Ana", "Bo", "Cy"]
+        assert [seat.name for seat in loaded.seats] == ["Ana", "Bo", "Cy"]
+        assert first_broken(loaded.game.to_json()) is None
+    finally:
+        loaded.close()
+    info = saves.inspect_save(path)
+    assert info.ok and first_broken(vars(info)) is None
+
+
+def test_a_pending_history_record_with_broken_text_is_set_aside(tmp_path, monkeypatch) -> None:
+    """The history's pending folder: a record whose names are not text is kept apart
+    (``.damaged``), the others are written."""
+    from test_history_stats import A, deal
+
+    from twos_tui.play import history
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    seats = [dict(s) for s in A]
+    seats[0]["name"] = "An\ud800a"
+    folder = tmp_path / "history-pending"
+    history.spool(deal("P", seats, 1, [1], [1, 0, 2, 3]), folder)
+    history.spool(deal("Q", A, 1, [1], [1, 0, 2, 3]), folder)
+    conn = history.open_history(tmp_path / "history.sqlite3")
+    try:
+        history.drain_pending(conn, folder)
+        keys = [r[0] for r in conn.execute("SELECT match_key FROM matches")]
+    finally:
+        conn.close()
+    assert keys == ["Q"]
+    assert [p.suffix for p in folder.iterdir()] == [".damaged"]

@@ -100,6 +100,38 @@ def first_broken(value: Any, limit: int = 10_000) -> str | None:
     return None
 
 
+def mended(value: Any, depth: int = 0) -> Any:
+    """A copy of JSON data with every lone surrogate in its strings (keys too) replaced
+    by U+FFFD, the replacement character: for text from a host, which a client shows
+    as well as it can rather than refuse (nested deeper than 100: left out)."""
+    if isinstance(value, str):
+        if sendable(value):
+            return value
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in value)
+    if depth > 100:
+        return None
+    if isinstance(value, list):
+        return [mended(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        return {mended(k, depth + 1): mended(v, depth + 1) for k, v in value.items()}
+    return value
+
+
+def may_hold_broken(raw: str) -> bool:
+    """Whether JSON text may decode to a string that is not valid text: through a
+    ``\\uD800``-``\\uDFFF`` escape, or a broken character in the text itself (never in
+    a WebSocket text frame, which is valid UTF-8). A quick look before the walk of
+    :func:`first_broken`."""
+    if not raw.isascii() and not sendable(raw):
+        return True
+    i = raw.find("\\u")
+    while i >= 0:
+        if raw[i + 2 : i + 3] in ("d", "D") and raw[i + 3 : i + 4] in tuple("89abcdefABCDEF"):
+            return True
+        i = raw.find("\\u", i + 2)
+    return False
+
+
 def checked_words(words: list[str]) -> str | None:
     """Why a command line cannot be taken (a word holds a byte that is not UTF-8: Python
     hands it on as a lone surrogate), or ``None``. Paths are words too: a file whose

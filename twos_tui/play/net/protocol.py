@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine import Action
-from ...textdoor import TextRefused, checked_text, first_broken, sendable
+from ...textdoor import TextRefused, checked_text, first_broken, may_hold_broken, mended, sendable
 
 PROTOCOL_VERSION = 1  #: the version this code speaks
 MIN_VERSION = 1  #: the oldest client version a host still serves
@@ -216,7 +216,7 @@ def decode_client(raw: str | bytes) -> dict[str, Any]:
     rid = _req_id(d)
     # every string of the message, keys too, is valid text, or the message is refused
     # here (a field checked below gets its own rules as well)
-    broken = first_broken(d)
+    broken = first_broken(d) if may_hold_broken(raw) else None
     if broken is not None:
         raise BadMessage(
             f"The {broken} holds a broken character (a lone surrogate): it is not valid text.",
@@ -298,6 +298,11 @@ def decode_server(raw: str | bytes) -> dict[str, Any]:
         raise BadMessage("The host sent something that is not JSON.") from None
     if type(d) is not dict or d.get("type") not in SERVER_TYPES:
         raise BadMessage("The host sent a message this version does not know.")
+    if may_hold_broken(raw) and first_broken(d) is not None:
+        # a broken character from the host (a lone surrogate) is shown as U+FFFD: the
+        # message is still the host's, and what reaches the screen and the history is
+        # valid text
+        d = mended(d)
     return d
 
 
