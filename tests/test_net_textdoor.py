@@ -25,7 +25,7 @@ from twos_tui.textdoor import sendable
 
 async def join(server, table, name: str) -> TableClient:
     """A player who does not reconnect: a dropped connection stays dropped (``lost``)."""
-    c = TableClient("127.0.0.1", server.port, table.code, name)
+    c = TableClient("127.0.0.1", server.port, table.code, name, retry_delays=())
     await c.open()
     return c
 
@@ -502,3 +502,29 @@ def test_a_pending_history_record_with_broken_text_is_set_aside(tmp_path, monkey
         conn.close()
     assert keys == ["Q"]
     assert [p.suffix for p in folder.iterdir()] == [".damaged"]
+
+
+async def test_a_message_that_cannot_be_sent_closes_only_its_own_connection(caplog) -> None:
+    """The isolation behind the door: were a message with broken text ever queued for
+    one connection, that connection alone closes (one warning, no traceback); the
+    others at the table go on receiving."""
+    caplog.set_level(logging.INFO)
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=3))
+        ana = await join(server, table, "Ana")
+        bram = await join(server, table, "Bram")
+        conn = table.seats[bram.seat].conn
+        assert conn is not None
+        conn.send({"type": "chat", "seat": None, "name": "x", "text": "a\ud800"})
+        for _ in range(500):
+            if bram.lost is not None:
+                break
+            await asyncio.sleep(0.01)
+        assert not bram.connected and bram.lost is not None
+        assert ana.connected and (await ana.request({"type": "ping"}))["result"] == "pong"
+        assert table.seats[ana.seat].conn is not None
+        assert await ana.send_chat("still here") is None
+        await ana.close()
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warned == ["closing a connection: the text of a chat message is not valid text"]
+    assert not [r for r in caplog.records if r.exc_info]
