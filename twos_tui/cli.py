@@ -270,6 +270,12 @@ def run_hosted_ui(table: HostedTable, server: TableServer, seat: int) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
+    from .textdoor import checked_words
+
+    problem = checked_words(words)
+    if problem is not None:
+        print(f"twos-tui: {problem}", file=sys.stderr)
+        return 2
     args = build_parser(command_in(words)).parse_args(words)
     if args.command == "bench":
         from .bench import run_bench_cli

@@ -334,6 +334,15 @@ def run_host_cli(args: argparse.Namespace) -> int:
         table, server, seat = build_hosted(args)
     except (ValueError, SaveError, SaveLocked, OSError) as e:
         return _fail(str(e))
+    try:  # the SSH door's host key, read (or made) now: its fingerprint is shown at start
+        for door in server.doors:
+            door.load_key()
+            print(door.key_line(), file=sys.stderr, flush=True)
+    except (ValueError, OSError) as e:
+        table.session.close()
+        if not table.reopened:
+            table.forget()
+        return _fail(f"the SSH door's host key: {e}")
     if args.headless or seat is None:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
         try:

@@ -95,7 +95,7 @@ class PickerChoice:
         players = d.get("players")
         listed = d.get("seats")
         seats = [
-            {k: str(v) for k, v in s.items() if k in ("name", "kind", "level")}
+            {k: _valid(str(v)) for k, v in s.items() if k in ("name", "kind", "level")}
             for s in (listed if isinstance(listed, list) else [])
             if isinstance(s, dict)
         ]
@@ -111,6 +111,18 @@ class PickerChoice:
             dict(options) if isinstance(options, dict) else {},
             by,
         )
+
+
+def _valid(text: str) -> str:
+    """``text`` less any broken character (a lone surrogate, from a hand-edited file):
+    a name given to a table must be text that can be sent."""
+    from ..textdoor import sendable
+
+    if sendable(text):
+        return text
+    from .names import clean_text
+
+    return clean_text(text, 200)
 
 
 def carry_options(

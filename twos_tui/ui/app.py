@@ -282,10 +282,12 @@ class TwosApp(App[int]):
                 self.notify(problem, title="Not hosted", severity="error", timeout=10)
                 return
             self.start_session(host_view(table, server, bind))
+            doors = getattr(server, "doors", [])
+            keys = "".join(f" SSH door on port {d.port}, host key {d.fingerprint}." for d in doors)
             self.notify(
-                f"Hosting: join code {table.code}. Press i at the table for the "
+                f"Hosting: join code {table.code}.{keys} Press i at the table for the "
                 "addresses and the command to give friends.",
-                timeout=10,
+                timeout=20 if doors else 10,
             )
 
         self.run_worker(start(), group="host", exclusive=True)

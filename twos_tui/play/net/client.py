@@ -151,6 +151,16 @@ class TableClient:
     async def open(self) -> None:
         """Connect, say hello and join (with the token when there is one); raises
         :class:`JoinError` with the reason."""
+        from ...textdoor import TextRefused, checked_text
+
+        try:  # what is sent is text that can be sent (see twos_tui/textdoor.py)
+            checked_text(self.code, "the code", 64, identifier=True)
+            if self.token is not None:
+                checked_text(self.token, "the reconnect token", 128, identifier=True)
+            if self.name is not None:
+                checked_text(self.name, "your name", 200)
+        except TextRefused as e:
+            raise JoinError(str(e)) from None
         try:
             ws = await ws_connect(
                 self.uri,
@@ -363,9 +373,14 @@ class TableClient:
         self._next_id += 1
         rid = 1000 + self._next_id
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        try:
+            text = P.encode({**msg, "id": rid})
+        except P.Unsendable:  # a broken character (a lone surrogate): never sent
+            reason = "That holds a broken character (not valid text), so it was not sent."
+            return P.error(P.E_BAD, reason, rid)
         self._pending[rid] = fut
         try:
-            await ws.send(P.encode({**msg, "id": rid}))
+            await ws.send(text)
         except ConnectionClosed:
             self._pending.pop(rid, None)
             raise ConnectionError("Not connected to the host.") from None

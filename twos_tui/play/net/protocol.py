@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine import Action
+from ...textdoor import TextRefused, checked_text, first_broken, may_hold_broken, mended, sendable
 
 PROTOCOL_VERSION = 1  #: the version this code speaks
 MIN_VERSION = 1  #: the oldest client version a host still serves
@@ -73,6 +74,10 @@ E_NOT_NOW = "not-now"
 E_UNSUPPORTED = "unsupported"
 
 
+#: the fields of an action object (``act``, ``check``, ``describe``)
+ACTION_FIELDS = ("kind", "cards", "value")
+
+
 class BadMessage(ValueError):
     """A message that is refused before it reaches the table; ``code`` and ``str()``
     go back in the ``error`` message."""
@@ -83,11 +88,22 @@ class BadMessage(ValueError):
         self.req = req
 
 
+class Unsendable(ValueError):
+    """A message that holds text that is not valid (a lone surrogate): it cannot go on
+    the wire. Never expected of a checked message; the connection it was for closes,
+    and no other is touched."""
+
+
 def encode(msg: dict[str, Any]) -> str:
-    """A message as compact JSON text (``v`` added)."""
+    """A message as compact JSON text (``v`` added); :class:`Unsendable` if a string in
+    it is not valid text (it would fail to encode on the wire)."""
     if "v" not in msg:
         msg = {"v": PROTOCOL_VERSION, **msg}
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    if not sendable(text):
+        where = first_broken(msg) or "message"
+        raise Unsendable(f"the {where} of a {msg.get('type', '?')!s:.20} message is not valid text")
+    return text
 
 
 def _no_constants(name: str) -> Any:
@@ -101,30 +117,36 @@ def _req_id(d: dict[str, Any]) -> Any:
     if type(rid) is int and -(2**53) < rid < 2**53:
         return rid
     if type(rid) is str and len(rid) <= MAX_ID:
-        return rid
+        try:
+            return checked_text(rid, "the id of a request", identifier=True)
+        except TextRefused as e:
+            raise BadMessage(str(e)) from None
     raise BadMessage("The id of a request is a number or a short text.")
 
 
 def _action(raw: Any, rid: Any) -> Action:
     if type(raw) is not dict:
         raise BadMessage('An action is an object {"kind": ..., "cards": [...]}.', req=rid)
-    extra = set(raw) - {"kind", "cards", "value"}
+    extra = set(raw) - set(ACTION_FIELDS)
     if extra:
         raise BadMessage(f"An action has no field {sorted(extra)[0][:20]!r}.", req=rid)
     kind = raw.get("kind")
     if type(kind) is not str or not 0 < len(kind) <= 40:
         raise BadMessage("The kind of an action is a short word.", req=rid)
+    _ident(kind, "the kind of an action", rid)
     cards = raw.get("cards", [])
     if type(cards) is not list or len(cards) > MAX_CARDS:
         raise BadMessage(f"The cards of an action are a list of up to {MAX_CARDS}.", req=rid)
     for c in cards:
         if type(c) is not str or not 0 < len(c) <= 4:
             raise BadMessage("A card is a short code like 3S or 10H.", req=rid)
+        _ident(c, "a card", rid)
     value = raw.get("value")
     if value is not None:
         if type(value) is str:
             if len(value) > 40:
                 raise BadMessage("The value of an action is a short word or a number.", req=rid)
+            _ident(value, "the value of an action", rid)
         elif type(value) is int:
             if not -(10**9) <= value <= 10**9:
                 raise BadMessage("The value of an action is a short word or a number.", req=rid)
@@ -133,7 +155,23 @@ def _action(raw: Any, rid: Any) -> Action:
     return Action(kind, tuple(cards), value)
 
 
-def _text(d: dict[str, Any], key: str, limit: int, rid: Any, required: bool = False) -> str | None:
+def _ident(value: str, what: str, rid: Any) -> str:
+    try:
+        return checked_text(value, what, identifier=True)
+    except TextRefused as e:
+        raise BadMessage(str(e), req=rid) from None
+
+
+def _text(
+    d: dict[str, Any],
+    key: str,
+    limit: int,
+    rid: Any,
+    required: bool = False,
+    identifier: bool = False,
+) -> str | None:
+    """A text field through the door (:func:`~twos_tui.textdoor.checked_text`):
+    valid text of up to ``limit`` characters (printable only if an ``identifier``)."""
     v = d.get(key)
     if v is None:
         if required:
@@ -141,7 +179,10 @@ def _text(d: dict[str, Any], key: str, limit: int, rid: Any, required: bool = Fa
         return None
     if type(v) is not str or len(v) > limit:
         raise BadMessage(f"The {key} is a text of up to {limit} characters.", req=rid)
-    return v
+    try:
+        return checked_text(v, f"the {key}", identifier=identifier)
+    except TextRefused as e:
+        raise BadMessage(str(e), req=rid) from None
 
 
 _ALLOWED: dict[str, frozenset[str]] = {
@@ -173,6 +214,14 @@ def decode_client(raw: str | bytes) -> dict[str, Any]:
     if type(d) is not dict:
         raise BadMessage("A message is a JSON object.")
     rid = _req_id(d)
+    # every string of the message, keys too, is valid text, or the message is refused
+    # here (a field checked below gets its own rules as well)
+    broken = first_broken(d) if may_hold_broken(raw) else None
+    if broken is not None:
+        raise BadMessage(
+            f"The {broken} holds a broken character (a lone surrogate): it is not valid text.",
+            req=rid,
+        )
     v = d.get("v")
     if type(v) is not int:
         raise BadMessage('A message says its protocol version: "v": 1.', req=rid)
@@ -189,11 +238,11 @@ def decode_client(raw: str | bytes) -> dict[str, Any]:
         raise BadMessage(f"A {kind} message has no field {sorted(extra)[0][:20]!r}.", req=rid)
     out: dict[str, Any] = {"v": v, "type": kind, "id": rid}
     if kind == "hello":
-        out["client"] = _text(d, "client", 80, rid) or ""
+        out["client"] = _text(d, "client", 80, rid, identifier=True) or ""
     elif kind == "join":
-        out["code"] = _text(d, "code", 32, rid, required=True)
+        out["code"] = _text(d, "code", 32, rid, required=True, identifier=True)
         out["name"] = _text(d, "name", MAX_NAME, rid)
-        out["token"] = _text(d, "token", 128, rid)
+        out["token"] = _text(d, "token", 128, rid, identifier=True)
         role = d.get("role", "player")
         if role not in ROLES:
             raise BadMessage("The role is 'player' or 'watch'.", req=rid)
@@ -221,14 +270,18 @@ def decode_client(raw: str | bytes) -> dict[str, Any]:
     return out
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
+)
 
 
 def clean_chat(text: str) -> str:
     """One chat line as every screen shows it: control characters (escape codes,
-    newlines, bidirectional overrides) removed, spaces squeezed, at most
-    :data:`MAX_CHAT` characters. Rich markup is not interpreted by the screens (they
-    show the text as it is), so brackets stay."""
+    newlines, bidirectional overrides, and any broken character) removed, spaces
+    squeezed, at most :data:`MAX_CHAT` characters. Rich markup is not interpreted by
+    the screens (they show the text as it is), so brackets stay. (A host refuses a
+    chat message with a broken character at the door: it is never cleaned into
+    something else; here it only keeps a host's own line and a screen safe.)"""
     text = _CONTROL.sub(" ", text)
     text = " ".join(text.split())
     return text[:MAX_CHAT].strip()
@@ -245,6 +298,11 @@ def decode_server(raw: str | bytes) -> dict[str, Any]:
         raise BadMessage("The host sent something that is not JSON.") from None
     if type(d) is not dict or d.get("type") not in SERVER_TYPES:
         raise BadMessage("The host sent a message this version does not know.")
+    if may_hold_broken(raw) and first_broken(d) is not None:
+        # a broken character from the host (a lone surrogate) is shown as U+FFFD: the
+        # message is still the host's, and what reaches the screen and the history is
+        # valid text
+        d = mended(d)
     return d
 
 

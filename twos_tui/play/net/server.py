@@ -194,11 +194,19 @@ class HostedTable:
     def reopen(cls, save_id: str, **kw: Any) -> HostedTable:
         """The table of a save and its sidecar (same code, same tokens) — after the host
         was restarted, even killed."""
+        from ...textdoor import checked_text
+        from ..names import clean_name
+
         side = json.loads(sidecar_path(save_id).read_text(encoding="utf-8"))
+        seats = {int(s["seat"]): s for s in side["seats"]}
+        # the code and the tokens are sent to players: text that can be sent, or the
+        # sidecar is refused as damaged (TextRefused, a ValueError, says why)
+        checked_text(side["code"], "the code in the table's file", 64, identifier=True)
+        for d in seats.values():
+            checked_text(d["token"], "a seat's token in the table's file", 128, identifier=True)
         data = saves.read_save(saves.save_path(save_id))
         session = Session.from_json(data, save_id)
         session.tracker.record(session)
-        seats = {int(s["seat"]): s for s in side["seats"]}
         table = cls(
             session,
             tuple(seats),
@@ -222,7 +230,7 @@ class HostedTable:
         for s, d in seats.items():
             rs = table.seats[s]
             rs.claimed = bool(d.get("claimed"))
-            rs.name = str(d.get("name", ""))
+            rs.name = clean_name(d.get("name", ""), "")
             rs.ever_taken = rs.ever_taken or bool(d.get("ever_taken"))
             rs.taken_over = bool(d.get("taken_over"))
             if rs.claimed:
@@ -431,7 +439,7 @@ class HostedTable:
     def by_token(self, token: str) -> RemoteSeat:
         found = None
         for rs in self.seats.values():
-            if hmac.compare_digest(rs.token.encode(), token.encode()):
+            if hmac.compare_digest(rs.token.encode(), token.encode("utf-8", "surrogatepass")):
                 found = rs
         if found is None or not found.claimed:
             raise JoinRefused("That reconnect token is not one of this table's.")
@@ -525,17 +533,25 @@ class HostedTable:
         msg: dict[str, Any] = {
             "type": "chat",
             "seat": seat,
-            "name": name,
+            "name": P.clean_chat(name)[:40],
             "watching": watching,
             "text": clean,
             "at": round(time.time(), 1),
             "deal": self.game.deal_number,
         }
+        try:  # only a line that can be sent is kept for those who join later
+            P.encode(msg)
+        except P.Unsendable as e:
+            log.warning("table %s: a chat line was not sent: %s", self.code, e)
+            return
         self.chat_log.append((len(self.game.history), msg))
         for c in list(self.conns):
             c.send(msg)
         for v in self.views:
-            v.chat_arrived(msg)
+            try:
+                v.chat_arrived(msg)
+            except Exception:  # the host's screen: the others still get the line
+                log.exception("the host's screen could not take a chat line")
         loop = self.loop
         if loop is not None and not loop.is_closed():
             for v in self.views:
@@ -966,7 +982,14 @@ class Conn:
                             msg, self.cursor = table.state_for(seat, self.cursor)
                     else:
                         msg = item
-                    text = P.encode(msg)
+                    try:
+                        text = P.encode(msg)
+                    except P.Unsendable as e:
+                        # never expected (text is checked at the door): this connection
+                        # goes, with one line in the log; no other is touched
+                        log.warning("closing a connection: %s", e)
+                        await ws.close(1011, "server error")
+                        return
                     hook = self.server.send_hook
                     if hook is not None:
                         hook(table, seat, text)
@@ -983,7 +1006,8 @@ class Conn:
             raise
         except Exception:  # never expected: the connection goes, the server stays
             log.exception("writer failed")
-            await ws.close(1011, "server error")
+            with contextlib.suppress(Exception):
+                await ws.close(1011, "server error")
 
 
 class TableServer:
@@ -1091,7 +1115,7 @@ class TableServer:
         key = normalize_code(code)
         found = None
         for c, t in self.tables.items():
-            if hmac.compare_digest(c.encode(), key.encode()):
+            if hmac.compare_digest(c.encode(), key.encode("utf-8", "surrogatepass")):
                 found = t
         return found
 

@@ -27,11 +27,13 @@ import contextlib
 import hashlib
 import logging
 import os
+import re
 import shutil
 import signal
 import struct
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,6 +52,20 @@ MAX_CONNECTIONS = 32  #: connections in all (each is a process of its own)
 LOGIN_TIMEOUT_S = 30.0
 CODE_TIMEOUT_S = 120.0  #: to type the code
 CODE_TRIES = 3
+#: what a guest's keys may bring their game: at most this many bytes of one read (the
+#: rest of it is dropped) ...
+INPUT_PER_READ = 1024
+#: ... and this many bytes a second on average, :data:`INPUT_BURST` at once. Typing
+#: (a few bytes a key, a few keys a second), a click (about 30 bytes) and a pasted chat
+#: line (280 characters) stay below; beyond it a paste is dropped. The guest's game
+#: pays for every key it is sent (about 0.2 ms of work and 2.5 KiB while it waits in
+#: its queue): a 1 MiB paste used to take its process from 67 to 156 MiB and 4 s of
+#: work; capped, it brings about 2 KiB of keys (a few MiB), so 32 guests pasting at
+#: once cannot take the host's memory.
+INPUT_PER_S = 1024
+INPUT_BURST = 2048
+#: a guest's input dropped again after this many quiet seconds is a new line in the log
+DROP_LOG_QUIET_S = 10.0
 NO_TERMINAL = (
     "twos-tui: this door is a card table and needs a terminal: connect with "
     "ssh -t -p PORT NAME@HOST (no command).\r\n"
@@ -102,6 +118,59 @@ def guest_name(username: str) -> str:
     return clean_name(username, "Guest")
 
 
+_ESCAPE = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|[^\[O])")
+
+
+def cut_at(data: bytes, n: int) -> int:
+    """Where to cut ``data`` to pass at most ``n`` bytes without splitting a character
+    or an escape code (a key or a mouse report): a split one would reach the game as
+    stray keys."""
+    if n >= len(data):
+        return len(data)
+    while n > 0 and 0x80 <= data[n] < 0xC0:  # inside a UTF-8 character
+        n -= 1
+    esc = data.rfind(b"\x1b", 0, n)
+    if esc >= 0 and _ESCAPE.fullmatch(data, esc, n) is None:
+        n = esc  # an escape code that does not end before the cut
+    return n
+
+
+class InputCap:
+    """How much of what a guest sends may pass to their game: at most ``per_read``
+    bytes of one read, and ``per_s`` bytes a second on average with ``burst`` at once.
+    ``clock`` is injectable (tests)."""
+
+    def __init__(
+        self,
+        per_s: float = INPUT_PER_S,
+        burst: float = INPUT_BURST,
+        per_read: int = INPUT_PER_READ,
+        clock: Any = time.monotonic,
+    ) -> None:
+        self.per_s, self.burst, self.per_read, self.clock = per_s, burst, per_read, clock
+        self.budget = float(burst)
+        self.last = clock()
+
+    def allow(self, n: int) -> int:
+        """How many of ``n`` bytes that came now may pass (the budget is spent)."""
+        now = self.clock()
+        self.budget = min(self.burst, self.budget + (now - self.last) * self.per_s)
+        self.last = now
+        take = min(n, self.per_read, int(self.budget))
+        self.budget -= take
+        return take
+
+    def passed(self, data: bytes) -> bytes:
+        """What of ``data`` (one read) passes: the allowed bytes, cut where a character
+        or an escape code ends; the budget is spent on what passes only."""
+        allowed = self.allow(len(data))
+        if allowed >= len(data):
+            return data
+        n = cut_at(data, allowed)
+        self.budget += allowed - n
+        return data[:n]
+
+
 class SshDoor:
     """The SSH server beside a :class:`~.server.TableServer` (``server.doors``): it is
     started after the WebSocket server listens and closed before it stops."""
@@ -129,15 +198,28 @@ class SshDoor:
         self.login_timeout = login_timeout
         #: the client's command line before its arguments (tests, benchmarks)
         self.command = command or [sys.executable, "-m", "twos_tui"]
-        self.fingerprint = ""
+        self.fingerprint = ""  #: the host key's, as ssh shows it (SHA256:...)
+        self._key: Any = None
         self.by_address: Counter[str] = Counter()
         self.open_count = 0
         self.children: dict[int, asyncio.subprocess.Process] = {}  #: pid -> child
+        #: bytes the guests sent their games, and of those, dropped over the cap
+        self.input_seen = 0
+        self.input_dropped = 0
         self.server: TableServer | None = None
         self._acceptor: Any = None
         self._sessions: set[asyncio.Task[Any]] = set()
 
     # ----- life ------------------------------------------------------------------------
+    def load_key(self) -> str:
+        """Read (or make, on first use) the host key now, before the door opens; its
+        fingerprint as ``ssh`` shows it (``SHA256:...``), for the host to show friends.
+        ``OSError`` or ``ValueError`` (an unreadable key file)."""
+        if self._key is None:
+            self._key = host_key(self.key_path)
+            self.fingerprint = self._key.get_fingerprint("sha256")
+        return self.fingerprint
+
     async def start(self, server: TableServer) -> None:
         """Listen (``port`` 0: any free port; :attr:`port` says which). Raises
         ``OSError`` (cannot bind) or ``ValueError`` (an unreadable key file)."""
@@ -155,8 +237,10 @@ class SshDoor:
                 raise ValueError(
                     f"cannot read the authorized keys {self.authorized_keys_path}: {e}"
                 ) from None
-        key = await asyncio.to_thread(host_key, self.key_path)
-        self.fingerprint = key.get_fingerprint()
+        if self._key is None:
+            self._key = await asyncio.to_thread(host_key, self.key_path)
+        key = self._key
+        self.fingerprint = key.get_fingerprint("sha256")
         server_class = type("DoorServerOfThisDoor", (_server_class(),), {"door": self})
         try:
             self._acceptor = await self._listen(asyncssh, server_class, key)
@@ -196,6 +280,13 @@ class SshDoor:
             task.cancel()
         if self._sessions:
             await asyncio.wait(self._sessions, timeout=5)
+
+    def key_line(self) -> str:
+        """The host key's fingerprint in one sentence (the host shows it at start)."""
+        return (
+            f"SSH door host key: {self.fingerprint} (ssh shows it to a friend who "
+            "connects the first time: it should be this one)"
+        )
 
     def lines(self, hosts: list[str]) -> list[str]:
         """What to tell friends with nothing installed."""
@@ -260,7 +351,20 @@ class SshDoor:
 
     async def _ask_code(self, process: Any, name: str) -> tuple[str, bool] | None:
         """The code, typed at a small prompt (echoed, Backspace, Ctrl-C leaves); a code
-        that opens no table is asked again, :data:`CODE_TRIES` times."""
+        that opens no table is asked again, :data:`CODE_TRIES` times. Every line is a
+        try, several lines in one write too. A guest who leaves here (their connection
+        gone) is one line in the log."""
+        import asyncssh
+
+        try:
+            return await self._prompt(process, name)
+        except (OSError, asyncssh.Error):  # the channel closed under a write (BrokenPipe)
+            log.info("SSH guest %s left at the code prompt", name)
+            with contextlib.suppress(Exception):
+                process.exit(1)
+            return None
+
+    async def _prompt(self, process: Any, name: str) -> tuple[str, bool] | None:
         import asyncssh
 
         out = process.stdout
@@ -270,27 +374,42 @@ class SshDoor:
             "(add ' watch' to watch; Ctrl-C leaves).\r\n".encode()
         )
         assert self.server is not None
+        pending = b""  #: keys read and not yet taken (those after an Enter)
+        after_cr = False  #: the last line ended with CR: an LF next is the same Enter
         for _ in range(CODE_TRIES):
             out.write(b"Code: ")
             typed = bytearray()
-            while True:
-                try:
-                    data = await asyncio.wait_for(process.stdin.read(256), self.code_timeout)
-                except asyncssh.TerminalSizeChanged:
-                    continue
-                except (asyncssh.BreakReceived, asyncssh.SignalReceived):
-                    data = b"\x03"
-                except TimeoutError:
-                    out.write(b"\r\nNo code came: goodbye.\r\n")
-                    process.exit(1)
-                    return None
-                if not data or b"\x03" in data or b"\x04" in data:
-                    out.write(b"\r\nGoodbye.\r\n")
-                    process.exit(0)
-                    return None
-                done = False
-                for byte in data:
+            done = False
+            while not done:
+                if not pending:
+                    try:
+                        pending = await asyncio.wait_for(process.stdin.read(256), self.code_timeout)
+                    except asyncssh.TerminalSizeChanged:
+                        continue
+                    except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+                        pending = b"\x03"
+                    except TimeoutError:
+                        out.write(b"\r\nNo code came: goodbye.\r\n")
+                        process.exit(1)
+                        return None
+                    if not pending:  # the guest's side closed
+                        log.info("SSH guest %s left at the code prompt", name)
+                        process.exit(0)
+                        return None
+                taken = 0
+                for byte in pending:
+                    taken += 1
+                    if byte == 10 and after_cr:
+                        after_cr = False
+                        continue
+                    after_cr = False
+                    if byte in (3, 4):  # Ctrl-C, Ctrl-D
+                        out.write(b"\r\nGoodbye.\r\n")
+                        log.info("SSH guest %s left at the code prompt", name)
+                        process.exit(0)
+                        return None
                     if byte in (13, 10):
+                        after_cr = byte == 13
                         done = True
                         break
                     if byte in (8, 127):
@@ -300,8 +419,7 @@ class SshDoor:
                     elif 32 <= byte < 127 and len(typed) < 40:
                         typed.append(byte)
                         out.write(bytes([byte]))
-                if done:
-                    break
+                pending = pending[taken:]
             out.write(b"\r\n")
             words = typed.decode("ascii", "replace").split()
             watch = len(words) > 1 and words[-1].lower() == "watch"
@@ -388,7 +506,12 @@ class SshDoor:
                 process.stdout.write(data)
                 await process.stdout.drain()
 
+        cap = InputCap()
+        dropped = 0  #: bytes of this guest's input dropped over the cap
+        dropped_at = -DROP_LOG_QUIET_S  #: when the last was
+
         async def from_guest() -> None:
+            nonlocal dropped, dropped_at
             while True:
                 try:
                     data = await process.stdin.read(65536)
@@ -400,7 +523,23 @@ class SshDoor:
                     continue
                 if not data:
                     return
-                if not write_t.is_closing():
+                self.input_seen += len(data)
+                passed = cap.passed(data)
+                if len(passed) < len(data):  # a paste or a flood: the rest is dropped
+                    self.input_dropped += len(data) - len(passed)
+                    dropped += len(data) - len(passed)
+                    now = time.monotonic()
+                    if now - dropped_at >= DROP_LOG_QUIET_S:
+                        log.warning(
+                            "SSH guest %s: over the input limit (%d KiB a second, %d bytes "
+                            "at once): the rest is dropped",
+                            name,
+                            INPUT_PER_S // 1024,
+                            INPUT_PER_READ,
+                        )
+                    dropped_at = now
+                    data = passed
+                if data and not write_t.is_closing():
                     write_t.write(data)
 
         out_task = loop.create_task(to_guest())
@@ -424,7 +563,8 @@ class SshDoor:
             write_t.close()
             self.children.pop(child.pid, None)
         rc = child.returncode or 0
-        log.info("SSH guest %s left (client %d ended with %d)", name, child.pid, rc)
+        extra = f"; {dropped} bytes of input dropped" if dropped else ""
+        log.info("SSH guest %s left (client %d ended with %d%s)", name, child.pid, rc, extra)
         return rc if rc >= 0 else 1
 
 
