@@ -176,9 +176,9 @@ async def wait_for_screen(pilot, kind, bound: int = 200):
 @pytest.mark.parametrize(("key", "tab"), [("question_mark", "rules"), ("f1", "keys")])
 async def test_help_keys_open_the_help_over_a_tip_and_the_tip_waits_under_it(key, tab):
     from textual.widgets import TabbedContent
+    from ui_helpers import screen_text
 
     from twos_tui.ui.screens.help import HelpScreen
-    from ui_helpers import screen_text
 
     app = make_app(ai_pause=0, session=session_at(with_out_of_play(twos_lead())), tips=True)
     async with app.run_test(size=(80, 24)) as pilot:
