@@ -359,7 +359,9 @@ class TableScreen(SizeGuard, Screen):
             *(["demo" + paused] if self.demo else []),
             *([self.table.banner] if self.table.banner else []),
         ]
-        self.sub_title = fit_sub_title(self.title, parts, house_rules_note(g), self.app.size.width)
+        self.sub_title = fit_sub_title(
+            self.title or "", parts, house_rules_note(g), self.app.size.width
+        )
         self.board.show(view)
         render_score(self, public)
         render_log(self, public)
