@@ -170,3 +170,25 @@ def test_the_sub_title_names_the_house_rules_only_as_far_as_they_fit() -> None:
     assert fit_sub_title("Twos", parts, "", 80) == " · ".join(parts)
     # too long whatever is left out: the parts all the same (the header cuts them)
     assert fit_sub_title("Twos", parts, rules, 30) == " · ".join(parts)
+
+
+async def test_the_bomb_pop_up_and_the_log_say_you_play() -> None:
+    # the pop-up of Twos puzzle 1's answer read "You plays bomb 2×3"
+    from twos_tui.play.puzzle_play import PuzzleSeatView
+    from twos_tui.ui.widgets import PlayLog
+
+    puzzles = load_puzzles("twos")
+    p = puzzles[0]
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = PuzzleTableScreen(PuzzleSeatView(p), puzzles, 0)
+        app.push_screen(screen)
+        await _until(pilot, lambda: app.screen is screen and screen._decision is not None)
+        for a in p.answer:
+            screen.act(a)
+        await _until(pilot, lambda: "You play bomb 2×3" in flat(screen_text(app)))
+        shown = flat(screen_text(app))
+        assert "Bomb!" in shown  # the pop-up, over the solved dialog
+        assert "You plays" not in shown
+        log = [line.plain for line in screen.query_one(PlayLog).entries]
+        assert "You play bomb 2×3 4♠ 4♥ 5♦ 5♥ 6♦ 6♥ — BOMB!" in log, log

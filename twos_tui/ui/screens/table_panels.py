@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from ...engine import Decision
+from ...engine.words import says
 from ..cardart import face_style
 from ..widgets import InfoPanel, PlayLog, update_static
 
@@ -143,7 +144,7 @@ def prompt_text(screen: TableScreen, obs: dict[str, Any], seat: int, d: Decision
     elif g.deal_over:
         me.append(obs.get("status", "The deal is over."))
     elif thinking is not None:
-        me.append(f"{g.names[thinking]} is thinking…", style="italic")
+        me.append(f"{says(g.names[thinking], 'is thinking')}…", style="italic")
     elif screen.demo and demo.paused:
         me.append("paused", style="italic")
     else:
