@@ -118,10 +118,10 @@ def test_seats_good_values(text, seats):
             ["--seats", "human,ai", "--players", "3"],
             "argument --seats: it gives 2 seats but --players is 3",
         ),
-        (["--seats", "human,ai,ai,ai"], "--seats gives 4: Twos is for 2 or 3 players, not 4"),
+        (["--seats", "human,ai,ai,ai"], "argument --seats: Twos is for 2 or 3 players, not 4"),
         (["--seats", "human"], "Twos is for 2 or 3 players, not 1"),
         (["--players", "4"], "Twos is for 2 or 3 players, not 4"),
-        (["--players", "9"], "argument --players 9: Twos is for 2 or 3 players, not 9"),
+        (["--players", "9"], "argument --players: Twos is for 2 or 3 players, not 9"),
         (["--players", "0"], "argument --players: must be at least 1 (got 0)"),
         (["--seats", "Ada=human,ai,ai"], None),  # an AI takes the next free name: fine
     ],

@@ -202,10 +202,9 @@ def play_seats(variant: str, players: int | None, seats: list | None) -> list | 
             f"but --players is {players}"
         )
     if n is not None and n not in cls.player_counts:
-        where = "--seats gives" if seats is not None else "--players"
+        where = "--seats" if seats is not None else "--players"
         raise ValueError(
-            f"argument {where} {n}: {cls.name} is for "
-            f"{count_words(cls.player_counts)} players, not {n}"
+            f"argument {where}: {cls.name} is for {count_words(cls.player_counts)} players, not {n}"
         )
     if seats is None:
         return None
