@@ -39,7 +39,7 @@ def exit_code(argv) -> int:
     "argv,needle",
     [
         (["play", "twos", "--players", "0"], "--players"),
-        (["play", "twos", "--players", "1"], "Twos is for 2, 3 players, not 1"),
+        (["play", "twos", "--players", "1"], "Twos is for 2 or 3 players, not 1"),
         (["play", "big-two", "--players", "9"], "--players"),
         (["play", "twos", "--players", "-3"], "--players"),
         (["play", "hearts"], "invalid choice: 'hearts'"),

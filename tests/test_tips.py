@@ -163,3 +163,37 @@ async def test_t_on_the_learn_list_turns_tips_back_on():
         await pilot.pause()
     kept = settings_file.load()
     assert kept.tips and kept.tips_seen == []
+
+
+async def wait_for_screen(pilot, kind, bound: int = 200):
+    for _ in range(bound):
+        await pilot.pause()
+        if isinstance(pilot.app.screen, kind):
+            return pilot.app.screen
+    raise AssertionError(f"no {kind.__name__}; on {pilot.app.screen!r}")
+
+
+@pytest.mark.parametrize(("key", "tab"), [("question_mark", "rules"), ("f1", "keys")])
+async def test_help_keys_open_the_help_over_a_tip_and_the_tip_waits_under_it(key, tab):
+    from textual.widgets import TabbedContent
+    from ui_helpers import screen_text
+
+    from twos_tui.ui.screens.help import HelpScreen
+
+    app = make_app(ai_pause=0, session=session_at(with_out_of_play(twos_lead())), tips=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await tip_on_screen(pilot)
+        assert dialog is not None
+        await pilot.press(key)
+        help_screen = await wait_for_screen(pilot, HelpScreen)
+        assert help_screen.query_one(TabbedContent).active == tab
+        shown = screen_text(app)
+        assert ("Twos rules" if tab == "rules" else "Keys") in shown
+        assert "Tip: " not in shown  # the help is on top, whole
+        await pilot.press("escape")
+        back = await wait_for_screen(pilot, TipDialog)
+        assert back is dialog  # the tip is still up, not yet answered
+        assert "Tip: Your lead" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for_screen(pilot, TableScreen)
+        assert app.settings.tips is True

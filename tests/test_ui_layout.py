@@ -265,6 +265,64 @@ async def test_deal_end_dialog_fits_60x20(variant, players):
             assert target[:20] in screen_text(app)
 
 
+def button_row(app, screen) -> tuple[str, list[str]]:
+    """The action row as shown, and the labels of its buttons on screen."""
+    from textual.widgets import Button
+
+    row = screen.query_one("#actions")
+    r = row.region
+    shown = screen_lines(app)[r.y][r.x : r.right]
+    labels = [str(b.label) for b in row.query(Button) if b.display and b.region.width]
+    return shown, labels
+
+
+@pytest.mark.parametrize(("seed", "widest"), [(2, ("keep", 2)), (3, ("bid", 3))])
+async def test_2v1_buttons_are_whole_at_60x20(seed, widest):
+    # 2v1's three bids, or its two cards to keep, left "Hel" (or no Help at all) at 60
+    # columns: every label on the row is now shown whole, Hint and Help always there
+    app = make_app("2v1", seed=seed, ai_pause=0)
+    rng = random.Random(seed)
+    kinds = set()
+    async with app.run_test(size=(60, 20)) as pilot:
+        for _ in range(40):
+            screen = app.screen
+            if isinstance(screen, DealEndScreen):
+                break
+            try:
+                screen = await wait_for_human(pilot, 200)
+            except AssertionError:
+                break
+            d = screen._decision
+            kinds.add((d.kind, len(d.choices)))
+            shown, labels = button_row(app, screen)
+            for label in labels:
+                assert f" {label} " in f" {shown} ", (label, shown)
+            assert "Hint" in labels[-3] and labels[-2].startswith("Sort") and "Help" in labels[-1]
+            assert [lb for lb in labels if lb.startswith("Help")], shown
+            for choice in d.choices:
+                assert choice.label in shown, (choice.label, shown)
+            seat = screen.viewer
+            screen.act(rng.choice(screen.session.game.legal_actions(seat)))
+    assert widest in kinds, kinds  # the row that did not fit was met and checked
+
+
+async def test_the_button_row_takes_its_full_labels_back_when_there_is_room():
+    app = make_app("2v1", seed=3, ai_pause=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await wait_for_human(pilot)
+        assert len(screen._decision.choices) == 3  # Pass, Bid 3, Bid 4
+        shown, labels = button_row(app, screen)
+        assert "Help" in labels and "Help (?)" not in labels
+        await pilot.resize_terminal(100, 30)
+        for _ in range(100):
+            await pilot.pause()
+            shown, labels = button_row(app, screen)
+            if "Help (?)" in labels:
+                break
+        assert {"Hint (h)", "Help (?)", "Bid 3 (3)", "Sort: rank"} <= set(labels)
+        assert "Help (?)" in shown and "Sort: rank" in shown
+
+
 @pytest.mark.parametrize("variant", ["chinese-poker", "big-two"])
 async def test_four_player_climbing_tables_show_the_play_to_beat_at_60x20(variant):
     # Big Two, seed 12: two passes follow the full house to beat, and the panel has

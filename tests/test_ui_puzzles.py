@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import OptionList
-from ui_helpers import flat, screen_text, wait_for_human
+from ui_helpers import flat, screen_lines, screen_text, wait_for_human
 
 from twos_tui.engine import VARIANT_IDS
 from twos_tui.play.puzzle_play import Progress
@@ -117,3 +117,78 @@ async def test_cli_opens_one_games_list(monkeypatch) -> None:
         text = screen_text(app)
         for v in VARIANT_IDS:
             assert f"{len(load_puzzles(v))} puzzles" in text
+
+
+# ----- the title at the table: whole at 80 columns ----------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+async def test_every_puzzle_title_is_whole_at_80_columns(variant: str) -> None:
+    # Twos puzzles read "Twos — Deal 1 · puzzle 13 of 34 · pass and wait · house rules…":
+    # the header cut them. A puzzle's title has no deal number (one position), and the
+    # house rules are named in full only where they fit (else "see ?": the help has them)
+    from textual.widgets._header import HeaderTitle
+
+    from twos_tui.play.puzzle_play import PuzzleSeatView
+    from twos_tui.puzzles.model import THEMES
+    from twos_tui.ui.screens.table_panels import house_rules_note
+
+    puzzles = load_puzzles(variant)
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for i, p in enumerate(puzzles):
+            screen = PuzzleTableScreen(PuzzleSeatView(p), puzzles, i)
+            app.push_screen(screen)
+            want = f"puzzle {i + 1} of {len(puzzles)} · {THEMES[p.theme]}"
+
+            def shown(screen=screen) -> str:
+                if app.screen is not screen or not screen.query(HeaderTitle):
+                    return ""
+                r = screen.query_one(HeaderTitle).region
+                return screen_lines(app)[r.y][r.x : r.right].strip()
+
+            await _until(pilot, lambda want=want, shown=shown: want in shown())
+            line = shown()
+            assert line == f"{screen.title} — {screen.sub_title}", line
+            assert "…" not in line and "Deal" not in line
+            assert screen.sub_title.startswith(want)
+            if house_rules_note(screen.game):  # said in full or in a word, not left out
+                assert "house rules: " in screen.sub_title
+            app.pop_screen()
+            await _until(pilot, lambda screen=screen: app.screen is not screen)
+
+
+def test_the_sub_title_names_the_house_rules_only_as_far_as_they_fit() -> None:
+    from twos_tui.ui.screens.table_panels import RULES_IN_A_WORD, fit_sub_title
+
+    parts = ["puzzle 13 of 34", "pass and wait"]
+    rules = "house rules: Hand size"
+    assert fit_sub_title("Twos", parts, rules, 100) == " · ".join([*parts, rules])
+    assert fit_sub_title("Twos", parts, rules, 80) == " · ".join([*parts, RULES_IN_A_WORD])
+    assert fit_sub_title("Twos", parts, rules, 60) == " · ".join(parts)
+    assert fit_sub_title("Twos", parts, "", 80) == " · ".join(parts)
+    # too long whatever is left out: the parts all the same (the header cuts them)
+    assert fit_sub_title("Twos", parts, rules, 30) == " · ".join(parts)
+
+
+async def test_the_bomb_pop_up_and_the_log_say_you_play() -> None:
+    # the pop-up of Twos puzzle 1's answer read "You plays bomb 2×3"
+    from twos_tui.play.puzzle_play import PuzzleSeatView
+    from twos_tui.ui.widgets import PlayLog
+
+    puzzles = load_puzzles("twos")
+    p = puzzles[0]
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = PuzzleTableScreen(PuzzleSeatView(p), puzzles, 0)
+        app.push_screen(screen)
+        await _until(pilot, lambda: app.screen is screen and screen._decision is not None)
+        for a in p.answer:
+            screen.act(a)
+        await _until(pilot, lambda: "You play bomb 2×3" in flat(screen_text(app)))
+        shown = flat(screen_text(app))
+        assert "Bomb!" in shown  # the pop-up, over the solved dialog
+        assert "You plays" not in shown
+        log = [line.plain for line in screen.query_one(PlayLog).entries]
+        assert "You play bomb 2×3 4♠ 4♥ 5♦ 5♥ 6♦ 6♥ — BOMB!" in log, log

@@ -103,13 +103,157 @@ def _shown(text: str) -> str:
 SEED.__name__ = "seed"
 
 
-def add_play_parser(sub: argparse._SubParsersAction) -> None:
-    from .engine import VARIANT_IDS
+def count_words(counts: tuple[int, ...] | list[int]) -> str:
+    """A game's player counts in words: "4", "2 or 3", "2 to 4", "2, 4 or 6"."""
+    counts = sorted(counts)
+    if len(counts) == 1:
+        return str(counts[0])
+    if counts == list(range(counts[0], counts[-1] + 1)) and len(counts) > 2:
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
 
-    play = sub.add_parser("play", help=COMMAND_HELP["play"])
+
+class RawEpilogFormatter(HelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """:class:`HelpFormatter` that keeps the lines of the description and epilog (a
+    table stays a table)."""
+
+
+#: ``--seats``: what one seat may be (after an optional ``NAME=``)
+SEAT_KINDS_TEXT = "human, ai or ai:LEVEL"
+
+
+def parse_seats(text: str) -> list[tuple[str | None, str, str | None]]:
+    """``--seats``: a comma list of ``[NAME=]human``, ``[NAME=]ai`` or
+    ``[NAME=]ai:LEVEL`` -> (name or None, "human"/"ai", level or None) per seat.
+    ValueError, saying which seat and why, for anything else."""
+    from .ai import LEVELS
+    from .play.names import MAX_NAME_CELLS, clean_name, clean_text
+
+    if not text.strip():
+        raise ValueError(f"give one seat or more, e.g. Ann=human,ai (each is {SEAT_KINDS_TEXT})")
+    seats: list[tuple[str | None, str, str | None]] = []
+    for i, item in enumerate(text.split(","), 1):
+        word = item.strip()
+        if not word:
+            raise ValueError(f"seat {i} is empty: each seat is {SEAT_KINDS_TEXT}")
+        name: str | None = None
+        if "=" in word:
+            raw, _, word = word.partition("=")
+            name = " ".join(raw.split())
+            word = word.strip()
+            if not name:
+                raise ValueError(f"seat {i}: a name goes before the = (e.g. Ann=human)")
+            cleaned = clean_name(name, "")
+            if cleaned != name:
+                if not cleaned or " ".join(clean_text(name, 200).split()) != name:
+                    raise ValueError(
+                        f"seat {i}: the name {_shown(name)} has characters a name cannot have"
+                    )
+                raise ValueError(
+                    f"seat {i}: the name {_shown(name)} is too long "
+                    f"(at most {MAX_NAME_CELLS} characters)"
+                )
+        kind, colon, level = word.lower().partition(":")
+        if kind == "human" and not colon:
+            seats.append((name, "human", None))
+        elif kind == "ai" and not colon:
+            seats.append((name, "ai", None))
+        elif kind == "ai" and level in LEVELS:
+            seats.append((name, "ai", level))
+        elif kind == "ai":
+            raise ValueError(
+                f"seat {i}: an AI's level is {', '.join(LEVELS[:-1])} or {LEVELS[-1]}, "
+                f"not {_shown(level)}"
+            )
+        else:
+            raise ValueError(f"seat {i} must be {SEAT_KINDS_TEXT}, not {_shown(word)}")
+    taken: set[str] = set()
+    for name, _kind, _level in seats:
+        if name is not None:
+            if name.casefold() in taken:
+                raise ValueError(f"two seats are named {_shown(name)}: give each its own name")
+            taken.add(name.casefold())
+    return seats
+
+
+def SEATS(text: str) -> list[tuple[str | None, str, str | None]]:  # noqa: N802 (argparse type)
+    try:
+        return parse_seats(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+SEATS.__name__ = "seats"
+
+
+def play_seats(variant: str, players: int | None, seats: list | None) -> list | None:
+    """The seats of ``twos-tui play`` (:class:`~.play.session.SeatConfig`), or ``None``
+    for the game's usual ones: ``--seats`` checked against ``--players`` and the
+    game's player counts; unnamed humans are "Player N", unnamed AIs take the usual AI
+    names not already taken. ValueError with the reason."""
+    from .engine import variant_class
+    from .play.session import AI_NAMES, SeatConfig
+
+    cls = variant_class(variant)
+    n = len(seats) if seats is not None else players if players is not None else None
+    if seats is not None and players is not None and players != len(seats):
+        raise ValueError(
+            f"argument --seats: it gives {len(seats)} seat{'s' if len(seats) != 1 else ''} "
+            f"but --players is {players}"
+        )
+    if n is not None and n not in cls.player_counts:
+        where = "--seats" if seats is not None else "--players"
+        raise ValueError(
+            f"argument {where}: {cls.name} is for {count_words(cls.player_counts)} players, not {n}"
+        )
+    if seats is None:
+        return None
+    taken = {name.casefold() for name, _, _ in seats if name}
+    spare = iter([a for a in AI_NAMES if a.casefold() not in taken])
+    out = []
+    for i, (name, kind, level) in enumerate(seats):
+        if name is None:
+            name = f"Player {i + 1}" if kind == "human" else next(spare, f"AI {i + 1}")
+            if name.casefold() in taken:
+                raise ValueError(f"seat {i + 1} would be named {name!r} as another is: name it")
+            taken.add(name.casefold())
+        out.append(SeatConfig(name, kind, level) if level else SeatConfig(name, kind))
+    return out
+
+
+def add_play_parser(sub: argparse._SubParsersAction) -> None:
+    from .engine import VARIANT_IDS, variant_class
+
+    classes = [variant_class(v) for v in VARIANT_IDS]
+    width = max(map(len, VARIANT_IDS))
+    table = "\n".join(
+        f"  {v:<{width}}  {count_words(c.player_counts)}"
+        + (f" (usually {c.default_players})" if len(c.player_counts) > 1 else "")
+        for v, c in zip(VARIANT_IDS, classes, strict=True)
+    )
+    play = sub.add_parser(
+        "play",
+        help=COMMAND_HELP["play"],
+        formatter_class=RawEpilogFormatter,
+        epilog=f"players in each game:\n{table}\n\n"
+        "seats: a comma list, in order round the table, each human, ai or ai:LEVEL\n"
+        "(easy, normal, hard), with NAME= before it to name the player, e.g.\n"
+        '  twos-tui play twos --seats "Ann=human,Bob=human,ai:hard"\n'
+        "Two humans or more play hot-seat: the screen hides each hand between turns.",
+    )
     play.add_argument("variant", choices=VARIANT_IDS, help="the game to play")
     play.add_argument(
-        "--players", type=int_range(1, 8), default=None, help="seats at the table (1 to 8)"
+        "--players",
+        type=int_range(1),
+        default=None,
+        help="seats at the table: each game's numbers are listed below (default: its usual number)",
+    )
+    play.add_argument(
+        "--seats",
+        type=SEATS,
+        default=None,
+        metavar="SEATS",
+        help="who sits where, e.g. Ann=human,Bob=human,ai (see below; default: you and AIs)",
     )
     play.add_argument(
         "--seed", type=SEED, default=None, help="a whole number: the same seed, the same deals"
@@ -245,6 +389,15 @@ def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
     return p
 
 
+def _command_parser(command: str) -> argparse.ArgumentParser:
+    """The parser of one subcommand (for its one-line errors)."""
+    sub = next(
+        a for a in build_parser(command)._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    parser: argparse.ArgumentParser = sub.choices[command]
+    return parser
+
+
 def run_hosted_ui(table: HostedTable, server: TableServer, seat: int) -> int:
     """``twos-tui host`` with a screen: the host plays ``seat`` of ``table`` in the app
     (``twos_tui.ui.app.run_hosted``), which starts ``server`` on its own loop
@@ -315,7 +468,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "learn":
         return run_app(learn=args.variant or "", learn_step=args.step)
     if args.command == "play":
-        return run_app(variant=args.variant, players=args.players, seed=args.seed)
+        try:
+            seats = play_seats(args.variant, args.players, args.seats)
+        except ValueError as e:
+            _command_parser(args.command).error(str(e))
+        return run_app(variant=args.variant, players=args.players, seed=args.seed, seats=seats)
     return run_app()
 
 

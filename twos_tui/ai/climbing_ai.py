@@ -53,6 +53,7 @@ from ..engine.observation import ChinesePokerObservation, ClimbingObservation, O
 from ..engine.poker_hands import CODE_IDX, penalty_50_40_30
 from ..engine.protocol import Action, Decision
 from ..engine.twos import CODE_INT
+from ..engine.words import says
 from . import Suggestion
 from .hand_plan import BigTwoPlanner, Combo, Planner, _Opp, planner_for
 
@@ -348,21 +349,21 @@ class NormalClimbingAgent:
             s, n, _o, _w = min(near, key=lambda d: d[1])
             if pick.n > n:
                 return act, (
-                    f"Lead {show(act.cards)}: {names[s]} has {_cards_word(n)} left and "
+                    f"Lead {show(act.cards)}: {says(names[s], 'has')} {_cards_word(n)} left and "
                     f"cannot follow a {word}."
                 )
             o = min(near, key=lambda d: d[1])[2]
             if P.is_control(pick, [o]) and (pick.bomb or P.bomb_threat() == 0.0):
                 return act, (
-                    f"Lead {show(act.cards)}: {names[s]} has {_cards_word(n)} left, and "
+                    f"Lead {show(act.cards)}: {says(names[s], 'has')} {_cards_word(n)} left, and "
                     f"nothing they could hold beats it."
                 )
             # the lead they are least likely to beat, when it is (else the plain reasons)
             s_pick = P.strength(pick, [o])
             if all(P.strength(c, [o]) <= s_pick + 1e-9 for c in legal_plan if c.n <= n):
                 return act, (
-                    f"Lead {show(act.cards)}: {names[s]} has {_cards_word(n)} left, and of "
-                    f"your leads this is the one they are least likely to beat."
+                    f"Lead {show(act.cards)}: {says(names[s], 'has')} {_cards_word(n)} left, "
+                    f"and of your leads this is the one they are least likely to beat."
                 )
         played = set(act.cards)
         keep = [c for c in plan if c is not pick and c.s >= self.HOLD and not played & set(c.cards)]
@@ -490,7 +491,7 @@ class NormalClimbingAgent:
             if near:
                 s, n = min(near, key=lambda x: x[1])[:2]
                 return t.a, (
-                    f"Play {show(t.a.cards)}: {names[s]} has {_cards_word(n)} left — "
+                    f"Play {show(t.a.cards)}: {says(names[s], 'has')} {_cards_word(n)} left — "
                     f"take the trick before they go out."
                 )
             if t.gain < 0.1 and t.c.s < 0.5:

@@ -56,6 +56,7 @@ from .poker_hands import (
     target_spec,
 )
 from .protocol import DealResult, OptionSpec
+from .words import says
 
 # five-card categories, weakest first
 STRAIGHT, FLUSH, FULL_HOUSE, FOUR_KIND, STRAIGHT_FLUSH = 1, 2, 3, 4, 5
@@ -530,7 +531,7 @@ class BigTwoGame(PokerClimbingGame):
         super().start_deal()
         assert self.required_card is not None
         self.log(
-            f"{self.names[self.current]} holds {display(self.required_card)} and must "
+            f"{says(self.names[self.current], 'holds')} {display(self.required_card)} and must "
             f"play it in the first play.",
             self.current,
             kind="starter",

@@ -71,6 +71,7 @@ from .poker_hands import (
     target_spec,
 )
 from .protocol import Action, Choice, DealResult, Decision, OptionSpec
+from .words import says
 
 #: the four cards taken out of the 52-card deck
 REMOVED = ("2H", "2D", "2C", "AC")
@@ -483,7 +484,7 @@ class ChinesePokerGame(PokerClimbingGame):
         letter = action.value
         assert type(letter) is str  # checked: one of the letters on offer
         self.hands[seat] = self.offered.pop(letter)
-        self.log(f"{self.names[seat]} takes hand {letter}.", seat, kind="choose-hand")
+        self.log(f"{says(self.names[seat], 'takes')} hand {letter}.", seat, kind="choose-hand")
         if seat == self.dealer:
             self.chooser = (self.dealer + 1) % self.players
         else:
@@ -495,7 +496,7 @@ class ChinesePokerGame(PokerClimbingGame):
             self.current = self.dealer
             self.log(
                 "The third hand is out of play for this deal. "
-                f"{self.names[self.dealer]} plays first.",
+                f"{says(self.names[self.dealer], 'plays first')}.",
                 None,
                 kind="choose-hand",
             )
@@ -549,7 +550,7 @@ class ChinesePokerGame(PokerClimbingGame):
     def status_line(self) -> str:
         if self.phase == "choose" and not (self.deal_over or self.match_over):
             assert self.chooser is not None
-            return f"{self.names[self.chooser]} is choosing a hand."
+            return f"{says(self.names[self.chooser], 'is choosing a hand')}."
         return super().status_line()
 
     # ----- accounting ------------------------------------------------------------------------

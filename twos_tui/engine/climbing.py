@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Self, cast
 from .cards import CardError, display, display_cards, parse_card
 from .observation import ClimbingLastTrick, ClimbingObservation, TableEntry, TrickMove
 from .protocol import PASS, Action, Choice, DealResult, Decision, Game
+from .words import says, whose
 
 #: a combination's pattern: ``("set", 2)``, ``("run", 5)``, ``("bomb", 4, 1)``, ...
 Slot = tuple[str | int, ...]
@@ -195,8 +196,8 @@ class ClimbingGame(Game):
             for h in self.hands:
                 h.sort(key=self.card_sort_key)
         self.log(
-            f"Deal {self.deal_number}: {self.names[self.dealer]} deals; "
-            f"{self.names[self.current]} starts."
+            f"Deal {self.deal_number}: {says(self.names[self.dealer], 'deals')}; "
+            f"{says(self.names[self.current], 'starts')}."
         )
 
     def next_deal(self) -> None:
@@ -291,7 +292,7 @@ class ClimbingGame(Game):
             return f"{what} — a new lead"
         beaten = describe_kind(self.top.kind)
         how = "bombs" if combo.is_bomb and not self.top.is_bomb else "beats"
-        return f"{what} — {how} {self.names[self.top_seat]}'s {beaten}"
+        return f"{what} — {how} {whose(self.names[self.top_seat])} {beaten}"
 
     def lookup_play(self, seat: int, cards: object) -> Combination | None:
         """Fast path for :meth:`check`: the combination ``cards`` make if they are
@@ -329,7 +330,7 @@ class ClimbingGame(Game):
             self.history.append(
                 {
                     "seat": seat,
-                    "text": self.names[seat] + " passes.",
+                    "text": says(self.names[seat], "passes") + ".",
                     "deal": self.deal_number,
                     "kind": "pass",
                 }
@@ -360,7 +361,7 @@ class ClimbingGame(Game):
         is_bomb = combo.power > 0
         bomb = " — BOMB!" if is_bomb else ""
         self.log(
-            f"{self.names[seat]} plays {describe_kind(combo.kind)} {_show(shown)}{bomb}",
+            says(self.names[seat], f"plays {describe_kind(combo.kind)} {_show(shown)}{bomb}"),
             seat,
             kind="play",
             cards=list(shown),
@@ -405,7 +406,9 @@ class ClimbingGame(Game):
         self.trick = []
         self.current = leader
         self.log(
-            f"Everyone else passed: {self.names[leader]} leads a new trick.", leader, kind="trick"
+            f"Everyone else passed: {says(self.names[leader], 'leads a new trick')}.",
+            leader,
+            kind="trick",
         )
 
     def _end_deal(self, winner: int) -> None:
@@ -415,8 +418,8 @@ class ClimbingGame(Game):
         self.totals = list(result.totals)
         self.log(result.summary, winner, kind="deal-end")
         if self.match_over:
-            names = ", ".join(self.names[i] for i in self.match_winners())
-            self.log(f"Match over: {names} wins.", None, kind="match-end")
+            won = [self.names[i] for i in self.match_winners()]
+            self.log(f"Match over: {says(won, 'wins')}.", None, kind="match-end")
 
     # ----- card accounting -----------------------------------------------------------
     def deck_cards(self) -> list[str]:
@@ -449,7 +452,7 @@ class ClimbingGame(Game):
         else:
             assert self.top_seat is not None
             prompt = (
-                f"Beat {self.names[self.top_seat]}'s {describe_kind(self.top.kind)} "
+                f"Beat {whose(self.names[self.top_seat])} {describe_kind(self.top.kind)} "
                 f"{show_combo(self.top)}, or pass."
             )
         choices = (Choice("Pass", PASS, "p"),) if self.can_pass(seat) else ()

@@ -46,6 +46,7 @@ from .bitmask import bits
 from .cards import CLIMB_RANKS, RANK_TEXT, display
 from .climbing import ClimbingGame, Combination, Slot, _show, describe_kind, shown_order
 from .protocol import PASS, Action, DealResult, OptionSpec
+from .words import is_you, says
 
 mask_ints = bits  #: the cards of a mask, lowest first (the name the engine uses)
 
@@ -657,7 +658,7 @@ class PokerClimbingGame(ClimbingGame):
             self.history.append(
                 {
                     "seat": seat,
-                    "text": self.names[seat] + " passes.",
+                    "text": says(self.names[seat], "passes") + ".",
                     "deal": self.deal_number,
                     "kind": "pass",
                 }
@@ -697,7 +698,11 @@ class PokerClimbingGame(ClimbingGame):
         self.history.append(
             {
                 "seat": seat,
-                "text": self.names[seat] + (e[9] or play_text(e)),
+                "text": (
+                    says(self.names[seat], (e[9] or play_text(e))[1:])
+                    if is_you(self.names[seat])
+                    else self.names[seat] + (e[9] or play_text(e))
+                ),
                 "deal": self.deal_number,
                 "kind": "play",
                 "cards": list(shown),
@@ -726,7 +731,7 @@ class PokerClimbingGame(ClimbingGame):
             winners = [s for s, v in zip(contenders, vals, strict=False) if v == best]
             if len(winners) == 1:
                 self.log(
-                    f"Cut for the deal: {shown}. {self.names[winners[0]]} deals first.",
+                    f"Cut for the deal: {shown}. {says(self.names[winners[0]], 'deals first')}.",
                     None,
                     kind="cut",
                 )
@@ -748,7 +753,7 @@ class PokerClimbingGame(ClimbingGame):
                     f"left, +{changes[i]} (now {totals[i]})."
                 )
         summary = (
-            f"{self.names[winner]} wins deal {self.deal_number}; penalties: "
+            f"{says(self.names[winner], 'wins')} deal {self.deal_number}; penalties: "
             + ", ".join(
                 f"{self.names[i]} +{changes[i]}" for i in range(self.players) if i != winner
             )

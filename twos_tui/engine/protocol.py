@@ -50,6 +50,7 @@ from typing import Any, ClassVar, Self, Unpack, cast
 
 from .cards import CardFace, standard_face
 from .observation import DealScore, LogEntry, LogExtras, Observation
+from .words import names_text, whom
 
 
 class EngineError(ValueError):
@@ -417,7 +418,7 @@ class Game(ABC):
         acting = self.to_act()
         if seat in acting:
             return None
-        who = " and ".join(self.names[s] for s in acting)
+        who = names_text([whom(self.names[s]) for s in acting])
         if self.has_chosen(seat):
             return f"You have already made your choice: waiting for {who}."
         return f"It is not your turn: waiting for {who}."

@@ -64,6 +64,7 @@ from .cards import (
 from .climbing import ClimbingGame, Combination, Slot, describe_kind, show_combo
 from .observation import TwosObservation
 from .protocol import PASS, Action, DealResult, OptionSpec
+from .words import says, verb
 
 # ---------------------------------------------------------------------------------------
 # Card encoding: card = 4 * rank_index + suit_index, rank_index 0 (3) .. 12 (2),
@@ -789,14 +790,18 @@ class TwosGame(ClimbingGame):
             totals = [t + c for t, c in zip(self.totals, changes, strict=False)]
             self.match_over = self.deal_number >= self.options["penalty_deals"]
             summary = (
-                f"{self.names[winner]} is out of cards and wins deal "
+                f"{says(self.names[winner], 'is out of cards and')} "
+                f"{verb(self.names[winner], 'wins')} deal "
                 f"{self.deal_number}; the others score a point a card."
             )
         else:
             changes = [1 if s == winner else 0 for s in range(self.players)]
             totals = [t + c for t, c in zip(self.totals, changes, strict=False)]
             self.match_over = totals[winner] >= self.options["deals_to_win"]
-            summary = f"{self.names[winner]} is out of cards and wins deal {self.deal_number}."
+            summary = (
+                f"{says(self.names[winner], 'is out of cards and')} "
+                f"{verb(self.names[winner], 'wins')} deal {self.deal_number}."
+            )
         return DealResult(self.deal_number, [winner], changes, totals, summary, details)
 
     # ----- legal plays ----------------------------------------------------------------------

@@ -39,6 +39,8 @@ from .cards import (
 )
 from .observation import LastTrickView, TwosTricksObservation
 from .protocol import Action, DealResult, Decision, Game, OptionSpec
+from .words import says, whom
+from .words import verb as verb_of
 
 HONOURS = frozenset((11, 12, 13, 14))
 #: display order of the suits in a hand (alternating colours)
@@ -174,8 +176,8 @@ class TwosTricksGame(Game):
             self.hands[seat] = self._sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE])
         self.leader = self.current = (self.dealer + 1) % n
         self.log(
-            f"Deal {self.deal_number}: {self.names[self.dealer]} deals; "
-            f"{self.names[self.current]} leads.",
+            f"Deal {self.deal_number}: {says(self.names[self.dealer], 'deals')}; "
+            f"{says(self.names[self.current], 'leads')}.",
             self.dealer,
             kind="deal",
         )
@@ -249,7 +251,7 @@ class TwosTricksGame(Game):
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
         verb = "leads" if len(self.trick) == 1 else "plays"
-        self.log(f"{self.names[seat]} {verb} {display(card)}.", seat, kind="play", card=card)
+        self.log(f"{says(self.names[seat], verb)} {display(card)}.", seat, kind="play", card=card)
         if len(self.trick) < self.players:
             self.current = (seat + 1) % self.players
             return
@@ -273,9 +275,12 @@ class TwosTricksGame(Game):
             self.points[victim] -= pts
             victim_card = next(c for s, c in plays if s == victim)
             parts.append(
-                f"catches {display(victim_card)} from {self.names[victim]} (+{pts}/−{pts})"
+                f"{verb_of(self.names[winner], 'catches')} {display(victim_card)} from "
+                f"{whom(self.names[victim])} (+{pts}/−{pts})"
             )
-        text = f"{self.names[winner]} wins trick {self.trick_number} with {display(win_card)}"
+        text = (
+            f"{says(self.names[winner], 'wins')} trick {self.trick_number} with {display(win_card)}"
+        )
         if hon:
             text += f", {hon} honour{'s' if hon > 1 else ''}"
         if parts:
@@ -323,8 +328,8 @@ class TwosTricksGame(Game):
         )
         self.log(summary, None, kind="deal-end")
         if self.match_over:
-            names = ", ".join(self.names[s] for s in self.match_winners())
-            self.log(f"Match over: {names} wins.", None, kind="match-end")
+            won = [self.names[s] for s in self.match_winners()]
+            self.log(f"Match over: {says(won, 'wins')}.", None, kind="match-end")
 
     def target_text(self) -> str:
         length = self.options["game_length"]

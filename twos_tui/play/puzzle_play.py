@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Action, IllegalAction
+from ..engine.words import says
 from ..puzzles.model import Puzzle
 from ..puzzles.solver import Move, describe_move, refutation, solve
 from .paths import data_dir
@@ -209,7 +210,7 @@ class PuzzleSeatView(LocalSeatView):
             head = f"{what} does not make sure you go out in time"
         if line:
             replies = "; ".join(
-                f"{names[s]} {_verb(a, face)}" for s, acts in line[:3] for a in acts if s != p.seat
+                says(names[s], _verb(a, face)) for s, acts in line[:3] for a in acts if s != p.seat
             )
             if replies:
                 head += f": {replies}" + ("…" if len(line) > 3 else "")

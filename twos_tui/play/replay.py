@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Action, Game, new_game
+from ..engine.words import says
 from . import history
 from .history import HistoryError
 from .names import clean_name, clean_text
@@ -234,7 +235,7 @@ def game_log(conn: sqlite3.Connection, match_id: int) -> str:
         for seat, hand in enumerate(rep.frames[0].hands):
             cards = " ".join(face(c).label for c in hand)
             name = match["names"][seat] if seat < len(match["names"]) else f"Seat {seat + 1}"
-            out.append(f"  {name} is dealt: {cards}")
+            out.append(f"  {says(name, 'is dealt')}: {cards}")
         for entry in rep.log:
             out.append(f"  {clean_text(entry.get('text', ''))}")
         out.append(d["summary"])

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ..play.net.server import HostedTable, TableServer
     from ..play.saves import SaveInfo
     from ..play.seat_view import SeatView
-    from ..play.session import Session
+    from ..play.session import SeatConfig, Session
 
 AI_PAUSE: float | None = None  #: None: the pace chosen in the picker (see play.settings)
 
@@ -57,8 +57,10 @@ class TwosApp(App[int]):
         session: Session | SeatView | None = None,
         replay: int | None = None,
         tips: bool = False,
+        seats: list[SeatConfig] | None = None,
     ) -> None:
         super().__init__()
+        self.start_seats = seats
         #: first-game tips may be shown (as the settings say): on for a player's app
         #: (:func:`run_app`), off in the tests' and screenshots' apps unless asked for
         self.tips = tips
@@ -172,7 +174,7 @@ class TwosApp(App[int]):
             self.start_session(
                 Session.start(
                     self.start_variant,
-                    None,
+                    self.start_seats,
                     self.start_players,
                     None,
                     self.start_seed,
@@ -600,10 +602,13 @@ def make_app(
     session: Session | None = None,
     replay: int | None = None,
     tips: bool = False,
+    seats: list[SeatConfig] | None = None,
 ) -> TwosApp:
     """Build the app (tests pass a fixed seed and ``ai_pause=0``). First-game tips are
-    off unless ``tips``: a player's app (:func:`run_app`) turns them on."""
-    return TwosApp(variant, players, seed, ai_pause, autosave, session, replay, tips)
+    off unless ``tips``: a player's app (:func:`run_app`) turns them on. ``seats``: who
+    sits at the ``variant``'s table (``twos-tui play --seats``; default: one person and
+    AIs)."""
+    return TwosApp(variant, players, seed, ai_pause, autosave, session, replay, tips, seats)
 
 
 def run_app(
@@ -613,6 +618,7 @@ def run_app(
     replay: int | None = None,
     learn: str | None = None,
     learn_step: int | None = None,
+    seats: list[SeatConfig] | None = None,
 ) -> int:
     """Run the app in the terminal; the exit status for the command line. ``learn``:
     open the lessons ("" the list, a variant id that game's lesson, at ``learn_step``
@@ -652,7 +658,7 @@ def run_app(
         except ValueError as e:
             print(f"twos-tui: {e}", file=sys.stderr)
             return 2
-    return run_built(make_app(variant, players, seed, replay=replay, tips=True))
+    return run_built(make_app(variant, players, seed, replay=replay, tips=True, seats=seats))
 
 
 def run_built(app: TwosApp) -> int:

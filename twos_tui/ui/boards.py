@@ -24,6 +24,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from ..engine.climbing import describe_kind
+from ..engine.words import says
 from ..play.seat_view import SeatView
 from .cardart import CARD_H, Canvas, best_stride, chips, fan_width
 from .widgets import SeatPanel
@@ -159,7 +160,7 @@ def climbing_caption(view: TableView, last: dict[str, Any], leads: bool = True) 
     elif leads:
         t.append(".")
     if leads:
-        t.append(f"\n{view.name(winner)} leads.")
+        t.append(f"\n{says(view.name(winner), 'leads')}.")
     return t
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..protocol import Action, Choice, Decision
+from ..words import says
 from .phase import Phase, lone_name
 
 if TYPE_CHECKING:
@@ -32,7 +33,10 @@ class BidPhase(Phase):
         g.high_bid = None
         g.high_seat = None
         g.bid_queue = [s for s in ((holder + 1) % n, (holder + 2) % n, holder) if g.eligible[s]]
-        text = f"{g.names[holder]} has the rainbow; {g.names[g.bid_queue[0]]} speaks first."
+        text = (
+            f"{says(g.names[holder], 'has the rainbow')}; "
+            f"{says(g.names[g.bid_queue[0]], 'speaks first')}."
+        )
         if g.forced:
             text += " The rainbow has gone round: this time somebody must bid."
         g.log(text, holder, kind="rainbow")
@@ -75,15 +79,15 @@ class BidPhase(Phase):
         g.bids.append([seat, value])
         if value == 0:
             g.bid_queue.pop(0)
-            g.log(f"{g.names[seat]} passes.", seat, kind="bid", bid=0)
+            g.log(f"{says(g.names[seat], 'passes')}.", seat, kind="bid", bid=0)
         elif value == 3:
             g.high_bid, g.high_seat = 3, seat
             g.bid_queue = [s for s in ((seat + 1) % n, (seat + 2) % n) if g.eligible[s]]
-            g.log(f"{g.names[seat]} bids 3.", seat, kind="bid", bid=3)
+            g.log(f"{says(g.names[seat], 'bids 3')}.", seat, kind="bid", bid=3)
         else:
             g.high_bid, g.high_seat = 4, seat
             g.bid_queue = []
-            g.log(f"{g.names[seat]} bids 4.", seat, kind="bid", bid=4)
+            g.log(f"{says(g.names[seat], 'bids 4')}.", seat, kind="bid", bid=4)
         if not g.bid_queue:
             self._end(g)
 
@@ -93,7 +97,7 @@ class BidPhase(Phase):
             return
         assert g.high_seat is not None
         g.lone, g.bid = g.high_seat, g.high_bid
-        g.log(f"{g.names[g.lone]} plays alone, bidding {g.bid}.", g.lone, kind="lone")
+        g.log(f"{says(g.names[g.lone], 'plays alone')}, bidding {g.bid}.", g.lone, kind="lone")
         g.enter("raise" if g.bid == 3 else "discard")
 
     def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
@@ -111,7 +115,7 @@ class BidPhase(Phase):
                 prompt = "The rainbow has gone round: nobody has bid, so you must bid."
         else:
             assert g.high_seat is not None
-            prompt = f"{g.names[g.high_seat]} bids 3: overcall with 4, or pass."
+            prompt = f"{says(g.names[g.high_seat], 'bids 3')}: overcall with 4, or pass."
         return Decision(seat, "bid", prompt, None, None, tuple(choices))
 
     def status(self, g: TwoVOneGame, acting: str) -> str:
@@ -137,9 +141,9 @@ class RaisePhase(Phase):
         if action.value == 4:
             g.bid = 4
             g.raised = True
-            g.log(f"{g.names[seat]} raises the bid to 4.", seat, kind="raise")
+            g.log(f"{says(g.names[seat], 'raises the bid to 4')}.", seat, kind="raise")
         else:
-            g.log(f"{g.names[seat]} stays at 3.", seat, kind="raise")
+            g.log(f"{says(g.names[seat], 'stays at 3')}.", seat, kind="raise")
         g.enter("discard")
 
     def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
@@ -159,4 +163,4 @@ class RaisePhase(Phase):
         )
 
     def status(self, g: TwoVOneGame, acting: str) -> str:
-        return f"{lone_name(g)} may raise the bid of 3 to 4."
+        return f"{says(lone_name(g), 'may raise the bid of 3 to 4')}."

@@ -15,11 +15,17 @@ from typing import TYPE_CHECKING
 from ..cards import HIDDEN
 from ..observation import TableEntry
 from ..protocol import Action, Decision
+from ..words import names_text, says, whom
 from .deck import RAINBOW, hand_order, parse
 from .phase import Phase, lone_name, selection
 
 if TYPE_CHECKING:
     from .game import TwoVOneGame
+
+
+def waited_for(g: TwoVOneGame) -> str:
+    """The players the table waits for, inside a sentence ("you and Cleo")."""
+    return names_text([whom(g.names[s]) for s in g.to_act()])
 
 
 class ExchangePhase(Phase):
@@ -55,7 +61,7 @@ class ExchangePhase(Phase):
     def apply(self, g: TwoVOneGame, seat: int, action: Action) -> None:
         n = g.players
         g.pending[seat] = [parse(c) for c in action.cards]
-        g.log(f"{g.names[seat]} has chosen two cards.", seat, kind="exchange-ready")
+        g.log(f"{says(g.names[seat], 'has chosen two cards')}.", seat, kind="exchange-ready")
         moving = [p for p in g.pending if p is not None]
         if len(moving) < n:
             return
@@ -91,7 +97,7 @@ class ExchangePhase(Phase):
         return Decision(seat, "exchange", prompt, (2, 2), "exchange", (), hidden=True)
 
     def status(self, g: TwoVOneGame, acting: str) -> str:
-        return f"Exchange: waiting for {acting} to choose two cards."
+        return f"Exchange: waiting for {waited_for(g)} to choose two cards."
 
     def table(self, g: TwoVOneGame, seat: int) -> list[TableEntry]:
         table: list[TableEntry] = []
@@ -132,7 +138,7 @@ class DiscardPhase(Phase):
         card = parse(action.cards[0])
         g.hands[seat].remove(card)
         g.duo_discards[seat] = card
-        g.log(f"{g.names[seat]} discards a card face down.", seat, kind="discard")
+        g.log(f"{says(g.names[seat], 'discards a card face down')}.", seat, kind="discard")
         if all(g.duo_discards[s] is not None for s in g.duo()):
             g.enter("lead")
 
@@ -151,4 +157,6 @@ class DiscardPhase(Phase):
         )
 
     def status(self, g: TwoVOneGame, acting: str) -> str:
-        return f"{lone_name(g)} bids {g.bid}. The duo discard: waiting for {acting}."
+        return (
+            f"{says(lone_name(g), 'bids')} {g.bid}. The duo discard: waiting for {waited_for(g)}."
+        )

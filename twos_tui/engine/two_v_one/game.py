@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Self, TypedDict
 from ..cards import HIDDEN, CardFace, standard_face
 from ..observation import TwoVOneObservation
 from ..protocol import Action, Decision, Game, OptionSpec
+from ..words import says
 from . import codec, view
 from .bidding import BidPhase, RaisePhase
 from .deck import (
@@ -156,7 +157,9 @@ class TwoVOneGame(Game):
         self.rainbow_origin = self.rainbow_holder()
         title = "Play-off round" if self.playoff else f"Round {self.deal_number}"
         self.log(
-            f"{title}: {self.names[self.dealer]} deals six cards each.", self.dealer, kind="deal"
+            f"{title}: {says(self.names[self.dealer], 'deals six cards each')}.",
+            self.dealer,
+            kind="deal",
         )
         self.enter("bid")
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ..cards import HIDDEN
 from ..observation import TableEntry
 from ..protocol import Action, Choice, Decision
+from ..words import says, whose
 from .deck import (
     BLINDFOLD,
     HANDS_PER_ROUND,
@@ -105,7 +106,7 @@ class LeadPhase(Phase):
         g.reveal(card)
         g.enter("hide")
         g.log(
-            f"Hand {g.hand_no}: {g.names[seat]} leads {label(card)} face up.",
+            f"Hand {g.hand_no}: {says(g.names[seat], 'leads')} {label(card)} face up.",
             seat,
             kind="lead",
             card=card,
@@ -148,7 +149,7 @@ class HidePhase(LeadPhase):
         g.enter("follow")
         assert g.lead_up
         g.blind = card_value(g.lead_up) == BLINDFOLD
-        text = f"{g.names[seat]} lays a second card face down."
+        text = f"{says(g.names[seat], 'lays a second card face down')}."
         if g.blind:
             text += " A blindfold card was led: the duo choose face down, together."
         g.log(text, seat, kind="hide")
@@ -201,7 +202,7 @@ class FollowPhase(Phase):
         g.follows[seat] = card
         played = [c for c in (g.follows[s] for s in g.duo()) if c is not None]
         if g.blind:
-            g.log(f"{g.names[seat]} lays a card face down.", seat, kind="follow")
+            g.log(f"{says(g.names[seat], 'lays a card face down')}.", seat, kind="follow")
             if len(played) == 2:
                 d = g.duo()
                 g.reveal(*played)
@@ -213,7 +214,7 @@ class FollowPhase(Phase):
                 )
         else:
             g.reveal(card)
-            g.log(f"{g.names[seat]} plays {label(card)}.", seat, kind="follow", card=card)
+            g.log(f"{says(g.names[seat], 'plays')} {label(card)}.", seat, kind="follow", card=card)
         if len(played) == 2:
             self._resolve(g)
 
@@ -242,11 +243,12 @@ class FollowPhase(Phase):
             "returned_public": True,
         }
         tie = " (a tie goes to the lone player)" if lone_v == duo_v else ""
-        side = g.names[g.lone] if lone_wins else "The duo"
+        side = g.names[g.lone]
         g.log(
-            f"{g.names[g.lone]} turns over {label(down)}: {label(up)} {label(down)} "
+            f"{says(g.names[g.lone], 'turns over')} {label(down)}: {label(up)} {label(down)} "
             f"= {lone_v} ({pair_reason(up, down)}) against {label(d1)} {label(d2)} = "
-            f"{duo_v} ({pair_reason(d1, d2)}). {side} win{'s' if lone_wins else ''} "
+            f"{duo_v} ({pair_reason(d1, d2)}). "
+            f"{says(side, 'wins') if lone_wins else 'The duo win'} "
             f"hand {g.hand_no}{tie}.",
             g.lone,
             kind="hand",
@@ -269,7 +271,7 @@ class FollowPhase(Phase):
             g.hands[g.lone] = hand_order(g.hands[g.lone] + [back])
             g.last_hand["returned"] = back
             g.log(
-                f"The rainbow is spent; {label(back)} goes back to {g.names[g.lone]}'s hand.",
+                f"The rainbow is spent; {label(back)} goes back to {whose(g.names[g.lone])} hand.",
                 g.lone,
                 kind="return",
                 card=back,
@@ -331,10 +333,15 @@ class KeepPhase(Phase):
         g.last_hand["returned"] = card
         if seat == g.lone:
             g.last_hand["returned_public"] = False
-            g.log(f"{g.names[seat]} secretly keeps one of the two cards.", seat, kind="return")
+            g.log(
+                f"{says(g.names[seat], 'secretly keeps one of the two cards')}.",
+                seat,
+                kind="return",
+            )
         else:
             g.log(
-                f"{g.names[seat]} sends {label(card)} back to {g.names[g.lone]}'s hand.",
+                f"{says(g.names[seat], 'sends')} {label(card)} back to "
+                f"{whose(g.names[g.lone])} hand.",
                 seat,
                 kind="return",
                 card=card,
@@ -353,7 +360,8 @@ class KeepPhase(Phase):
             word = "Keep"
         else:
             prompt = (
-                f"The duo won the hand: choose which card goes back to {g.names[g.lone]}'s hand."
+                "The duo won the hand: choose which card goes back to "
+                f"{whose(g.names[g.lone])} hand."
             )
             word = "Return"
         choices = tuple(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..protocol import Action, DealResult, Decision
+from ..words import says, verb
 from .phase import Phase
 
 if TYPE_CHECKING:
@@ -34,7 +35,10 @@ class OverPhase(Phase):
         if took == g.bid:
             changes[g.lone] = 2
             round_winners = [g.lone]
-            summary = f"{g.names[g.lone]} took exactly {took} hands as bid and gains 2 coins."
+            summary = (
+                f"{g.names[g.lone]} took exactly {took} hands as bid and "
+                f"{verb(g.names[g.lone], 'gains')} 2 coins."
+            )
         else:
             for s in duo:
                 changes[s] = 1
@@ -54,7 +58,11 @@ class OverPhase(Phase):
         for d in details:
             g.log(d, None, kind="deal-end")
         if g.match_over:
-            g.log(f"Match over: {g.names[g.winners[0]]} wins.", g.winners[0], kind="match-end")
+            g.log(
+                f"Match over: {says(g.names[g.winners[0]], 'wins')}.",
+                g.winners[0],
+                kind="match-end",
+            )
 
     @staticmethod
     def _match_end(g: TwoVOneGame, round_winners: list[int]) -> list[str]:

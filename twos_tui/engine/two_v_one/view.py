@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..observation import LastHandView, TwoVOneObservation
+from ..words import says
 from .deck import HANDS_PER_ROUND, card_suit
 
 if TYPE_CHECKING:
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 def status_line(g: TwoVOneGame) -> str:
     if g.match_over:
-        return f"The match is over: {g.names[g.winners[0]]} wins."
+        return f"The match is over: {says(g.names[g.winners[0]], 'wins')}."
     if g.deal_over:
         return "The round is over."
     acting = " and ".join(g.names[s] for s in g.to_act())

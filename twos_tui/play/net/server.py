@@ -31,6 +31,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ...ai import ai_rng
 from ...engine import Action, IllegalAction
+from ...engine.words import says
 from .. import saves
 from ..paths import data_dir
 from ..seat_view import AI, HUMAN, REMOTE, SeatInfo
@@ -451,7 +452,7 @@ class HostedTable:
         rs.dropped_at = None
         if rs.taken_over:
             rs.taken_over = False  # the person plays again (the AI's part stays marked)
-            self.game.log(f"{self.game.names[rs.seat]} is back.", None, kind="net")
+            self.game.log(f"{says(self.game.names[rs.seat], 'is back')}.", None, kind="net")
             self.session.save()
         self.write_sidecar()
         self.conns.add(conn)
@@ -717,7 +718,7 @@ class HostedTable:
             self.session.seats[rs.seat] = SeatConfig(seat_cfg.name, AI, TAKEOVER_LEVEL)
             self.session.ai_rngs.setdefault(rs.seat, ai_rng(self.game.seed, rs.seat))
             self.session._agents.pop(rs.seat, None)
-        self.game.log(f"{name} is away: the AI plays for them.", None, kind="net")
+        self.game.log(f"{says(name, 'is away')}: the AI plays for them.", None, kind="net")
         self.session.save()
         self.write_sidecar()
         log.info("table %s: the AI plays seat %d", self.code, rs.seat)

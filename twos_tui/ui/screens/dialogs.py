@@ -18,6 +18,7 @@ from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
+from ...engine.words import says
 from ...play.names import clean_text
 from ...play.seat_view import SeatView
 from ..textual_private import event_clock
@@ -222,10 +223,8 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
             body = Text()
             if over:
                 won = g.match_winners()
-                winners = ", ".join(g.names[i] for i in won)
-                body.append(
-                    f"★ {winners} win{'s' if len(won) == 1 else ''} the match!\n\n", style="bold"
-                )
+                winners = [g.names[i] for i in won]
+                body.append(f"★ {says(winners, 'wins')} the match!\n\n", style="bold")
             if r is not None:
                 body.append(r.summary + "\n", style="bold")
                 for line in r.details:

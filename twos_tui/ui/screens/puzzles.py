@@ -202,6 +202,7 @@ class PuzzleTableScreen(TableScreen):
         self.tried = False
         p = self.puzzle
         view.banner = f"puzzle {index + 1} of {len(puzzles)} · {THEMES[p.theme]}"
+        self.deal_in_title = False  # one position: "Deal 1" would say nothing
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -54,7 +54,14 @@ from .table_flow import DealFlow
 from .table_hints import HintHelper
 from .table_message import MessageBar
 from .table_moves import Moves
-from .table_panels import house_rules_note, offered_lines, prompt_text, render_log, render_score
+from .table_panels import (
+    fit_sub_title,
+    house_rules_note,
+    offered_lines,
+    prompt_text,
+    render_log,
+    render_score,
+)
 from .table_select import Selection
 from .table_tips import TipCoach
 from .table_views import TableViews
@@ -132,6 +139,8 @@ class TableScreen(SizeGuard, Screen):
         self.moves = Moves(self)
         self.views = TableViews(self)
         self.tips = TipCoach(self)  #: first-game tips
+        #: the header says which deal it is (a puzzle, one position, does not)
+        self.deal_in_title = True
 
     def app_settings_sort(self, variant_id: str) -> str:
         settings = getattr(self.app, "settings", None)
@@ -345,12 +354,13 @@ class TableScreen(SizeGuard, Screen):
         public = view.obs if view.obs is not None else g.observation(view.me)
         word = g.deal_word.capitalize()
         paused = " (paused)" if self.demo_controls.paused else ""
-        rules = house_rules_note(g)
-        self.sub_title = (
-            f"{word} {public.get('deal_number', g.deal_number)}"
-            + (" · demo" + paused if self.demo else "")
-            + (f" · {self.table.banner}" if self.table.banner else "")
-            + (f" · {rules}" if rules else "")
+        parts = [
+            *([f"{word} {public.get('deal_number', g.deal_number)}"] if self.deal_in_title else []),
+            *(["demo" + paused] if self.demo else []),
+            *([self.table.banner] if self.table.banner else []),
+        ]
+        self.sub_title = fit_sub_title(
+            self.title or "", parts, house_rules_note(g), self.app.size.width
         )
         self.board.show(view)
         render_score(self, public)

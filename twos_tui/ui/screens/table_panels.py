@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from ...engine import Decision
+from ...engine.words import says
 from ..cardart import face_style
 from ..widgets import InfoPanel, PlayLog, update_static
 
@@ -57,6 +58,25 @@ def house_rules_note(game: Any) -> str:
         if spec.id in game.options and game.options[spec.id] != spec.default
     ]
     return "house rules: " + ", ".join(changed) if changed else ""
+
+
+#: the header's cells beside its title: the icon (8) and the clock's place (10)
+HEADER_SIDES = 18
+#: the house rules named in a word where their list does not fit the header
+RULES_IN_A_WORD = "house rules: see ?"
+
+
+def fit_sub_title(title: str, parts: list[str], rules: str, width: int) -> str:
+    """The table's sub-title for a header ``width`` cells wide: ``parts`` joined, then
+    the house rules note ``rules`` when the whole fits the header beside ``title``, else
+    :data:`RULES_IN_A_WORD` when that fits, else no note (the help lists the rules):
+    the header never cuts the title short for the rules."""
+    room = width - HEADER_SIDES - Text(title).cell_len - len(" — ")
+    for note in (rules, RULES_IN_A_WORD if rules else "", ""):
+        text = " · ".join([*parts, note] if note else parts)
+        if Text(text).cell_len <= room:
+            return text
+    return text
 
 
 def log_line(entry: dict[str, Any]) -> Text:
@@ -124,7 +144,7 @@ def prompt_text(screen: TableScreen, obs: dict[str, Any], seat: int, d: Decision
     elif g.deal_over:
         me.append(obs.get("status", "The deal is over."))
     elif thinking is not None:
-        me.append(f"{g.names[thinking]} is thinking…", style="italic")
+        me.append(f"{says(g.names[thinking], 'is thinking')}…", style="italic")
     elif screen.demo and demo.paused:
         me.append("paused", style="italic")
     else:

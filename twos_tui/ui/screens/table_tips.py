@@ -1,6 +1,8 @@
 """First-game tips at the table (:mod:`twos_tui.ui.tips`): when the seat at the screen
 comes to a moment a tip is for, and the tip has not been shown yet, a small box says
-it; Enter (or Esc) closes it, ``n`` turns tips off. Each tip is shown once, then kept in
+it; Enter (or Esc) closes it, ``n`` turns tips off, ``?`` and F1 open the help over it
+(the rules, the keys: as at the table) and the tip is still there when the help is
+closed. Each tip is shown once, then kept in
 the settings as seen. Tips are off at a demo, in lessons, and wherever the app was built
 without them (tests and screenshots: ``make_app(tips=False)``, the default there)."""
 
@@ -23,17 +25,22 @@ if TYPE_CHECKING:
 
 
 class TipDialog(ModalScreen[str]):
-    """One tip: "ok" (Enter, Esc, the button) or "off" (n: no more tips)."""
+    """One tip: "ok" (Enter, Esc, the button) or "off" (n: no more tips). ``?`` opens
+    the help of ``game`` (its rules) and F1 its keys, over the tip, as they do at the
+    table: the tip waits under the help for its answer."""
 
     BINDINGS = [
         Binding("enter,escape,space", "answer('ok')", "Got it"),
         Binding("n", "answer('off')", "No more tips"),
+        Binding("question_mark", "help('rules')", "Help", key_display="?"),
+        Binding("f1", "help('keys')", "Keys help", show=False),
     ]
 
-    def __init__(self, title: str, text: str) -> None:
+    def __init__(self, title: str, text: str, game: Any = None) -> None:
         super().__init__()
         self.title_text = title
         self.text = text
+        self.game = game  #: whose rules ``?`` shows (the table's)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tip-box"):
@@ -45,6 +52,11 @@ class TipDialog(ModalScreen[str]):
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer)
+
+    def action_help(self, tab: str) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.game, tab=tab))
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
@@ -104,4 +116,4 @@ class TipCoach:
                 app.save_settings()
                 app.notify("Tips are off. Learn on the home screen turns them back on.")
 
-        app.push_screen(TipDialog(title, text), answer)
+        app.push_screen(TipDialog(title, text, screen.table.rules), answer)
