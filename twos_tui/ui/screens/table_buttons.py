@@ -65,7 +65,9 @@ class ActionButtons:
             default = bool(sig) and d is not None and not d.select
             for i, b in enumerate(pool):
                 b.variant = "primary" if default and i == 0 else "default"
-        screen.query_one("#sort", Button).label = f"Sort: {screen.sort_by}"
+        sort = screen.query_one("#sort", Button)
+        sort.label = f"Sort: {screen.sort_by}"
+        sort.display = not screen.spectator  # a spectator has no hand to sort
         changed = False
         if screen._choices_only() != self.footer_choices_only:
             self.footer_choices_only = screen._choices_only()
