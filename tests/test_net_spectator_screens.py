@@ -24,6 +24,7 @@ from twos_tui.play.net.server import TableServer
 from twos_tui.ui.app import make_app
 from twos_tui.ui.boards import HIDDEN_NOTE, Board, TrickBoard
 from twos_tui.ui.hosting import joined_view
+from twos_tui.ui.screens.dialogs import DealEndScreen
 from twos_tui.ui.screens.table import TableScreen
 from twos_tui.ui.widgets import HandView, KeyBar, PlayLog, SeatPanel
 
@@ -186,6 +187,86 @@ async def test_a_spectator_sees_every_seat_and_the_table_move(variant, tmp_path,
                 await asyncio.gather(playing, return_exceptions=True)
             if bot is not None:
                 await bot.close()
+            await asyncio.to_thread(view.close)
+
+
+@pytest.mark.slow
+async def test_the_deal_end_and_the_match_end_come_to_a_spectator(tmp_path, monkeypatch):
+    """The summary of each deal comes to the spectator as to the players, but asks
+    nothing of them: it says it waits for the players, offers only to keep watching (or
+    go home), and gives way when the players begin the next deal. The match's end comes
+    too."""
+    from twos_tui.play.net.client import play_bot
+    from twos_tui.play.net.server import HostedTable
+    from twos_tui.ui.screens import table_flow
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    monkeypatch.setattr(table_flow, "SPECTATOR_READ_S", 0.0)  # (it closes once read)
+    table = HostedTable.create(
+        "twos",
+        ["remote", "ai", "ai"],
+        options={"deals_to_win": 2},
+        seed=3,
+        level="easy",
+        autosave=False,
+    )
+    g = table.game
+    async with live_server() as server:
+        server.add(table)
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Eve", False, watch=True
+        )
+        app = make_app(autosave=False, ai_pause=0.0)
+        app.on_start = lambda: app.start_session(joined_view(view))
+        bot = await join(server, table, "Ana")
+        playing = asyncio.ensure_future(play_moves(bot, 1000))  # never says ready
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+                table_screen = app.screen
+                await wait_until(
+                    pilot,
+                    lambda: (
+                        isinstance(app.screen, DealEndScreen)
+                        and "Keep watching" in screen_text(app)
+                    ),
+                    "the deal's end",
+                )
+                assert g.deal_over and not g.match_over
+                shown = flat(screen_text(app))
+                assert "Deal 1 over" in shown and "Keep watching" in shown
+                assert "Waiting for the players to start the next deal" in shown
+                assert "Next deal" not in shown  # the players start it, not a spectator
+                keys = app.screen.query_one(KeyBar).shown_text()
+                assert "Keep watching" in keys and "Continue" not in keys, keys
+                # the players go on: the summary gives way to the next deal
+                playing.cancel()
+                await asyncio.gather(playing, return_exceptions=True)
+                playing = asyncio.ensure_future(play_bot(bot, "easy"))
+                await wait_until(
+                    pilot,
+                    lambda: app.screen is table_screen and view.deal_number == 2,
+                    "the next deal on the spectator's table",
+                )
+                assert "Deal 2" in screen_text(app)
+                # the match's end
+                await wait_until(
+                    pilot,
+                    lambda: (
+                        isinstance(app.screen, DealEndScreen) and "Match over" in screen_text(app)
+                    ),
+                    "the match's end",
+                )
+                shown = flat(screen_text(app))
+                assert "You are watching: the match is over." in shown
+                assert "Play again" not in shown and "Next deal" not in shown
+                await pilot.press("enter")  # keep watching: the table, as it ended
+                await wait_until(pilot, lambda: app.screen is table_screen, "the table again")
+                assert "Watching" in str(table_screen.query_one(HandView).render())
+        finally:
+            playing.cancel()
+            await asyncio.gather(playing, return_exceptions=True)
+            await bot.close()
             await asyncio.to_thread(view.close)
 
 
