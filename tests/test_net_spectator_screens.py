@@ -47,6 +47,14 @@ def public_counts(view: RemoteSeatView) -> list[int]:
     return list((view.public_observation() or {}).get("hand_counts") or [])
 
 
+def box_text(app, widget) -> str:
+    """What ``widget`` shows on the screen, without its side borders (light, or heavy
+    for the seat to play), so that wrapped text reads on with :func:`flat`."""
+    r = widget.region
+    lines = screen_lines(app)[r.y : r.bottom]
+    return "\n".join(line[r.x : r.right].strip().strip("│┃").strip() for line in lines)
+
+
 def seat_boxes(app, screen: TableScreen) -> dict[str, str]:
     """Each seat's box as drawn, by the seat's name: the climbing games' seat panels
     (every seat, in a row), or the trick games' compass (one text: the board)."""
@@ -57,7 +65,7 @@ def seat_boxes(app, screen: TableScreen) -> dict[str, str]:
     out = {}
     for panel in screen.query(SeatPanel):
         if panel.display:
-            text = region_text(app, panel)
+            text = box_text(app, panel)
             for name in screen.game.names:
                 if name in text:  # in the title, or (a narrow panel) the first line
                     out[name] = text
@@ -267,6 +275,42 @@ async def test_the_deal_end_and_the_match_end_come_to_a_spectator(tmp_path, monk
             playing.cancel()
             await asyncio.gather(playing, return_exceptions=True)
             await bot.close()
+            await asyncio.to_thread(view.close)
+
+
+@pytest.mark.slow
+async def test_a_spectator_sees_a_dropped_seat_held_then_played_by_the_ai(tmp_path, monkeypatch):
+    """A seat's note is drawn in its box on a spectator's screen: free, then the player's
+    name, "dropped: seat held M:SS" when the connection goes, and "away: the AI plays for
+    them" when the hold runs out."""
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos", seed=3, kinds=["remote", "ai", "ai"], autosave=False, hold_s=3.0)
+    async with live_server() as server:
+        server.add(table)
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Eve", False, watch=True
+        )
+        app = make_app(autosave=False, ai_pause=None)
+        app.on_start = lambda: app.start_session(joined_view(view))
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+
+                def box() -> str:
+                    return flat(seat_boxes(app, screen).get(view.names[0], ""))
+
+                await wait_until(pilot, lambda: "free: waiting for a player" in box(), "free")
+                bot = TableClient("127.0.0.1", server.port, table.code, "Ana", retry_delays=())
+                await bot.open()
+                await wait_until(pilot, lambda: "Ana" in box() and "free" not in box(), "Ana")
+                await bot.drop()  # the connection goes, and does not come back
+                await wait_until(pilot, lambda: "dropped: seat held" in box(), "the hold")
+                await wait_until(
+                    pilot, lambda: "away: the AI plays for them" in box(), "the AI taking over"
+                )
+                await bot.close()
+        finally:
             await asyncio.to_thread(view.close)
 
 
