@@ -5,7 +5,9 @@ once, then hands it a :class:`TableView` on every refresh. A board shows the sea
 around the table and what has been played, keeps a finished trick (or 2v1 hand) on the
 table until the next card is played, and says what the last finished trick was for the
 "last trick" view. Everything it shows comes from the observation of the seat at the
-screen (``game.observation``) and the engine's own card faces.
+screen (``game.observation``) — or, on a spectator's screen, the public view
+(``TableView.public``: every seat drawn alike, from a neutral seat) — and the engine's
+own card faces.
 
 * :class:`ClimbingBoard` — the opponents in a row, the plays of the current trick.
 * :class:`TrickBoard` — the trick-taking games (Twos tricks, 2v1): the seats round a
@@ -459,8 +461,9 @@ class TrickBoard(Board):
     """The trick-taking table: opponents around the trick, you at the bottom.
 
     Positions are "north", "west", "east" (the seats after yours, to your left first)
-    and "south" (you); each shows its name, cards left, tags and the card(s) it played,
-    framed when there is room.
+    and "south" (you; a spectator's screen: seat 0, drawn as the others are, with its
+    cards left and tags); each shows its name, cards left, tags and the card(s) it
+    played, framed when there is room.
     """
 
     family = "trick"

@@ -11,7 +11,9 @@ AI seats decide in a worker (``@work(exclusive=True)``): the decision runs on a 
 (see :mod:`twos_tui.ui.ai_runner`; the ``hard`` search's 0.4 s included) so the interface
 never waits for it, the seat shows "thinking…", and leaving the table cancels it. The AI's
 move appears after the pace chosen in the picker. Hot-seat games put a "pass to NAME"
-screen between human turns. With every seat an AI the table is a demo: space pauses,
+screen between human turns (the table is hidden then). A spectator's screen
+(:attr:`TableScreen.spectator`) is not hidden: it draws the public view, every seat
+alike, with no hand and no key that acts. With every seat an AI the table is a demo: space pauses,
 ``n`` steps one move, ``f`` looks over the next seat's shoulder.
 
 The screen holds the state at the screen (the decision, the hand's order, the selection)
