@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 from typing import Any
 
+from twos_tui.engine import Action
 from twos_tui.play.net.client import TableClient, play_bot
 from twos_tui.play.net.server import HostedTable, TableServer
 
@@ -66,6 +67,37 @@ async def play_match(
     finally:
         for c in clients:
             await c.close()
+
+
+async def play_moves(client: TableClient, moves: int, ready: bool = False) -> int:
+    """Play ``client``'s seat for ``moves`` moves (its first legal move that is not a pass,
+    the same each time: seeded games stop at the same point), then stop; ``ready``: also
+    say ready after a deal. Returns the table's move count when it stopped."""
+    made = 0
+    acted_at = None
+    while True:
+        client.changed.clear()
+        st = client.state or {}
+        position = (st.get("deal"), st.get("n"))
+        if made >= moves or st.get("match_over"):
+            return int(st.get("n", 0))
+        mine = client.seat in st.get("to_act", []) and st.get("legal")
+        if st.get("decision") and mine and acted_at != position:
+            legal = [Action.from_json(a) for a in st["legal"]]
+            action = ([a for a in legal if a.kind != "pass"] or legal)[0]
+            acted_at = position
+            reply = await client.request({"type": "act", "action": action.to_json()})
+            if reply["type"] != "error":
+                made += 1
+            else:
+                acted_at = None
+            continue
+        if ready and st.get("deal_over") and acted_at != ("ready", st.get("deal")):
+            acted_at = ("ready", st.get("deal"))
+            await client.request({"type": "ready", "deal": st.get("deal")})
+            continue
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(client.changed.wait(), 5.0)
 
 
 # ----- the leak check -----------------------------------------------------------------------

@@ -136,7 +136,9 @@ class ActionButtons:
                 b.refresh(layout=True)  # (a label is not a layout change to Textual)
             relabel(screen.query_one("#hint", Button), hint)
             relabel(screen.query_one("#help", Button), help_)
-        relabel(screen.query_one("#sort", Button), sort)
+        sort_button = screen.query_one("#sort", Button)
+        relabel(sort_button, sort)
+        sort_button.display = not screen.spectator  # a spectator has no hand to sort
         changed = False
         if screen._choices_only() != self.footer_choices_only:
             self.footer_choices_only = screen._choices_only()

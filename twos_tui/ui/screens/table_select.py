@@ -120,6 +120,6 @@ class Selection:
             remember(screen.game.variant_id, screen.sort_by)
         hand = screen.query_one(HandView)
         current = screen._hand_order[hand.cursor] if screen._hand_order else None
-        screen._render_hand(screen.table_view().obs)
+        screen._render_hand(screen.table_view())
         if current in screen._hand_order:
             hand.cursor = screen._hand_order.index(current)
