@@ -1,0 +1,157 @@
+"""Hints you can act on (issue: "the hint is hard to act on"): ``h`` takes the hinted move
+up at once (its cards picked up, or its button focused) and Enter makes it; Enter with a
+play selected never passes; in a lesson a refused move goes back down, ``h`` picks the
+right one up and the same refusal again is not another mistake; auto-pass (``a``) in the
+climbing games; every hint and refusal shows whole on the message line at 80×24."""
+
+from __future__ import annotations
+
+import pytest
+from ui_helpers import flat, press_hint, region_text, wait_for_human
+
+from twos_tui.engine import Action
+from twos_tui.play.session import Session, default_seats
+from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.table import TableScreen
+from twos_tui.ui.widgets import HandView, MessageLine
+
+
+def message(app) -> str:
+    """The message line as the screen shows it (wrapped lines read on)."""
+    return flat(region_text(app, app.screen.query_one(MessageLine)))
+
+
+def raised(app, screen: TableScreen) -> list[str]:
+    """The card labels drawn raised (selected cards stand one line higher): the hand's
+    first row, where only the selected cards are drawn."""
+    hand = screen.query_one(HandView)
+    top = region_text(app, hand).split("\n")[0]
+    return top.split()
+
+
+async def until(pilot, cond, tries: int = 600) -> None:
+    """Wait for a state (with a bound generous enough for a busy machine)."""
+    for _ in range(tries):
+        if cond():
+            return
+        await pilot.pause()
+    raise AssertionError("the state never came")
+
+
+def normal_hints(app) -> None:
+    app.settings.hint_level = "normal"  # answers at once (hard searches on a thread)
+
+
+# ----- h picks the hint up, Enter plays it ---------------------------------------------------
+@pytest.mark.parametrize("variant", ["big-two-5r", "twos", "twos-tricks"])
+async def test_h_takes_the_hint_up_at_once_and_enter_makes_it(variant):
+    """Each of several turns: one h picks the hinted cards up (drawn raised, the reason
+    on the message line with what Enter does) or, for a hinted pass, focuses the Pass
+    button; one Enter then makes exactly the hinted move."""
+    app = make_app(variant, seed=7, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        normal_hints(app)
+        kinds = set()
+        for _ in range(6):
+            screen = await wait_for_human(pilot)
+            g = screen.session.game
+            if g.deal_over:
+                break
+            await press_hint(pilot)
+            hinted = screen._hint[1]
+            line = message(app)
+            assert line.startswith("Hint from normal: "), line
+            assert "Enter:" in line, line
+            if hinted.cards:
+                assert screen.selected == set(hinted.cards)
+                labels = [g.card_face(c).label for c in hinted.cards]
+                assert sorted(raised(app, screen)) == sorted(labels)
+                assert screen.focused is screen.query_one(HandView)
+            else:
+                assert screen.focused is not None and "Pass" in str(screen.focused.label)
+            kinds.add(hinted.kind)
+            n = len(g.actions)
+            await pilot.press("enter")
+            await until(pilot, lambda n=n, g=g: len(g.actions) > n)
+            assert g.actions[n] == (screen.viewer, hinted.to_json())
+        assert kinds
+
+
+async def test_h_on_a_choice_focuses_the_hinted_button_and_enter_takes_it():
+    """2v1's bid: h focuses the hinted bid's button; Enter takes that bid."""
+    app = make_app("2v1", seed=3, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        normal_hints(app)
+        screen = await wait_for_human(pilot)
+        g = screen.session.game
+        d = screen._decision
+        assert d is not None and not d.select and d.choices
+        await press_hint(pilot)
+        hinted = screen._hint[1]
+        label = next(c.label for c in d.choices if c.action == hinted)
+        focused = screen.focused
+        assert focused is not None and str(focused.label).startswith(label)
+        assert f"Enter: {label}" in message(app)
+        n = len(g.actions)
+        await pilot.press("enter")
+        await until(pilot, lambda: len(g.actions) > n)
+        assert g.actions[n] == (screen.viewer, hinted.to_json())
+
+
+async def test_h_again_takes_the_same_hint_up_and_counts_it_once():
+    app = make_app("big-two", seed=2, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        normal_hints(app)
+        screen = await wait_for_human(pilot)
+        await press_hint(pilot)
+        hinted = screen._hint[1]
+        first = message(app)
+        screen.selected.clear()
+        screen._selection_changed()
+        await press_hint(pilot)
+        assert screen.selected == set(hinted.cards)
+        assert message(app) == first
+        s = screen.session
+        assert s.hints == {(s.game.deal_number, screen.viewer): 1}
+
+
+# ----- Enter with a play selected never passes -----------------------------------------------
+def first_turn_with_a_pass(variant: str, seed: int) -> Session:
+    """A seeded game played (first legal moves) up to seat 0's first turn that may pass."""
+    s = Session.start(variant, default_seats(4), seed=seed, autosave=False)
+    g = s.game
+    for _ in range(200):
+        seat = g.to_act()[0]
+        legal = g.legal_actions(seat)
+        if seat == 0 and Action("pass") in legal and len(legal) > 1:
+            return s
+        s.apply(seat, legal[0])
+    raise AssertionError("no turn with a pass")
+
+
+@pytest.mark.parametrize("variant", ["big-two-5r", "big-two"])
+async def test_enter_with_a_selected_play_never_passes(variant):
+    """The one key path that passed with a play selected: the Pass button had the focus
+    (Tab, or a hinted pass) and took Enter before the table. Selecting a card now gives
+    the focus back to the hand, so Enter plays the selection."""
+    session = first_turn_with_a_pass(variant, seed=5)
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_human(pilot)
+        g = session.game
+        play = next(a for a in g.legal_actions(0) if a.kind == "play")
+        for _ in range(8):  # Tab to the Pass button
+            if screen.focused is not None and "Pass" in str(getattr(screen.focused, "label", "")):
+                break
+            await pilot.press("tab")
+        assert "Pass" in str(screen.focused.label)
+        hand = screen.query_one(HandView)
+        for code in play.cards:
+            hand.cursor = screen._hand_order.index(code)
+            await pilot.press("space")
+        assert screen.selected == set(play.cards)
+        n = len(g.actions)
+        await pilot.press("enter")
+        await until(pilot, lambda: len(g.actions) > n)
+        assert g.actions[n][1]["kind"] == "play"  # (was a pass: the button took Enter)
+        assert set(g.actions[n][1]["cards"]) == set(play.cards)
