@@ -10,8 +10,10 @@ import pytest
 from ui_helpers import flat, press_hint, region_text, wait_for_human
 
 from twos_tui.engine import Action
+from twos_tui.play.lessons import load_lesson
 from twos_tui.play.session import Session, default_seats
 from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.learn import LessonScreen
 from twos_tui.ui.screens.table import TableScreen
 from twos_tui.ui.widgets import HandView, MessageLine
 
@@ -155,3 +157,65 @@ async def test_enter_with_a_selected_play_never_passes(variant):
         await until(pilot, lambda: len(g.actions) > n)
         assert g.actions[n][1]["kind"] == "play"  # (was a pass: the button took Enter)
         assert set(g.actions[n][1]["cards"]) == set(play.cards)
+
+
+# ----- lessons ------------------------------------------------------------------------------
+async def test_a_lesson_refusal_clears_the_selection_and_h_picks_the_right_move_up():
+    lesson = load_lesson("twos")
+    step = next(i for i, s in enumerate(lesson.steps) if s.goals[0].wrong is not None)
+    goal = lesson.steps[step].goals[0]
+    assert goal.wrong is not None and goal.wrong.cards
+    app = make_app(ai_pause=0)
+    app.on_start = lambda: app.open_learn("twos", step)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LessonScreen) and app.screen._decision)
+        screen = app.screen
+        assert isinstance(screen, LessonScreen)
+        hand = screen.query_one(HandView)
+        reason = screen.run.refusal(goal.wrong)
+        assert reason
+        for attempt in range(3):  # the same wrong move, three times
+            for code in goal.wrong.cards:
+                hand.cursor = screen._hand_order.index(code)
+                await pilot.press("space")
+            assert screen.selected == set(goal.wrong.cards)
+            await pilot.press("enter")
+            await until(pilot, lambda: flat(reason)[:40] in message(app))
+            # refused: nothing stays raised, and it counts once however often it is tried
+            assert screen.selected == set()
+            assert raised(app, screen) == []
+            assert screen.run.mistakes == 1, attempt
+            # Enter after a refusal does not replay the refused cards
+            await pilot.press("enter")
+            await pilot.pause()
+            assert screen.selected != set(goal.wrong.cards) or len(goal.wrong.cards) == 1
+            screen.selected.clear()
+            screen._selection_changed()
+        await pilot.press("h")
+        await until(pilot, lambda: screen.selected == set(goal.accept[0].cards))
+        labels = [screen.face(c).label for c in goal.accept[0].cards]
+        assert sorted(raised(app, screen)) == sorted(labels)
+        assert "Enter: play" in message(app)
+        await pilot.press("h")  # a second h keeps it picked up
+        assert screen.selected == set(goal.accept[0].cards)
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.run.goal_index > 0 or screen.run.passed)
+        assert screen.run.mistakes == 1
+
+
+async def test_a_lesson_hint_on_a_choice_focuses_its_button():
+    app = make_app(ai_pause=0)
+    app.on_start = lambda: app.open_learn("2v1", 4)  # the card that goes back
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LessonScreen) and app.screen._decision)
+        screen = app.screen
+        assert isinstance(screen, LessonScreen)
+        move = screen.run.goal.accept[0]
+        await pilot.press("h")
+        await until(pilot, lambda: "keep 5☾" in message(app))
+        d = screen._decision
+        label = next(c.label for c in d.choices if c.action == move)
+        assert str(screen.focused.label).startswith(label)
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.run.goal_index > 0 or screen.run.passed)
+        assert screen.run.mistakes == 0
