@@ -6,15 +6,21 @@ climbing games; every hint and refusal shows whole on the message line at 80×24
 
 from __future__ import annotations
 
+import asyncio
+import random
+
 import pytest
 from ui_helpers import flat, press_hint, region_text, wait_for_human
 
-from twos_tui.engine import Action
+from twos_tui.ai import suggest
+from twos_tui.engine import VARIANT_IDS, Action
 from twos_tui.play.lessons import load_lesson
 from twos_tui.play.session import Session, default_seats
 from twos_tui.ui.app import make_app
 from twos_tui.ui.screens.learn import LessonScreen
 from twos_tui.ui.screens.table import TableScreen
+from twos_tui.ui.screens.table_hints import hint_line
+from twos_tui.ui.screens.table_message import PREFIXES
 from twos_tui.ui.widgets import HandView, MessageLine
 
 
@@ -219,3 +225,79 @@ async def test_a_lesson_hint_on_a_choice_focuses_its_button():
         await pilot.press("enter")
         await until(pilot, lambda: screen.run.goal_index > 0 or screen.run.passed)
         assert screen.run.mistakes == 0
+
+
+# ----- every hint and refusal shows whole at 80x24 ------------------------------------------
+def _hint_text(g, seat, d, hint) -> str:
+    """The message line of a hint as the table writes it (what Enter does included)."""
+    labels = {c.action: c.label for c in d.choices}
+    cards = " ".join(g.card_face(c).label for c in hint.action.cards)
+    move = labels.get(hint.action) or f"{hint.action.kind} {cards}".strip()
+    then = (d.submit or "play") if hint.action.cards and d.select else labels.get(hint.action, "")
+    return f"from {hint.level}: {hint_line(move, hint.reason, cards)} · Enter: {then}"
+
+
+def longest_texts(variant: str) -> list[tuple[str, str]]:
+    """The longest hint and the longest refusal met over seeded deals of ``variant``:
+    ``normal``'s hint at every decision, ``hard``'s at some, and (the climbing games)
+    ``hard``'s wording at its longest (the longest play, a search of 99,999 deals, the
+    next best named); refusals of random selections of every size and of a pass."""
+    from twos_tui.ai.learn.explain import explain
+    from twos_tui.engine import new_game
+
+    hint, refusal = "", ""
+    for seed in range(4):
+        g = new_game(variant, seed=seed)
+        rng = random.Random(f"fit:{variant}:{seed}")
+        for step in range(300):
+            if g.deal_over:
+                break
+            seat = g.to_act()[0]
+            legal = g.legal_actions(seat)
+            d = g.decision(seat)
+            obs = g.observation(seat)
+            hints = [suggest(variant, obs, legal, d, random.Random(seed))]
+            if seed == 0 and step % 6 == 0:
+                hints.append(
+                    suggest(variant, obs, legal, d, random.Random(0), "hard", iterations=30)
+                )
+            plays = sorted((a for a in legal if a.cards), key=lambda a: -len(a.cards))
+            if obs.get("family") == "climbing" and len(plays) > 1:
+                act, other = plays[0], plays[1]
+                ranked = [(0.99, legal.index(act)), (0.98, legal.index(other))]
+                crafted = explain(
+                    obs, legal, d, random.Random(0), act, "hard", ranked, {"worlds": 99999}
+                )
+                hints.append(crafted.__class__(crafted.action, crafted.reason, "hard"))
+            for h in hints:
+                text = _hint_text(g, seat, d, h)
+                if len(text) > len(hint):
+                    hint = text
+            hand = list(obs.get("hand", []))
+            tries = [Action("pass")]
+            if d.select and hand:
+                for size in range(1, min(len(hand), d.select[1]) + 1):
+                    tries.append(Action(d.submit or "play", tuple(rng.sample(hand, size))))
+            for a in tries:
+                reason = g.check(seat, a) or ""
+                if len(reason) > len(refusal):
+                    refusal = reason
+            g.apply(seat, rng.choice(legal))
+    assert hint and refusal
+    return [(hint, "hint"), (refusal, "error")]
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+async def test_the_longest_hint_and_refusal_show_whole_at_80x24(variant):
+    texts = await asyncio.to_thread(longest_texts, variant)
+    app = make_app(variant, seed=1, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_human(pilot)
+        line = screen.query_one(MessageLine)
+        for text, kind in texts:
+            screen.show_message(text, kind)
+            want = flat(PREFIXES[kind] + text)
+            await until(pilot, lambda want=want: message(app) == want)
+            assert line.region.height <= 4
+            # the hand and the key bar are still on screen under it
+            assert screen.query_one(HandView).region.height >= 2
