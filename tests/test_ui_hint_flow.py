@@ -7,7 +7,9 @@ climbing games; every hint and refusal shows whole on the message line at 80×24
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import threading
 
 import pytest
 from ui_helpers import flat, press_hint, region_text, wait_for_human
@@ -15,8 +17,9 @@ from ui_helpers import flat, press_hint, region_text, wait_for_human
 from twos_tui.ai import suggest
 from twos_tui.engine import VARIANT_IDS, Action
 from twos_tui.play.lessons import load_lesson
-from twos_tui.play.session import Session, default_seats
+from twos_tui.play.session import HUMAN, SeatConfig, Session, default_seats
 from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.dialogs import PassScreen
 from twos_tui.ui.screens.learn import LessonScreen
 from twos_tui.ui.screens.table import TableScreen
 from twos_tui.ui.screens.table_hints import hint_line
@@ -301,3 +304,209 @@ async def test_the_longest_hint_and_refusal_show_whole_at_80x24(variant):
             assert line.region.height <= 4
             # the hand and the key bar are still on screen under it
             assert screen.query_one(HandView).region.height >= 2
+
+
+# ----- auto-pass ----------------------------------------------------------------------------
+def beat_with_the_lowest(g, seat: int) -> Action:
+    legal = g.legal_actions(seat)
+    plays = [a for a in legal if a.kind == "play" and len(a.cards) == 1]
+    return plays[0] if plays else next(a for a in legal if a.kind == "pass")
+
+
+async def hot_seat_turn(pilot, seat: int, seen: list[str]) -> TableScreen:
+    """Wait for ``seat``'s turn at a shared screen, going through the pass screens (the
+    names on them noted in ``seen``)."""
+    app = pilot.app
+    for _ in range(600):
+        await pilot.pause()
+        s = app.screen
+        if isinstance(s, PassScreen):
+            seen.append(flat(str(s.query_one("#pass-title").render())))
+            await pilot.press("enter")
+            continue
+        if isinstance(s, TableScreen) and s.viewer == seat and s._decision is not None:
+            return s
+    raise AssertionError(f"no turn for seat {seat}")
+
+
+def lowest_lead(g, seat: int) -> Action:
+    return next(a for a in g.legal_actions(seat) if a.kind == "play" and len(a.cards) == 1)
+
+
+async def test_auto_pass_at_a_shared_screen_passes_each_turn_until_the_trick_ends():
+    """Twos, three people at one screen: the second seat turns auto-pass on (a pass at
+    once); its seat box says so; at its next turn in that trick the pass is made for it
+    without its pass screen; the next trick turns it off."""
+    seats = [SeatConfig(f"Player {i + 1}", HUMAN) for i in range(3)]
+    session = Session.start("twos", seats, seed=11, autosave=False)
+    g = session.game
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        seen: list[str] = []
+        leader = g.to_act()[0]
+        armer, third = (leader + 1) % 3, (leader + 2) % 3
+        screen = await hot_seat_turn(pilot, leader, seen)
+        screen.act(lowest_lead(g, leader))
+        screen = await hot_seat_turn(pilot, armer, seen)
+        n = len(g.actions)
+        await pilot.press("a")
+        await until(pilot, lambda: len(g.actions) > n)
+        assert g.actions[n] == (armer, {"kind": "pass"})
+        assert armer in screen.autopass.armed
+        # the next seat's turn: the armed seat's box says auto-pass
+        screen = await hot_seat_turn(pilot, third, seen)
+        assert "auto-pass" in flat(region_text(app, screen.board))
+        seen.clear()
+        screen.act(beat_with_the_lowest(g, third))
+        screen = await hot_seat_turn(pilot, leader, seen)
+        n = len(g.actions)
+        screen.act(beat_with_the_lowest(g, leader))
+        # the armed seat passes by itself, with no pass screen of its own
+        await until(pilot, lambda: len(g.actions) >= n + 2)
+        assert g.actions[n + 1] == (armer, {"kind": "pass"})
+        assert not any(g.names[armer] in name for name in seen), seen
+        # the others pass until a new trick begins: auto-pass is off, the box says so
+        for _ in range(6):
+            if not g.trick:
+                break
+            seat = g.to_act()[0]
+            if seat == armer:
+                break
+            screen = await hot_seat_turn(pilot, seat, seen)
+            screen.act(Action("pass"))
+            await pilot.pause()
+        await until(pilot, lambda: not g.trick or g.to_act()[0] == armer)
+        screen = await hot_seat_turn(pilot, g.to_act()[0], seen)
+        assert armer not in screen.autopass.armed
+        assert "auto-pass" not in flat(region_text(app, screen.board))
+
+
+@contextlib.contextmanager
+def server_on_a_thread(table):
+    """A live server on a loop of its own (as a host on another computer would be): a
+    move sent from the app's loop waits for the host's answer, which must come from
+    elsewhere."""
+    from twos_tui.play.net.server import TableServer
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    server = TableServer()
+    server.add(table)
+    asyncio.run_coroutine_threadsafe(server.start("127.0.0.1", 0), loop).result(30)
+    try:
+        yield server
+    finally:
+        asyncio.run_coroutine_threadsafe(server.close(), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(30)
+        loop.close()
+
+
+async def test_auto_pass_at_a_joined_table_passes_through_the_host(tmp_path, monkeypatch):
+    """A joined table (the host elsewhere): a turns auto-pass on at a turn with a pass;
+    the later passes of that trick are made by the client the way p makes them (the host
+    applies them); a new trick turns it off."""
+    from net_helpers import remote_table
+
+    from twos_tui.play.net.client import RemoteSeatView
+    from twos_tui.ui.hosting import joined_view
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos", seed=3, kinds=["ai", "remote", "ai"], autosave=False)
+    with server_on_a_thread(table) as server:
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Zoe", False
+        )
+        app = make_app(autosave=False, ai_pause=None)
+        app.on_start = lambda: app.start_session(joined_view(view))
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, TableScreen), 3000)
+                screen = app.screen
+                assert isinstance(screen, TableScreen)
+                seat = view.controls[0]
+                host = table.game
+                pressed = 0
+
+                def auto() -> int:
+                    """Passes the client made by itself: more passes than a presses."""
+                    mine = [a for s, a in host.actions if s == seat and a["kind"] == "pass"]
+                    return len(mine) - pressed
+
+                for _ in range(60):
+                    await until(
+                        pilot,
+                        lambda: (
+                            host.deal_over
+                            or auto() > 0
+                            or (
+                                seat in view.to_act()
+                                and screen._decision is not None
+                                and not screen.autopass.armed
+                            )
+                        ),
+                        3000,
+                    )
+                    if host.deal_over or auto() > 0:
+                        break
+                    d = screen._decision
+                    n = len(host.actions)
+                    if any(c.action.kind == "pass" for c in d.choices):
+                        pressed += 1
+                        await pilot.press("a")
+                    else:
+                        screen.act(view.legal_actions(seat)[0])
+                    await until(pilot, lambda n=n: len(host.actions) > n, 3000)
+                    assert host.actions[n][0] == seat
+                assert auto() >= 1, "no turn was passed by auto-pass"
+                # that trick ended: auto-pass is off again, and the seat box says nothing
+                await until(pilot, lambda: not screen.autopass.armed, 3000)
+                assert "auto-pass" not in flat(region_text(app, screen.board))
+        finally:
+            view.close()
+
+
+async def test_a_still_chooses_hand_a_in_two_player_chinese_poker():
+    """Chinese Poker's hand choice keeps its own key a (auto-pass is not offered there)."""
+    session = Session.start("chinese-poker", default_seats(2), seed=4, autosave=False)
+    g = session.game
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, TableScreen)
+                and app.screen._decision is not None
+                and any(c.key == "a" for c in app.screen._decision.choices)
+            ),
+        )
+        screen = app.screen
+        assert "Auto-pass" not in flat(region_text(app, screen.query_one("KeyBar")))
+        n = len(g.actions)
+        await pilot.press("a")
+        await until(pilot, lambda: len(g.actions) > n)
+        assert g.actions[n] == (screen.viewer, {"kind": "choose-hand", "value": "A"})
+
+
+async def test_an_undo_turns_auto_pass_off():
+    """ctrl+z takes an auto-passed turn back: the seat plays that turn itself (auto-pass
+    is off, the prompt no longer says it, the key bar offers a again)."""
+    session = first_turn_with_a_pass("big-two", seed=5)
+    g = session.game
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_human(pilot)
+        n = len(g.actions)
+        await pilot.press("a")
+        await until(pilot, lambda: len(g.actions) > n)
+        assert g.actions[n] == (0, {"kind": "pass"})
+        screen = await wait_for_human(pilot)  # a later turn of this seat
+        await pilot.press("ctrl+z")  # back to before this seat's last move
+        # (the undo replays the game into a new one) the seat's turn, shown, and left to it
+        await until(pilot, lambda: session.game is not g and screen._decision is not None)
+        taken = session.game
+        assert len(taken.actions) < len(g.actions) and taken.to_act() == (0,)
+        assert not screen.autopass.armed
+        assert "auto-pass" not in flat(region_text(app, screen.query_one("#prompt")))
+        assert "Auto-pass" in flat(region_text(app, screen.query_one("KeyBar")))

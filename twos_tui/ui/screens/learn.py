@@ -131,6 +131,8 @@ class LearnScreen(Screen[None]):
 class LessonScreen(TableScreen):
     """One step of a lesson at the real table."""
 
+    AUTO_PASS = False
+
     def __init__(self, run: LessonRun) -> None:
         super().__init__(lesson_view(run))
         self.run = run
