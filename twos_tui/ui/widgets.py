@@ -366,7 +366,7 @@ class MessageLine(Static):
     the screen, so selecting a card costs no more than drawing it."""
 
     DEFAULT_CSS = """
-    MessageLine { height: auto; max-height: 3; padding: 0 1; }
+    MessageLine { height: auto; max-height: 4; padding: 0 1; }
     """
 
     def __init__(self, **kw: Any) -> None:

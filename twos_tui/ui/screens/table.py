@@ -49,6 +49,7 @@ from ..boards import Board, TableView, board_for
 from ..widgets import HandView, InfoPanel, KeyBar, MessageLine, PlayLog, SafeHeader, update_static
 from .sizing import SizeGuard
 from .table_ai import AiTurns
+from .table_autopass import AutoPass
 from .table_buttons import ActionButtons
 from .table_demo import DemoControls
 from .table_flash import Announcer
@@ -79,6 +80,10 @@ FRAMED_HEIGHT = 34  #: from this many rows, cards are drawn framed
 TALL_HEIGHT = 30  #: from this many rows, the score panel also says how the match is won
 
 
+def join_notes(*notes: str) -> str:
+    return " · ".join(n for n in notes if n)
+
+
 def seat_note(seat: SeatInfo) -> str:
     """What the seat panel adds about a seat played from another computer."""
     if seat.kind != REMOTE:
@@ -88,6 +93,10 @@ def seat_note(seat: SeatInfo) -> str:
 
 class TableScreen(SizeGuard, Screen):
     """A game in play."""
+
+    #: auto-pass (``a``) is offered in the climbing games (not in a lesson or a puzzle:
+    #: there each move is the point)
+    AUTO_PASS = True
 
     BINDINGS = [
         Binding("left", "cursor(-1)", "Move", show=False),
@@ -103,6 +112,9 @@ class TableScreen(SizeGuard, Screen):
         Binding("enter", "submit", "Play"),
         Binding("enter", "submit('choice')", "Choose"),  # choices only: the marked one
         Binding("p", "pass_turn", "Pass"),
+        # the climbing games: pass until this trick ends (a again: off)
+        Binding("a", "auto_pass('on')", "Auto-pass"),
+        Binding("a", "auto_pass('off')", "Auto-pass off"),
         Binding("h", "hint", "Hint"),
         Binding("t", "last_trick('trick')", "Last trick"),
         Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
@@ -151,6 +163,7 @@ class TableScreen(SizeGuard, Screen):
         self.tips = TipCoach(self)  #: first-game tips
         #: the header says which deal it is (a puzzle, one position, does not)
         self.deal_in_title = True
+        self.autopass = AutoPass(self)  #: a: pass until the trick ends
 
     def app_settings_sort(self, variant_id: str) -> str:
         settings = getattr(self.app, "settings", None)
@@ -361,7 +374,7 @@ class TableScreen(SizeGuard, Screen):
             self.ai.thinking,
             self.framed,
             self._flashing(),
-            [seat_note(s) for s in seats],
+            [join_notes(seat_note(s), self.autopass.note(i)) for i, s in enumerate(seats)],
             public=public is not None,
         )
 
@@ -533,6 +546,9 @@ class TableScreen(SizeGuard, Screen):
     def action_pass_turn(self) -> None:
         self.moves.pass_turn()
 
+    def action_auto_pass(self, _shown: str = "") -> None:
+        self.autopass.toggle()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_log":
             # shown in the key bar only to a spectator, whose bar has the room
@@ -557,6 +573,8 @@ class TableScreen(SizeGuard, Screen):
             return self.table.can_sit
         if action == "watch_instead":
             return self.table.can_leave_seat
+        if action == "auto_pass":
+            return self.autopass.usable(str(parameters[0]) if parameters else "on")
         if action == "pass_turn":
             # only where the decision has a pass (the footer is redrawn when that
             # changes, not on every turn: see ActionButtons.footer_pass)

@@ -91,6 +91,13 @@ class ActionButtons:
         #: (kept as it was while no decision is shown, so it does not blink on AI turns)
         self.footer_pass = False
 
+    def choice_button(self, index: int) -> Button | None:
+        """The button of the decision's ``index``-th choice (None: not shown)."""
+        pool = list(self.screen.query_one("#choices", Horizontal).query_children(Button))
+        if index < len(pool) and pool[index].display:
+            return pool[index]
+        return None
+
     def render(self, reason: str | None = "") -> None:
         """The buttons; ``reason``: :meth:`TableScreen.current_reason` when the caller
         has it."""

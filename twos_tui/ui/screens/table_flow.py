@@ -153,6 +153,8 @@ class DealFlow:
         if humans and not self.pass_pending:
             target = screen.viewer if screen.viewer in humans else humans[0]
             if s.hot_seat and target != screen.viewer:
+                if screen.autopass.pass_hidden(target):
+                    return  # passed by auto-pass: no pass screen for it
                 recap = self.recap(target)
                 screen.viewer = None
                 screen.selected.clear()
@@ -167,6 +169,7 @@ class DealFlow:
                 return
             screen.viewer = target
         screen.refresh_view()
+        screen.autopass.after_refresh()
         if not self.pass_pending:
             screen.tips.check()
 

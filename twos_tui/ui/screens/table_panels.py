@@ -156,6 +156,8 @@ def prompt_text(
     else:
         waiting = ", ".join(g.names[s] for s in g.to_act())
         me.append(f"waiting for {waiting}…" if waiting else obs.get("status", ""), style="italic")
+    if screen.autopass.on(seat):
+        me.append(" · auto-pass until this trick ends (a: off)", style="bold cyan")
     if screen.demo:
         me.append(
             "  [demo: space " + ("runs" if demo.paused else "pauses") + ", n steps, f seat]",

@@ -88,6 +88,9 @@ class Selection:
         else:
             screen.selected.add(code)
         screen._selection_changed()
+        # Enter must reach the table and play the selection: never a button (a pass, a
+        # choice) that had the focus from a hint or a Tab
+        screen.query_one(HandView).focus()
 
     def cursor(self, step: int) -> None:
         screen = self.screen
