@@ -384,3 +384,59 @@ def test_snapshot_a_spectator_at_a_climbing_table(snap_compare, tmp_path, monkey
 def test_snapshot_a_spectator_at_a_trick_table(snap_compare, tmp_path, monkeypatch):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
     assert spectator_snapshot(snap_compare, "twos-tricks", ["remote", "ai", "ai", "ai"], 3)
+
+
+def toasts(screen) -> str:
+    """The notes in the corner (Textual's toasts) on ``screen``, as text."""
+    from textual.widgets._toast import Toast
+
+    return "\n".join(str(t.render()) for t in screen.query(Toast))
+
+
+@pytest.mark.slow
+async def test_a_spectators_tip_is_a_note_that_does_not_cover_the_table(tmp_path, monkeypatch):
+    """A first-game tip that news on the table calls for (here: a catch, as the trick
+    games have) comes to a spectator as a note in the corner, not a box over the table
+    waiting for a key: their table goes on without them. It is kept as seen."""
+    from twos_tui.ui.screens import table_tips
+    from twos_tui.ui.tips import tip_id
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    # the first news on the table is taken for a catch: the tip is due at once
+    monkeypatch.setattr(table_tips, "moments_for_news", lambda v, e: ["catch"] if e else [])
+    table = remote_table("twos-tricks", seed=3, kinds=["remote", "ai", "ai", "ai"], autosave=False)
+    async with live_server() as server:
+        server.add(table)
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Eve", False, watch=True
+        )
+        app = make_app(autosave=False, ai_pause=None, tips=True)
+        app.on_start = lambda: app.start_session(joined_view(view))
+        bot = await join(server, table, "Ana")
+        playing = asyncio.ensure_future(play_moves(bot, 2))
+        try:
+            async with app.run_test(size=(80, 24), notifications=True) as pilot:
+                await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+                assert isinstance(screen, TableScreen) and screen.spectator
+                await wait_until(pilot, lambda: "Tip: A catch" in toasts(screen), "the tip's note")
+                assert "caught by the 3 of its suit" in toasts(screen)
+                await wait_until(
+                    pilot, lambda: "Tip: A catch" in screen_text(app), "the note drawn"
+                )
+                assert app.screen is screen  # no box over the table
+                assert app.settings.tip_due(tip_id("twos-tricks", "catch")) is False
+                # the table goes on under the note, and no box ever comes
+                g = table.game
+                await wait_until(
+                    pilot,
+                    lambda: playing.done() and view.action_count == len(g.actions),
+                    "the bot's moves on the spectator's table",
+                    tries=6000,
+                )
+                assert app.screen is screen
+        finally:
+            playing.cancel()
+            await asyncio.gather(playing, return_exceptions=True)
+            await bot.close()
+            await asyncio.to_thread(view.close)
