@@ -11,6 +11,7 @@ import os
 import random
 
 import pytest
+import ui_helpers
 from rich.text import Text
 from saves_helpers import crafted_saves, mutate, place, real_save
 from textual.command import CommandPalette
@@ -49,12 +50,8 @@ async def play_one_legal(pilot, screen: TableScreen) -> None:
     await pilot.pause()
 
 
-async def wait_for(pilot, cond, steps: int = 1000) -> None:
-    for _ in range(steps):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("timed out waiting for the app")
+async def wait_for(pilot, cond, what: str = "the state waited for") -> None:
+    await ui_helpers.wait_for(pilot, cond, what)
 
 
 # ----- case 10: ctrl+p after a screen was pushed over an open palette ---------------------

@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from ui_helpers import flat, press_hint, region_text, screen_text
+from ui_helpers import flat, press_hint, region_text, screen_text, wait_for_screen
 
 from twos_tui.engine import VARIANT_IDS, Action
 from twos_tui.play import settings as settings_file
@@ -142,12 +142,9 @@ def message(app) -> str:
 
 
 async def on_lesson(pilot) -> LessonScreen:
-    for _ in range(50):
-        await pilot.pause()
-        s = pilot.app.screen
-        if isinstance(s, LessonScreen) and s._decision is not None:
-            return s
-    raise AssertionError(f"no lesson step on screen: {pilot.app.screen!r}")
+    return await wait_for_screen(  # type: ignore[no-any-return]
+        pilot, LessonScreen, "a lesson step", when=lambda s: s._decision is not None
+    )
 
 
 @pytest.mark.slow  # five to eight seconds each

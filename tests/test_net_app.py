@@ -10,6 +10,7 @@ import contextlib
 import pytest
 from net_helpers import join, live_server, remote_table
 from textual.widgets import Input
+from ui_helpers import wait_for
 
 from twos_tui.play.net.client import RemoteSeatView, play_bot
 from twos_tui.ui.app import make_app
@@ -18,14 +19,10 @@ from twos_tui.ui.screens.table import TableScreen
 from twos_tui.ui.widgets import HandView
 
 
-async def wait_until(pilot, cond, tries: int = 3000) -> None:
+async def wait_until(pilot, cond, what: str = "the state waited for") -> None:
     """Wait for a state (the host's answer comes over a socket): polled, with a bound
     generous enough for a busy machine; the test waits only as long as the state takes."""
-    for _ in range(tries):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the state never came")
+    await wait_for(pilot, cond, what)
 
 
 def hand_text(screen: TableScreen) -> str:

@@ -19,13 +19,15 @@ from twos_tui.play.net.client import (
 )
 
 
-async def until(cond, tries: int = 400, step: float = 0.01) -> None:
-    """Wait for a condition of the live table (bounded)."""
-    for _ in range(tries):
-        if cond():
-            return
+async def until(cond, timeout: float = 60.0, step: float = 0.01) -> None:
+    """Wait for a condition of the live table (bounded by time: generous, for a busy
+    machine; it returns as soon as the condition holds)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not cond():
+        if loop.time() > deadline:
+            raise AssertionError(f"the condition never came in {timeout:.0f} s")
         await asyncio.sleep(step)
-    raise AssertionError("the condition never came")
 
 
 def view_of(st: dict[str, Any]) -> tuple[Any, ...]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from ui_helpers import wait_for
 
 from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
 from twos_tui.ui.app import make_app
@@ -27,12 +28,8 @@ def data_home(tmp_path, monkeypatch):
     return tmp_path
 
 
-async def wait_until(pilot, cond, steps: int = 400) -> None:
-    for _ in range(steps):
-        if cond():
-            return
-        await pilot.pause()
-    raise AssertionError("the app never reached the state waited for")
+async def wait_until(pilot, cond, what: str = "the state waited for") -> None:
+    await wait_for(pilot, cond, what)
 
 
 async def take_the_seat(pilot, app) -> TableScreen:
@@ -284,7 +281,7 @@ async def test_a_finished_trick_stays_until_a_key_at_instant_pace(variant):
         assert screen.ai.holding_trick
         assert "any key" in str(screen.query_one("#message").render()).lower()
         await pilot.press("right")  # any key
-        await wait_until(pilot, lambda: len(g.actions) > n, steps=2000)
+        await wait_until(pilot, lambda: len(g.actions) > n)
 
 
 @pytest.mark.slow
@@ -309,7 +306,7 @@ async def test_the_trick_pause_follows_the_pace_and_a_key_cuts_it_short(monkeypa
         assert asked == [seconds]
         assert len(g.actions) == n
         app.screen.ai.go_on()  # what a key does, or the time running out
-        await wait_until(pilot, lambda: len(g.actions) > n, steps=2000)
+        await wait_until(pilot, lambda: len(g.actions) > n)
 
 
 @pytest.mark.slow
@@ -325,12 +322,12 @@ async def test_a_demo_follows_the_pace_without_waiting_for_a_key():
 
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         table = app.screen
-        await wait_until(pilot, two_tricks, steps=5000)  # no key was pressed
+        await wait_until(pilot, two_tricks)  # no key was pressed
         # pause the demo (as space does), so the test ends between moves; at the instant
         # pace the deal may have ended meanwhile and its summary be on top
         if not table.demo_controls.paused:
             table.action_demo_pause()
-        await wait_until(pilot, lambda: not table.ai_busy, steps=2000)
+        await wait_until(pilot, lambda: not table.ai_busy)
 
 
 @pytest.mark.slow

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import OptionList
-from ui_helpers import flat, screen_text, wait_for_human
+from ui_helpers import flat, screen_text, wait_for, wait_for_human
 
 from twos_tui.engine import VARIANT_IDS
 from twos_tui.play.puzzle_play import Progress
@@ -27,12 +27,8 @@ def data_home(tmp_path, monkeypatch):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
 
 
-async def _until(pilot, cond, steps: int = 200) -> None:
-    for _ in range(steps):
-        await pilot.pause()
-        if cond():
-            return
-    raise AssertionError(f"not reached; on {pilot.app.screen!r}")
+async def _until(pilot, cond, what: str = "the state waited for") -> None:
+    await wait_for(pilot, cond, what)
 
 
 async def _open_game(pilot, variant: str) -> PuzzleTableScreen:

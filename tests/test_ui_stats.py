@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 from test_ui_play import drive, human_turn
 from textual.widgets import DataTable, Static
+from ui_helpers import polls, wait_for
 
 from twos_tui.engine import Action, new_game
 from twos_tui.play import history, saves
@@ -177,12 +178,13 @@ async def stats_ready(pilot, app) -> StatsScreen:
 
 
 async def wait_for_my_turn(pilot, app) -> TableScreen:
-    for _ in range(400):
-        await pilot.pause()
+    def mine() -> TableScreen | None:
         s = app.screen
         if isinstance(s, TableScreen) and s._decision is not None and not s.ai_busy:
             return s
-    raise AssertionError("the human never got a turn")
+        return None
+
+    return await wait_for(pilot, mine, "the human's turn")  # type: ignore[no-any-return]
 
 
 async def test_undo_against_the_ai_goes_back_to_your_turn(data_home):
@@ -242,8 +244,7 @@ async def test_undo_is_refused_where_another_human_would_see_it():
     rng = random.Random(10)
     async with app.run_test(size=(80, 24)) as pilot:
         acted: list[int] = []
-        for _ in range(400):
-            await pilot.pause()
+        async for _ in polls(pilot, "the other human's turn"):
             s = app.screen
             if isinstance(s, PassScreen):
                 await pilot.press("enter")

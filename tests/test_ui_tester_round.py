@@ -7,7 +7,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from ui_helpers import flat, play_until, press_hint, region_text, screen_lines, screen_text
+from ui_helpers import (
+    flat,
+    play_until,
+    press_hint,
+    region_text,
+    screen_lines,
+    screen_text,
+    wait_for_screen,
+)
 
 from twos_tui.play.session import Session
 from twos_tui.ui.app import make_app
@@ -33,11 +41,7 @@ def deal_over(variant: str, seed: int = 1, players: int | None = None) -> Sessio
 
 
 async def at_deal_end(pilot) -> DealEndScreen:
-    for _ in range(20):
-        await pilot.pause()
-        if isinstance(pilot.app.screen, DealEndScreen):
-            return pilot.app.screen
-    raise AssertionError(f"no deal-end dialog; on {pilot.app.screen!r}")
+    return await wait_for_screen(pilot, DealEndScreen, "the deal-end dialog")
 
 
 # ---------------------------------------------------------------------------------------
