@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from net_helpers import join, live_server, remote_table
+from net_helpers import join, live_server, remote_table, until
 
 from twos_tui.engine import IllegalAction
 from twos_tui.play.net.client import (
@@ -17,17 +17,6 @@ from twos_tui.play.net.client import (
     TokenStore,
     play_bot,
 )
-
-
-async def until(cond, timeout: float = 60.0, step: float = 0.01) -> None:
-    """Wait for a condition of the live table (bounded by time: generous, for a busy
-    machine; it returns as soon as the condition holds)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        if loop.time() > deadline:
-            raise AssertionError(f"the condition never came in {timeout:.0f} s")
-        await asyncio.sleep(step)
 
 
 def view_of(st: dict[str, Any]) -> tuple[Any, ...]:

@@ -105,7 +105,11 @@ async def test_a_quick_second_enter_never_shows_the_next_hand(monkeypatch, varia
                 await pilot.press("enter", "enter")
             else:
                 await pilot.press("enter", "enter")
-            await pilot.pause()
+            await wait_until(
+                pilot,
+                lambda: on_pass_screen(app) or human_to_move(app),
+                "the next person's pass screen or another turn",
+            )
             if isinstance(app.screen, PassScreen):
                 break
             table = app.screen
@@ -177,14 +181,14 @@ async def test_enter_with_nothing_selected_picks_up_and_does_not_play(variant, k
         hand.cursor = next(i for i, c in enumerate(hand.cards) if c in legal)
         under = hand.cards[hand.cursor]
         await pilot.press("enter")
-        await pilot.pause()
+        line = screen.query_one("#message")
+        await wait_until(pilot, lambda: "Enter again" in str(line.render()), "Enter again")
         assert all(seat != 0 for seat, _ in g.actions[n:])  # nothing played
         assert screen.selected == {under}
-        assert "Enter again" in str(screen.query_one("#message").render())
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_until(pilot, lambda: any(seat == 0 for seat, _ in g.actions[n:]), "the play")
         mine = [a for seat, a in g.actions[n:] if seat == 0]
-        assert mine and mine[0]["cards"] == [under]
+        assert mine[0]["cards"] == [under]
 
 
 # ----- item 3: the recap starts at this person's own last turn -----------------------------
@@ -430,7 +434,7 @@ async def test_replay_from_the_command_line_closes_to_the_shell(data_home):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen))
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_until(pilot, lambda: app.return_code is not None, "the app to end")
         assert app.return_code == 0  # the app ended: back to the shell, not its home
 
 

@@ -64,8 +64,7 @@ async def test_solve_a_puzzle_of_each_game(variant: str) -> None:
         before = screen.view.game.to_json()
         wrong = next(a for a in screen.game.legal_actions(p.seat) if a != p.answer[0])
         screen.act(wrong)
-        await pilot.pause()
-        assert "Try again" in flat(screen_text(app))
+        await _until(pilot, lambda: "Try again" in flat(screen_text(app)), "Try again")
         assert screen.view.game.to_json() == before
         assert isinstance(app.screen, PuzzleTableScreen)
         for a in p.answer:
@@ -89,8 +88,7 @@ async def test_hint_costs_the_star() -> None:
     async with app.run_test(size=(110, 34)) as pilot:
         screen = await _open_game(pilot, "big-two")
         await pilot.press("h")
-        await pilot.pause()
-        assert p.hint.split(".")[0] in flat(screen_text(app))
+        await _until(pilot, lambda: p.hint.split(".")[0] in flat(screen_text(app)), "the hint")
         for a in p.answer:
             screen.act(a)
             await pilot.pause()
