@@ -4,7 +4,7 @@ wrong move just refused, and the lessons list with some progress kept."""
 from __future__ import annotations
 
 import pytest
-from ui_helpers import wait_for_screen
+from ui_helpers import wait_for, wait_for_screen
 
 from twos_tui.engine import Action
 from twos_tui.play import saves
@@ -35,7 +35,9 @@ async def lesson_step_with_a_refusal(pilot) -> None:
     for code in Action("play", ("10D", "JC")).cards:
         hand.cursor = screen._hand_order.index(code)
         await pilot.press("space")
+    before = screen.run.mistakes
     await pilot.press("enter")
+    await wait_for(pilot, lambda: screen.run.mistakes > before, "the move refused")
     await pilot.pause()
 
 
@@ -52,4 +54,10 @@ def test_snapshot_learn_list(snap_compare):
     settings_file.save(s)
     app = make_app(ai_pause=0)
     app.on_start = app.open_learn
-    assert snap_compare(app, terminal_size=(80, 24))
+
+    async def run_before(pilot):
+        from twos_tui.ui.screens.learn import LearnScreen
+
+        await wait_for_screen(pilot, LearnScreen)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

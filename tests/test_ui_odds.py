@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from textual.app import App
 from textual.widgets import Static
-from ui_helpers import wait_for_screen
+from ui_helpers import wait_for, wait_for_screen
 
 from twos_tui.engine.odds import bomb_shapes, odds_table
 from twos_tui.ui.odds_screen import (
+    DECK_CYCLE,
     INFINITE_MAX_HAND,
     OddsScreen,
     _bar,
@@ -150,4 +151,14 @@ def test_bar_helpers():
 
 
 def test_odds_screen_snapshot(snap_compare):
-    assert snap_compare(OddsApp(20), press=["d", "d", "d", "minus"], terminal_size=(80, 24))
+    async def run_before(pilot):
+        screen = await wait_for_screen(pilot, OddsScreen)
+        names = list(DECK_CYCLE)
+        deck = names[(names.index(screen.deck) + 3) % len(names)]
+        await pilot.press("d", "d", "d")
+        await wait_for(pilot, lambda: screen.deck == deck, f"the {deck} deck")
+        size = screen.hand_size
+        await pilot.press("minus")
+        await wait_for(pilot, lambda: screen.hand_size == size - 1, "a card fewer")
+
+    assert snap_compare(OddsApp(20), terminal_size=(80, 24), run_before=run_before)

@@ -275,7 +275,14 @@ def test_snapshot_replay(snap_compare):
         seat = s.game.to_act()[0]
         s.apply(seat, s.ai_choose(seat))
     history.RECORDER.flush()
-    assert snap_compare(make_app(ai_pause=0, replay=1), press=["right"] * 9, terminal_size=(80, 24))
+
+    async def run_before(pilot):
+        replay = await wait_for_screen(pilot, ReplayScreen)
+        await pilot.press(*["right"] * 9)
+        await wait_for(pilot, lambda: replay.step == 9, "step 9")
+
+    app = make_app(ai_pause=0, replay=1)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
 async def test_the_deals_list_reads_older_deals_at_its_end(data_home):
