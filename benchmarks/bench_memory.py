@@ -63,6 +63,10 @@ def live_widgets() -> tuple[int, int]:
     return widgets, keys
 
 
+def deals(n: int) -> str:
+    return f"{n} deal{'' if n == 1 else 's'}"
+
+
 def progress(text: str) -> None:
     """A line on stderr (stdout keeps the table or the JSON alone)."""
     print(f"bench_memory: {text}", file=sys.stderr, flush=True)
@@ -95,13 +99,13 @@ async def play_deals(pilot, count: int, before: int = 0, every: int = 10) -> int
         assert isinstance(screen, DealEndScreen)
         # the dialog drops keys for its first moments (its key guard, 0.6 s, started
         # again by each key pressed meanwhile): wait until it takes keys, then Enter
-        await wait_until(pilot, lambda: screen.keys_armed, "the deal-end dialog to take keys")
+        await wait_until(pilot, lambda s=screen: s.keys_armed, "the deal-end dialog to take keys")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.screen is not screen, "the deal-end dialog to close")
+        await wait_until(pilot, lambda s=screen: app.screen is not s, "the dialog to close")
         done += 1
         played = before + done
         if played == 1 or played % every == 0 or done == count:
-            progress(f"{played} deal{'' if played == 1 else 's'} played")
+            progress(f"{deals(played)} played")
     return done
 
 
@@ -114,7 +118,7 @@ async def measure(variant: str, checkpoints: list[int]) -> list[dict[str, float 
     home = make_app(ai_pause=0)
     progress("the home screen")
     async with home.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(home.app.screen, HomeScreen), "the home screen")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HomeScreen), "the home screen")
         await pilot.pause()
         w, k = live_widgets()
         rows.append({"deals": 0, "widgets": w, "footer_keys": k, "rss_mib": round(rss_mib(), 1)})
@@ -132,7 +136,7 @@ async def measure(variant: str, checkpoints: list[int]) -> list[dict[str, float 
             rows.append(
                 {"deals": played, "widgets": w, "footer_keys": k, "rss_mib": round(rss_mib(), 1)}
             )
-            progress(f"measured after {played} deals: {rows[-1]}")
+            progress(f"measured after {deals(played)}: {rows[-1]}")
         app.exit()
     return rows
 
