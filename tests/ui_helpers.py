@@ -179,7 +179,7 @@ async def press_hint(pilot) -> None:
     await pilot.press("h")
     await pilot.app.workers.wait_for_complete()
     screen = pilot.app.screen
-    hints = getattr(screen, "hints", None)
+    hints = screen.hints if isinstance(screen, TableScreen) else None
     if hints is not None:  # the answer is shown (``_show`` clears ``pending``)
         await wait_for(pilot, lambda: hints.pending is None, "the hint to be shown")
     await pilot.pause()
