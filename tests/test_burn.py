@@ -65,16 +65,27 @@ def test_repeat_runs_k_times_and_stops_at_the_first_failure():
     assert not any(alive(p) for p in burner_pids(failed.stderr))
 
 
-def test_a_signal_stops_the_command_and_the_burners():
+@pytest.mark.parametrize(
+    ("sig", "group", "code"),
+    [(signal.SIGINT, True, 130), (signal.SIGTERM, False, 143)],
+    ids=["ctrl-c", "term-to-the-script"],
+)
+def test_a_signal_stops_the_command_and_the_burners(sig, group, code):
+    """Ctrl-C reaches the whole terminal job; a TERM sent to the script alone is passed on
+    to the command. Either way the command and the burners stop."""
+
+    def as_from_a_terminal() -> None:  # a shell started with SIGINT ignored cannot trap it
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     proc = subprocess.Popen(
         ["bash", str(BURN), "-n", "2", "--", "sleep", "30"],
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own group, as a terminal's job would be
+        preexec_fn=as_from_a_terminal,
     )
     assert proc.stderr is not None
-    first = proc.stderr.readline()
-    pids = burner_pids(first)
+    pids = burner_pids(proc.stderr.readline())
     assert all(alive(p) for p in pids)
     deadline = time.monotonic() + 30
     while not (
@@ -85,8 +96,11 @@ def test_a_signal_stops_the_command_and_the_burners():
         assert time.monotonic() < deadline, "the command never started"
         time.sleep(0.05)
     command = int(found[0])
-    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C
-    assert proc.wait(30) == 130
+    if group:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    assert proc.wait(30) == code
     assert not alive(command)
     assert not any(alive(p) for p in pids)
 

@@ -154,7 +154,9 @@ async def test_join_screen_reports_an_unreachable_host(tmp_path, monkeypatch):
         screen.query_one("#join-code", Input).value = "ABCD-EFGH"
         screen.action_join()
         await wait_until(
-            pilot, lambda: "✗" in str(screen.query_one("#join-error").render()), tries=1000
+            pilot,
+            lambda: "✗" in str(screen.query_one("#join-error").render()),
+            "the join refused",
         )
         assert isinstance(app.screen, JoinScreen)
 
