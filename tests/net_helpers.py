@@ -41,6 +41,20 @@ def remote_table(
     return HostedTable.create(variant, kinds, options=SHORT[variant], seed=seed, level="easy", **kw)
 
 
+async def until(cond, what: str = "the condition", timeout: float = 60.0, step: float = 0.01):
+    """Wait (polling every ``step`` seconds) until ``cond()`` holds and return its value;
+    fail after ``timeout`` seconds saying ``what`` never came. The bound is in seconds and
+    generous: messages between the server and its clients take longer on a busy machine,
+    and the wait is only as long as the state takes."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not (value := cond()):
+        if loop.time() > deadline:
+            raise AssertionError(f"waited {timeout:.0f} s for {what}")
+        await asyncio.sleep(step)
+    return value
+
+
 async def join(server: TableServer, table: HostedTable, name: str, **kw: Any) -> TableClient:
     c = TableClient("127.0.0.1", server.port, table.code, name, retry_delays=(0.05, 0.1, 0.2), **kw)
     await c.open()
