@@ -172,12 +172,10 @@ async def test_t_on_the_learn_list_turns_tips_back_on():
     assert kept.tips and kept.tips_seen == []
 
 
-async def wait_for_screen(pilot, kind, bound: int = 200):
-    for _ in range(bound):
-        await pilot.pause()
-        if isinstance(pilot.app.screen, kind):
-            return pilot.app.screen
-    raise AssertionError(f"no {kind.__name__}; on {pilot.app.screen!r}")
+async def wait_for_screen(pilot, kind):
+    return await wait_for(
+        pilot, lambda: isinstance(pilot.app.screen, kind) and pilot.app.screen, kind.__name__
+    )
 
 
 @pytest.mark.parametrize(("key", "tab"), [("question_mark", "rules"), ("f1", "keys")])

@@ -12,7 +12,7 @@ import random
 import threading
 
 import pytest
-from ui_helpers import flat, press_hint, region_text, wait_for_human
+from ui_helpers import flat, polls, press_hint, region_text, wait_for, wait_for_human
 
 from twos_tui.ai import suggest
 from twos_tui.engine import VARIANT_IDS, Action
@@ -40,13 +40,9 @@ def raised(app, screen: TableScreen) -> list[str]:
     return top.split()
 
 
-async def until(pilot, cond, tries: int = 600) -> None:
-    """Wait for a state (with a bound generous enough for a busy machine)."""
-    for _ in range(tries):
-        if cond():
-            return
-        await pilot.pause()
-    raise AssertionError("the state never came")
+async def until(pilot, cond, what: str = "the state") -> None:
+    """Wait for a state, bounded in seconds (generous enough for a busy machine)."""
+    await wait_for(pilot, cond, what)
 
 
 def normal_hints(app) -> None:
@@ -317,8 +313,7 @@ async def hot_seat_turn(pilot, seat: int, seen: list[str]) -> TableScreen:
     """Wait for ``seat``'s turn at a shared screen, going through the pass screens (the
     names on them noted in ``seen``)."""
     app = pilot.app
-    for _ in range(600):
-        await pilot.pause()
+    async for _ in polls(pilot, f"seat {seat}'s turn"):
         s = app.screen
         if isinstance(s, PassScreen):
             seen.append(flat(str(s.query_one("#pass-title").render())))

@@ -308,11 +308,12 @@ async def test_the_button_row_takes_its_full_labels_back_when_there_is_room():
         shown, labels = button_row(app, screen)
         assert "Help" in labels and "Help (?)" not in labels
         await pilot.resize_terminal(100, 30)
-        for _ in range(100):
-            await pilot.pause()
-            shown, labels = button_row(app, screen)
-            if "Help (?)" in labels:
-                break
+        await wait_for(
+            pilot,
+            lambda: all("Help (?)" in part for part in button_row(app, screen)),
+            "the full labels back, drawn",
+        )
+        shown, labels = button_row(app, screen)
         assert {"Hint (h)", "Help (?)", "Bid 3 (3)", "Sort: rank"} <= set(labels)
         assert "Help (?)" in shown and "Sort: rank" in shown
 
