@@ -164,6 +164,54 @@ async def test_enter_with_a_selected_play_never_passes(variant):
         assert set(g.actions[n][1]["cards"]) == set(play.cards)
 
 
+async def test_enter_makes_a_hinted_pass_wherever_the_focus_went(monkeypatch):
+    """h on a hinted pass focuses the Pass button; should the focus go back to the hand
+    before the Enter comes (a click, a redraw), Enter still makes the hinted pass: it
+    does not pick up the card under the cursor. With a card picked up since, it does
+    not pass."""
+    import dataclasses
+
+    from twos_tui.ui.screens import table_hints
+
+    real = table_hints.suggest
+
+    def pass_hint(*args, **kw):
+        return dataclasses.replace(real(*args, **kw), action=Action("pass"))
+
+    monkeypatch.setattr(table_hints, "suggest", pass_hint)
+    session = first_turn_with_a_pass("big-two", seed=5)
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        normal_hints(app)
+        screen = await wait_for_human(pilot)
+        g = session.game
+        await press_hint(pilot)
+        assert "Enter: Pass" in message(app)
+        hand = screen.query_one(HandView)
+        hand.focus()
+        await wait_for(pilot, lambda: screen.focused is hand, "the hand focused")
+        n = len(g.actions)
+        await pilot.press("enter")
+        await until(pilot, lambda: len(g.actions) > n, "the hinted pass")
+        assert g.actions[n] == (0, {"kind": "pass"})
+    # a card picked up after the hint: Enter is about that card, never the pass
+    session = first_turn_with_a_pass("big-two", seed=5)
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        normal_hints(app)
+        screen = await wait_for_human(pilot)
+        g = session.game
+        await press_hint(pilot)
+        hand = screen.query_one(HandView)
+        hand.focus()
+        await pilot.press("space")
+        assert screen.selected
+        n = len(g.actions)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert all(a[1]["kind"] != "pass" for a in g.actions[n:])
+
+
 # ----- lessons ------------------------------------------------------------------------------
 async def test_a_lesson_refusal_clears_the_selection_and_h_picks_the_right_move_up():
     lesson = load_lesson("twos")

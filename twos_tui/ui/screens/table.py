@@ -116,6 +116,10 @@ class TableScreen(SizeGuard, Screen):
         Binding("a", "auto_pass('on')", "Auto-pass"),
         Binding("a", "auto_pass('off')", "Auto-pass off"),
         Binding("h", "hint", "Hint"),
+        # (at a joined table chat comes before the keys the help and the screen also
+        # give, so that it is never the one a short key bar leaves out)
+        Binding("c", "chat", "Chat"),  # a table with players on other computers
+        Binding("j", "sit", "Take a seat"),  # a spectator, where a seat is free
         Binding("t", "last_trick('trick')", "Last trick"),
         Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
         Binding("l", "show_log", "Log", show=False),
@@ -124,8 +128,6 @@ class TableScreen(SizeGuard, Screen):
         Binding("s", "sort", "Sort"),
         Binding("o", "score_sheet", "Scores"),
         Binding("ctrl+z", "undo", "Undo", show=False),
-        Binding("c", "chat", "Chat"),  # a table with players on other computers
-        Binding("j", "sit", "Take a seat"),  # a spectator, where a seat is free
         Binding("w", "watch_instead", "Watch", show=False),  # leave the seat (twice)
         Binding("escape", "clear", "Clear/leave", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),

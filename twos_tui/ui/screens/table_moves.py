@@ -60,6 +60,13 @@ class Moves:
 
     def submit(self) -> None:
         screen = self.screen
+        hinted = self.hinted_choice()
+        if hinted is not None:
+            # h took a pass (or a bid, a card to return) up and nothing was picked up
+            # since: Enter makes it, wherever the focus went after h (a redraw can take
+            # it back to the hand before the Enter comes)
+            screen.act(hinted)
+            return
         if self.pick_cursor_card():
             return
         a = screen.selection_action()
@@ -76,6 +83,19 @@ class Moves:
             screen.show_message(reason, "error")
             return
         screen.act(a)
+
+    def hinted_choice(self) -> Action | None:
+        """The hint's move when it is one of the decision's choices (a pass, a bid...),
+        shown for this very position, with no card picked up since; else None."""
+        screen = self.screen
+        shown = screen.hints.shown
+        d = screen._decision
+        if shown is None or d is None or screen.selected:
+            return None
+        at, action = shown
+        if at != screen.game.action_count or action.cards:
+            return None
+        return action if any(c.action == action for c in d.choices) else None
 
     def pick_cursor_card(self) -> bool:
         """Enter with no card selected never plays: it picks up the card under the
