@@ -20,8 +20,9 @@ A few matches per variant are kept whole (every item as data); the rest keep one
 BLAKE2b digest per item per position. A mismatch names the match, the position and the
 item (and, for a whole record, the first field that differs).
 
-    python tools/record_corpus.py            # write tests/corpus/behaviour.json.xz
-    python tools/record_corpus.py --check    # replay it against this code, say what differs
+    python tools/record_corpus.py               # write tests/corpus/behaviour.json.xz
+    python tools/record_corpus.py --check       # replay it on this code, say what differs
+    python tools/record_corpus.py --saves-only  # write tests/corpus/saves/
 
 Re-record only for an intended change of behaviour, listed in the CHANGELOG (see
 CONTRIBUTING.md, "The frozen behaviour corpus").
@@ -652,9 +653,7 @@ def record_saves(folder: Path = SAVES) -> list[Path]:
         from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
 
         rng = random.Random(CORPUS_SEED)
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
+        folder.mkdir(parents=True, exist_ok=True)
         written = []
         for name, variant, seats, moves, options in SAVE_CASES:
             configs = [
@@ -697,7 +696,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check", action="store_true", help="replay the corpus, say what differs")
     p.add_argument("--out", type=Path, default=CORPUS)
     p.add_argument("-v", "--verbose", action="store_true")
-    p.add_argument("--saves-only", action="store_true", help="write the save files only")
+    p.add_argument(
+        "--saves-only",
+        action="store_true",
+        help="write tests/corpus/saves only (the saves of the version that wrote them: "
+        "never re-written to make a load pass)",
+    )
     args = p.parse_args(argv)
     if args.saves_only:
         for path in record_saves():
@@ -714,7 +718,6 @@ def main(argv: list[str] | None = None) -> int:
         print("every match replays the same" if not bad else f"{bad} matches differ")
         return 1 if bad else 0
     t = time.perf_counter()
-    record_saves()
     data = record(progress=args.verbose)
     write_corpus(data, args.out)
     n = sum(len(m.get("positions", ())) or len(m["actions"]) for m in data["matches"])
