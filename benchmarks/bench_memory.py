@@ -14,6 +14,11 @@ with the match over play again, a new table). After the checkpoints given it rep
   where there is no /proc), in MiB.
 
 At "home" (0 deals) the figures are taken on the home screen before the table opens.
+
+The deal-end dialog drops keys for its first moments (its key guard, ``KeyGuard.GUARD``,
+0.6 s, started again by any key pressed meanwhile): each Enter waits until the dialog
+takes keys (``keys_armed``). Progress goes to stderr (every 10 deals and at each
+checkpoint), the figures to stdout.
 """
 
 from __future__ import annotations
@@ -58,24 +63,49 @@ def live_widgets() -> tuple[int, int]:
     return widgets, keys
 
 
-async def play_deals(pilot, count: int) -> int:
-    """Let the demo play until ``count`` more deal-end dialogs were answered."""
+def deals(n: int) -> str:
+    return f"{n} deal{'' if n == 1 else 's'}"
+
+
+def progress(text: str) -> None:
+    """A line on stderr (stdout keeps the table or the JSON alone)."""
+    print(f"bench_memory: {text}", file=sys.stderr, flush=True)
+
+
+async def wait_until(pilot, condition, what: str, timeout: float = 120.0) -> None:
+    """Let the app run until ``condition()`` holds; fail saying ``what`` was awaited."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise RuntimeError(f"waited {timeout:.0f} s for {what}; on {pilot.app.screen!r}")
+        await pilot.pause(0)
+
+
+async def play_deals(pilot, count: int, before: int = 0, every: int = 10) -> int:
+    """Let the demo play until ``count`` more deal-end dialogs were answered (``before``:
+    deals played so far, for the progress lines on stderr)."""
     from twos_tui.ui.screens.dialogs import DealEndScreen
 
     app = pilot.app
     done = 0
-    spins = 0
     while done < count:
-        await pilot.pause(0)
-        spins += 1
-        if spins > 200_000:
-            raise RuntimeError(f"stuck after {done} deals on {app.screen!r}")
-        if isinstance(app.screen, DealEndScreen) and app.screen.is_mounted:
-            screen = app.screen
-            await pilot.press("enter")
-            while app.screen is screen:
-                await pilot.pause(0)
-            done += 1
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DealEndScreen) and app.screen.is_mounted,
+            f"the end of deal {before + done + 1}",
+        )
+        screen = app.screen
+        assert isinstance(screen, DealEndScreen)
+        # the dialog drops keys for its first moments (its key guard, 0.6 s, started
+        # again by each key pressed meanwhile): wait until it takes keys, then Enter
+        await wait_until(pilot, lambda s=screen: s.keys_armed, "the deal-end dialog to take keys")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda s=screen: app.screen is not s, "the dialog to close")
+        done += 1
+        played = before + done
+        if played == 1 or played % every == 0 or done == count:
+            progress(f"{deals(played)} played")
     return done
 
 
@@ -86,9 +116,9 @@ async def measure(variant: str, checkpoints: list[int]) -> list[dict[str, float 
 
     rows: list[dict[str, float | int]] = []
     home = make_app(ai_pause=0)
+    progress("the home screen")
     async with home.run_test(size=(80, 24)) as pilot:
-        while not isinstance(home.app.screen, HomeScreen):
-            await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HomeScreen), "the home screen")
         await pilot.pause()
         w, k = live_widgets()
         rows.append({"deals": 0, "widgets": w, "footer_keys": k, "rss_mib": round(rss_mib(), 1)})
@@ -100,12 +130,13 @@ async def measure(variant: str, checkpoints: list[int]) -> list[dict[str, float 
     async with app.run_test(size=(80, 24)) as pilot:
         played = 0
         for target in checkpoints:
-            played += await play_deals(pilot, target - played)
+            played += await play_deals(pilot, target - played, played)
             await pilot.pause()
             w, k = live_widgets()
             rows.append(
                 {"deals": played, "widgets": w, "footer_keys": k, "rss_mib": round(rss_mib(), 1)}
             )
+            progress(f"measured after {deals(played)}: {rows[-1]}")
         app.exit()
     return rows
 

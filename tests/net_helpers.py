@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 from typing import Any
 
+from twos_tui.engine import Action
 from twos_tui.play.net.client import TableClient, play_bot
 from twos_tui.play.net.server import HostedTable, TableServer
 
@@ -40,6 +41,20 @@ def remote_table(
     return HostedTable.create(variant, kinds, options=SHORT[variant], seed=seed, level="easy", **kw)
 
 
+async def until(cond, what: str = "the condition", timeout: float = 60.0, step: float = 0.01):
+    """Wait (polling every ``step`` seconds) until ``cond()`` holds and return its value;
+    fail after ``timeout`` seconds saying ``what`` never came. The bound is in seconds and
+    generous: messages between the server and its clients take longer on a busy machine,
+    and the wait is only as long as the state takes."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not (value := cond()):
+        if loop.time() > deadline:
+            raise AssertionError(f"waited {timeout:.0f} s for {what}")
+        await asyncio.sleep(step)
+    return value
+
+
 async def join(server: TableServer, table: HostedTable, name: str, **kw: Any) -> TableClient:
     c = TableClient("127.0.0.1", server.port, table.code, name, retry_delays=(0.05, 0.1, 0.2), **kw)
     await c.open()
@@ -66,6 +81,37 @@ async def play_match(
     finally:
         for c in clients:
             await c.close()
+
+
+async def play_moves(client: TableClient, moves: int, ready: bool = False) -> int:
+    """Play ``client``'s seat for ``moves`` moves (its first legal move that is not a pass,
+    the same each time: seeded games stop at the same point), then stop; ``ready``: also
+    say ready after a deal. Returns the table's move count when it stopped."""
+    made = 0
+    acted_at = None
+    while True:
+        client.changed.clear()
+        st = client.state or {}
+        position = (st.get("deal"), st.get("n"))
+        if made >= moves or st.get("match_over"):
+            return int(st.get("n", 0))
+        mine = client.seat in st.get("to_act", []) and st.get("legal")
+        if st.get("decision") and mine and acted_at != position:
+            legal = [Action.from_json(a) for a in st["legal"]]
+            action = ([a for a in legal if a.kind != "pass"] or legal)[0]
+            acted_at = position
+            reply = await client.request({"type": "act", "action": action.to_json()})
+            if reply["type"] != "error":
+                made += 1
+            else:
+                acted_at = None
+            continue
+        if ready and st.get("deal_over") and acted_at != ("ready", st.get("deal")):
+            acted_at = ("ready", st.get("deal"))
+            await client.request({"type": "ready", "deal": st.get("deal")})
+            continue
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(client.changed.wait(), 5.0)
 
 
 # ----- the leak check -----------------------------------------------------------------------

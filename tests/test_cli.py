@@ -195,7 +195,7 @@ def test_seats_written_out_read_back(seats):
 
 
 async def test_a_hot_seat_table_starts_from_seats_with_those_names_and_kinds(monkeypatch, tmp_path):
-    from ui_helpers import flat, region_text, screen_text
+    from ui_helpers import flat, region_text, screen_text, wait_for
 
     from twos_tui.ui.app import make_app
     from twos_tui.ui.screens.dialogs import PassScreen
@@ -208,20 +208,17 @@ async def test_a_hot_seat_table_starts_from_seats_with_those_names_and_kinds(mon
     seats = cli.play_seats(args.variant, args.players, args.seats)
     app = make_app(args.variant, args.players, args.seed, ai_pause=0, seats=seats)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(300):  # hot-seat: the screen is handed to Ann or Bob first
-            await pilot.pause()
-            if isinstance(app.screen, PassScreen):
-                break
-        assert isinstance(app.screen, PassScreen), app.screen
+        # hot-seat: the screen is handed to Ann or Bob first
+        await wait_for(pilot, lambda: isinstance(app.screen, PassScreen), "the pass screen")
         who = app.screen.player_name
         assert who in ("Ann", "Bob")
         assert f"Pass to {who}" in screen_text(app)
         await pilot.press("enter")
-        for _ in range(300):
-            await pilot.pause()
-            s = app.screen
-            if isinstance(s, TableScreen) and s._decision is not None:
-                break
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, TableScreen) and app.screen._decision is not None,
+            "the person's turn at the table",
+        )
         table = app.screen
         assert isinstance(table, TableScreen) and table.table.hot_seat
         session = table.session

@@ -11,6 +11,7 @@ import os
 import random
 
 import pytest
+import ui_helpers
 from rich.text import Text
 from saves_helpers import crafted_saves, mutate, place, real_save
 from textual.command import CommandPalette
@@ -49,12 +50,8 @@ async def play_one_legal(pilot, screen: TableScreen) -> None:
     await pilot.pause()
 
 
-async def wait_for(pilot, cond, steps: int = 1000) -> None:
-    for _ in range(steps):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("timed out waiting for the app")
+async def wait_for(pilot, cond, what: str = "the state waited for") -> None:
+    await ui_helpers.wait_for(pilot, cond, what)
 
 
 # ----- case 10: ctrl+p after a screen was pushed over an open palette ---------------------
@@ -75,18 +72,15 @@ async def test_palette_then_pass_screen_then_palette_again():
         assert table.viewer == 0
         await play_one_legal(pilot, table)  # Ann moves; the AI waits
         await pilot.press("ctrl+p")
-        await pilot.pause()
-        assert isinstance(app.screen, CommandPalette)
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
         # the AI moves and the pass screen for Bob is pushed while the palette is open
         await wait_for(pilot, lambda: table.ai.waiting_for is not None)
         table.ai.hurry()
         await wait_for(pilot, lambda: isinstance(app.screen, PassScreen))
         await pilot.press("ctrl+p")  # Bob opens the palette: this used to end the app
-        await pilot.pause()
-        assert isinstance(app.screen, CommandPalette)
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
         await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, PassScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, PassScreen), "the pass screen")
         assert app.return_code in (None, 0)
 
 
@@ -94,12 +88,9 @@ async def test_palette_then_pass_screen_then_palette_again():
 
 
 async def open_continue(pilot, app) -> ContinueScreen:
-    await pilot.pause()
-    assert isinstance(app.screen, HomeScreen)
+    await ui_helpers.wait_for_screen(pilot, HomeScreen)
     await pilot.press("c")
-    await pilot.pause()
-    assert isinstance(app.screen, ContinueScreen)
-    return app.screen
+    return await ui_helpers.wait_for_screen(pilot, ContinueScreen)
 
 
 async def test_delete_on_continue_asks_first(data_home):
@@ -109,22 +100,21 @@ async def test_delete_on_continue_asks_first(data_home):
     async with app.run_test(size=(100, 30)) as pilot:
         await open_continue(pilot, app)
         await pilot.press("d")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmDelete)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDelete), "the question")
         await pilot.press("enter")  # Enter keeps: deleting takes a y
-        await pilot.pause()
-        assert isinstance(app.screen, ContinueScreen) and len(saves.list_saves()) == 1
-        await pilot.press("d")
-        await pilot.pause()
-        await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, ContinueScreen), "the list again")
         assert len(saves.list_saves()) == 1
         await pilot.press("d")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDelete), "the question")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ContinueScreen), "the list again")
+        assert len(saves.list_saves()) == 1
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDelete), "the question")
         await pilot.press("y")
-        await pilot.pause()
+        # nothing left to continue: home
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
         assert saves.list_saves() == []
-        assert isinstance(app.screen, HomeScreen)  # nothing left to continue
 
 
 # ----- case 9: names from files never drive the terminal -------------------------------
@@ -195,10 +185,7 @@ def test_a_crash_exits_non_zero_with_the_game_saved(data_home, monkeypatch, caps
     moved = {}
 
     async def autopilot(pilot):
-        app = pilot.app
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, TableScreen)
+        screen = await ui_helpers.wait_for_human(pilot)
         seat = screen.viewer
         action = screen.session.game.legal_actions(seat)[0]
         screen.act(action)  # a move, autosaved in the background
@@ -263,11 +250,11 @@ async def test_continue_lists_newest_first_with_damaged_apart(data_home):
         # Enter on a damaged save explains and offers to move it aside
         ol.highlighted = next(i for i, t in enumerate(labels) if "broken.json" in t)
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, DamagedSaveDialog)
+        await wait_for(pilot, lambda: isinstance(app.screen, DamagedSaveDialog), "the dialog")
         await pilot.press("m")
-        await pilot.pause()
-        assert (folder / "damaged" / "broken.json").read_text() == "{ not json"
+        moved = folder / "damaged" / "broken.json"
+        await wait_for(pilot, moved.is_file, "the save moved aside")
+        assert moved.read_text() == "{ not json"
         assert not (folder / "broken.json").exists()
         # the newer one is refused and kept as it is
         screen = app.screen
@@ -279,8 +266,11 @@ async def test_continue_lists_newest_first_with_damaged_apart(data_home):
         )
         ol.highlighted = idx
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, DamagedSaveDialog) and app.screen.newer
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, DamagedSaveDialog) and app.screen.newer,
+            "the dialog for the newer save",
+        )
         await pilot.press("m")  # not offered for a newer save
         await pilot.pause()
         assert isinstance(app.screen, DamagedSaveDialog)
@@ -335,8 +325,7 @@ async def test_a_save_open_elsewhere_is_offered_as_a_copy(data_home):
             label = screen.query_one("#saves").get_option_at_index(0).prompt.plain
             assert "open in another window" in label
             await pilot.press("enter")
-            await pilot.pause()
-            assert isinstance(app.screen, SaveLockedDialog)
+            await wait_for(pilot, lambda: isinstance(app.screen, SaveLockedDialog), "the lock")
             await pilot.press("c")
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
             assert app.session.save_id != first.save_id
@@ -356,7 +345,7 @@ async def test_a_full_disk_gives_a_notice_and_play_goes_on(data_home, monkeypatc
     app = make_app("twos", seed=9, ai_pause=0)
     notes = []
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await ui_helpers.wait_for_screen(pilot, TableScreen)
         monkeypatch.setattr(saves.tempfile, "mkstemp", full)
         real_notify = app.notify
         monkeypatch.setattr(
@@ -383,8 +372,8 @@ async def test_a_full_disk_gives_a_notice_and_play_goes_on(data_home, monkeypatc
 async def test_notifications_show_names_literally():
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await ui_helpers.wait_for_screen(pilot, HomeScreen)
         app.notify("[bold]x plays a bomb", title="Bomb!")
-        await pilot.pause()
+        await wait_for(pilot, lambda: list(app._notifications), "the notification")
         (note,) = list(app._notifications)
         assert note.markup is False and note.message == "[bold]x plays a bomb"

@@ -11,6 +11,7 @@ import textwrap
 import time
 
 import pytest
+from ui_helpers import wait_for, wait_for_screen
 
 from twos_tui.play import locks, saves
 from twos_tui.play.session import Session
@@ -139,16 +140,13 @@ async def test_the_continue_list_refuses_to_delete_a_save_open_elsewhere(data_ho
         assert other.stdout.readline().strip() == "open"
         app = make_app(ai_pause=0)
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            assert isinstance(app.screen, HomeScreen)
+            await wait_for_screen(pilot, HomeScreen)
             await pilot.press("c")
-            await pilot.pause()
-            assert isinstance(app.screen, ContinueScreen)
+            await wait_for_screen(pilot, ContinueScreen)
             await pilot.press("d")
-            await pilot.pause()
-            assert isinstance(app.screen, ConfirmDelete)
+            await wait_for_screen(pilot, ConfirmDelete)
             await pilot.press("y")
-            await pilot.pause()
+            await wait_for(pilot, lambda: list(app._notifications), "the notice")
             notes = [str(n.message) for n in app._notifications]
             assert any("Not deleted" in n and f"process {other.pid}" in n for n in notes), notes
             assert len(saves.list_saves()) == 1

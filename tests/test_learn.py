@@ -8,7 +8,15 @@ import json
 import re
 
 import pytest
-from ui_helpers import flat, press_hint, region_text, screen_text
+from ui_helpers import (
+    flat,
+    press_hint,
+    region_text,
+    screen_text,
+    wait_for,
+    wait_for_screen,
+    wait_for_text,
+)
 
 from twos_tui.engine import VARIANT_IDS, Action
 from twos_tui.play import settings as settings_file
@@ -23,6 +31,7 @@ from twos_tui.play.lessons import (
     stars_for,
 )
 from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.home import HomeScreen
 from twos_tui.ui.screens.learn import LearnScreen, LessonScreen
 from twos_tui.ui.widgets import HandView, MessageLine
 
@@ -142,12 +151,9 @@ def message(app) -> str:
 
 
 async def on_lesson(pilot) -> LessonScreen:
-    for _ in range(50):
-        await pilot.pause()
-        s = pilot.app.screen
-        if isinstance(s, LessonScreen) and s._decision is not None:
-            return s
-    raise AssertionError(f"no lesson step on screen: {pilot.app.screen!r}")
+    return await wait_for_screen(  # type: ignore[no-any-return]
+        pilot, LessonScreen, "a lesson step", when=lambda s: s._decision is not None
+    )
 
 
 @pytest.mark.slow  # five to eight seconds each
@@ -158,9 +164,9 @@ async def test_a_whole_lesson_through_the_table(variant):
     lesson = load_lesson(variant)
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, HomeScreen)
         await pilot.press("l")
-        await pilot.pause()
-        assert isinstance(app.screen, LearnScreen)
+        await wait_for_screen(pilot, LearnScreen)
         index = [x.variant for x in all_lessons()].index(variant)
         for _ in range(index):
             await pilot.press("down")
@@ -177,27 +183,26 @@ async def test_a_whole_lesson_through_the_table(variant):
                     expected = screen.run.refusal(goal.wrong)
                     assert expected
                     await make_move(pilot, screen, goal.wrong)
-                    await pilot.pause()
                     # the reason is said on the message line; nothing moved
-                    assert flat(expected)[:60] in message(app), message(app)
+                    await wait_for(
+                        pilot, lambda e=expected: flat(e)[:60] in message(app), "the refusal"
+                    )
                     assert json.dumps(screen.run.game.to_json(), sort_keys=True) == before
                     assert not screen.run.passed
                     screen.selected.clear()
                     screen._selection_changed()
                     wrong_done = True
                 await make_move(pilot, screen, goal.accept[0])
-                await pilot.pause()
-            assert screen.run.passed
+            await wait_for(pilot, lambda s=screen: s.run.passed, f"step {i} passed")
+            await pilot.pause()
             panel = region_text(app, screen.query_one("#lesson"))
             assert "✓" in panel
             await pilot.press("enter")
-        await pilot.pause()
         assert wrong_done
         # the lesson is done: its summary, then the list shows it done with its stars
-        assert "lesson done" in flat(screen_text(app))
+        await wait_for_text(pilot, "lesson done")
         await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, LearnScreen)
+        await wait_for_screen(pilot, LearnScreen, "the lessons list again")
         kept = settings_file.load().lessons[variant]
         assert kept["done"] == list(range(len(lesson.steps)))
         assert kept["stars"] == 2  # one wrong move
@@ -211,8 +216,7 @@ async def test_learn_from_the_command_line_opens_the_lesson_and_q_goes_back():
         screen = await on_lesson(pilot)
         assert screen.run.lesson.variant == "twos-tricks" and screen.run.index == 2
         await pilot.press("q")
-        await pilot.pause()
-        assert isinstance(app.screen, LearnScreen)
+        await wait_for_screen(pilot, LearnScreen)
 
 
 async def test_hint_and_undo_in_a_lesson():
@@ -223,8 +227,7 @@ async def test_hint_and_undo_in_a_lesson():
         await press_hint(pilot)
         assert "10♣" in message(app)
         await pilot.press("ctrl+z")
-        await pilot.pause()
-        assert "no undo in a lesson" in message(app)
+        await wait_for(pilot, lambda: "no undo in a lesson" in message(app), "no undo")
         assert screen.run.mistakes == 0
 
 
@@ -253,17 +256,15 @@ async def test_l_on_a_help_page_opens_that_games_lesson():
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(HelpScreen(new_game("chinese-poker", seed=0)))
-        await pilot.pause()
+        await wait_for_screen(pilot, HelpScreen)
         await pilot.press("l")
         screen = await on_lesson(pilot)
         assert screen.run.lesson.variant == "chinese-poker"
         # the link itself does the same
         await pilot.press("q")
-        await pilot.pause()
+        await wait_for_screen(pilot, LearnScreen)
         await pilot.press("escape")
-        await pilot.pause()
-        help_screen = app.screen
-        assert isinstance(help_screen, HelpScreen)
+        help_screen = await wait_for_screen(pilot, HelpScreen, "the help again")
         from textual.widgets import Markdown
 
         md = help_screen.query_one("#rules-md", Markdown)

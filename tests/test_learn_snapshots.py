@@ -4,6 +4,7 @@ wrong move just refused, and the lessons list with some progress kept."""
 from __future__ import annotations
 
 import pytest
+from ui_helpers import wait_for, wait_for_screen
 
 from twos_tui.engine import Action
 from twos_tui.play import saves
@@ -27,18 +28,16 @@ def data_home(tmp_path, monkeypatch):
 
 async def lesson_step_with_a_refusal(pilot) -> None:
     """Big Two, step 2 (answer a pair): 10♦ J♣ tried, and refused with its reason."""
-    app = pilot.app
-    for _ in range(20):
-        await pilot.pause()
-        if isinstance(app.screen, LessonScreen) and app.screen._decision is not None:
-            break
-    screen = app.screen
-    assert isinstance(screen, LessonScreen)
+    screen = await wait_for_screen(
+        pilot, LessonScreen, "a lesson step", when=lambda s: s._decision is not None
+    )
     hand = screen.query_one(HandView)
     for code in Action("play", ("10D", "JC")).cards:
         hand.cursor = screen._hand_order.index(code)
         await pilot.press("space")
+    before = screen.run.mistakes
     await pilot.press("enter")
+    await wait_for(pilot, lambda: screen.run.mistakes > before, "the move refused")
     await pilot.pause()
 
 
@@ -55,4 +54,10 @@ def test_snapshot_learn_list(snap_compare):
     settings_file.save(s)
     app = make_app(ai_pause=0)
     app.on_start = app.open_learn
-    assert snap_compare(app, terminal_size=(80, 24))
+
+    async def run_before(pilot):
+        from twos_tui.ui.screens.learn import LearnScreen
+
+        await wait_for_screen(pilot, LearnScreen)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

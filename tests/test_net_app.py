@@ -10,6 +10,7 @@ import contextlib
 import pytest
 from net_helpers import join, live_server, remote_table
 from textual.widgets import Input
+from ui_helpers import wait_for, wait_for_screen
 
 from twos_tui.play.net.client import RemoteSeatView, play_bot
 from twos_tui.ui.app import make_app
@@ -18,14 +19,10 @@ from twos_tui.ui.screens.table import TableScreen
 from twos_tui.ui.widgets import HandView
 
 
-async def wait_until(pilot, cond, tries: int = 3000) -> None:
+async def wait_until(pilot, cond, what: str = "the state waited for") -> None:
     """Wait for a state (the host's answer comes over a socket): polled, with a bound
     generous enough for a busy machine; the test waits only as long as the state takes."""
-    for _ in range(tries):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the state never came")
+    await wait_for(pilot, cond, what)
 
 
 def hand_text(screen: TableScreen) -> str:
@@ -84,8 +81,11 @@ async def test_app_joins_a_hosted_table_and_plays(tmp_path, monkeypatch):
                 assert moves >= 1
                 assert table.game.actions  # the host applied them
                 await pilot.press("i")
-                await pilot.pause()
-                assert "127.0.0.1" in str(app.screen.query_one("#info-body").render())
+                await wait_until(
+                    pilot,
+                    lambda: "127.0.0.1" in str(app.screen.query_one("#info-body").render()),
+                    "the table's address in its info",
+                )
         finally:
             view.close()
 
@@ -117,8 +117,8 @@ async def test_app_hosts_a_table_a_bot_joins(tmp_path, monkeypatch):
         try:
             # undo is off at a table with a player on another computer
             await pilot.press("ctrl+z")
-            await pilot.pause()
-            assert "other computers" in str(screen.query_one("#message").render())
+            line = screen.query_one("#message")
+            await wait_until(pilot, lambda: "other computers" in str(line.render()), "no undo")
             host_moves = 0
             for _ in range(40):
                 await wait_until(
@@ -149,14 +149,14 @@ async def test_join_screen_reports_an_unreachable_host(tmp_path, monkeypatch):
     app = make_app(autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("j")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, JoinScreen)
+        screen = await wait_for_screen(pilot, JoinScreen)
         screen.query_one("#join-address", Input).value = f"127.0.0.1:{port}"
         screen.query_one("#join-code", Input).value = "ABCD-EFGH"
         screen.action_join()
         await wait_until(
-            pilot, lambda: "✗" in str(screen.query_one("#join-error").render()), tries=1000
+            pilot,
+            lambda: "✗" in str(screen.query_one("#join-error").render()),
+            "the join refused",
         )
         assert isinstance(app.screen, JoinScreen)
 
@@ -301,9 +301,7 @@ async def test_join_screen_watch_button_watches_a_table(tmp_path, monkeypatch):
         app = make_app(autosave=False)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("j")
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, JoinScreen)
+            screen = await wait_for_screen(pilot, JoinScreen)
             screen.query_one("#join-address", Input).value = f"127.0.0.1:{server.port}"
             screen.query_one("#join-code", Input).value = table.code
             await pilot.click("#watch")
@@ -330,11 +328,7 @@ async def test_a_change_from_the_network_thread_runs_in_the_apps_context(tmp_pat
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
     app = make_app("twos", seed=4, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(200):
-            if isinstance(app.screen, TableScreen):
-                break
-            await pilot.pause()
-        screen = app.screen
+        screen = await wait_for_screen(pilot, TableScreen)
         fired = []
         done = asyncio.Event()
 

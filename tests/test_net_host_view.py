@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from net_helpers import SHORT, join, live_server
+from net_helpers import SHORT, join, live_server, until
 
 from twos_tui.engine import IllegalAction
 from twos_tui.play.net.client import play_bot
@@ -43,12 +43,14 @@ async def test_host_plays_its_seat_beside_remote_and_ai_seats() -> None:
 
         view.set_listener(listener)
         friend = await join(server, table, "Friend")
-        await asyncio.sleep(0.05)
-        assert view.seats[1].connected and view.names[1] == "Friend"
+        await until(lambda: view.seats[1].connected, "the friend's seat connected")
+        assert view.names[1] == "Friend"
         assert view.waiting_for() is None
         bot = asyncio.ensure_future(play_bot(friend, "easy"))
         s = table.session
-        for _ in range(5000):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 120  # the match, on a busy machine: bounded in seconds
+        while loop.time() < deadline:
             if view.match_over:
                 break
             if view.deal_over:
@@ -97,7 +99,9 @@ async def test_the_next_deal_waits_for_the_remote_player() -> None:
         view = HostSeatView(table)
         friend = await join(server, table, "Friend")
         g = table.game
-        for _ in range(5000):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 120  # the deal, on a busy machine: bounded in seconds
+        while loop.time() < deadline:
             if g.deal_over:
                 break
             acting = g.to_act()
@@ -113,15 +117,13 @@ async def test_the_next_deal_waits_for_the_remote_player() -> None:
             await asyncio.sleep(0.002)
         assert g.deal_over and g.deal_number == 1
         view.next_deal()
-        await asyncio.sleep(0.05)
-        assert g.deal_number == 1 and view.waiting_for() == "Waiting for Friend to continue"
+        await until(
+            lambda: view.waiting_for() == "Waiting for Friend to continue", "waiting for Friend"
+        )
+        assert g.deal_number == 1
         reply = await friend.request({"type": "ready", "deal": 1})
         assert reply["type"] == "answer"
-        for _ in range(100):
-            if g.deal_number == 2:
-                break
-            await asyncio.sleep(0.01)
-        assert g.deal_number == 2
+        await until(lambda: g.deal_number == 2, "the second deal")
         await friend.close()
         view.close()
 
@@ -193,16 +195,10 @@ async def test_the_hosts_screen_chats_with_the_table() -> None:
         friend = await join(server, table, "Friend")
         assert view.send_chat("  welcome\x1b[1m all ") is None
         assert view.send_chat("\x00\x07") == "A chat line needs some text."
-        for _ in range(200):
-            if friend.chat:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: friend.chat, "the chat line at the friend's")
         assert [c["text"] for c in friend.chat] == ["Chat · Hosta: welcome [1m all"]
         assert await friend.send_chat("thanks") is None
-        for _ in range(200):
-            if len(view.chat_lines) == 2:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: len(view.chat_lines) == 2, "the friend's chat line at the host")
         texts = [h["text"] for h in view.observation(0)["history"]]
         assert texts[-2:] == ["Chat · Hosta: welcome [1m all", "Chat · Friend: thanks"]
         view.close()
@@ -224,10 +220,10 @@ async def test_a_joined_name_is_in_the_deals_log_and_the_save_is_its_own_replay(
         cleo = await join(server, table, "Cleo")
         g = table.game
         assert "Player" not in g.history[0]["text"], g.history[0]
-        for _ in range(500):
-            if all(c.log and "Player" not in c.log[0]["text"] for c in (ana, bram, cleo)):
-                break
-            await asyncio.sleep(0.01)
+        await until(
+            lambda: all(c.log and "Player" not in c.log[0]["text"] for c in (ana, bram, cleo)),
+            "every client's log naming the players",
+        )
         for c in (ana, bram, cleo):
             assert c.log[0] == g.history[0]
         table.session.save()

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from net_helpers import until
 
 from twos_tui.play.net.client import TableClient, play_bot
 
@@ -74,19 +75,19 @@ async def test_host_killed_mid_deal_restarts_and_players_rejoin(tmp_path: Path) 
         # a few moves, by hand: the deal is under way
         moves = 0
         while moves < 7:
-            for _ in range(200):
+
+            def asked() -> list[TableClient]:
                 acting = [c for c in clients if c.state and c.seat in c.state["to_act"]]
-                if acting and acting[0].state["decision"]:
-                    break
-                await asyncio.sleep(0.01)
-            c = acting[0]
+                return acting if acting and acting[0].state["decision"] else []
+
+            c = (await until(asked, "a client asked to move"))[0]
             reply = await c.request({"type": "act", "action": c.state["legal"][0]})
             assert reply["type"] == "answer", reply
             moves += 1
-        for _ in range(200):  # every client has the last state
-            if all(c.state and c.state["n"] == moves for c in clients):
-                break
-            await asyncio.sleep(0.01)
+        await until(  # every client has the last state
+            lambda: all(c.state and c.state["n"] == moves for c in clients),
+            "every client to have the last state",
+        )
         before = {c.seat: view(c) for c in clients}
         logs = {c.seat: list(c.log) for c in clients}
         tokens = {c.seat: c.token for c in clients}
@@ -94,10 +95,7 @@ async def test_host_killed_mid_deal_restarts_and_players_rejoin(tmp_path: Path) 
 
         proc.kill()  # kill -9
         proc.wait(10)
-        for _ in range(300):
-            if not any(c.connected for c in clients):
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: not any(c.connected for c in clients), "every client to be cut off")
 
         # the same command again (on the port the friends know)
         proc, port2, code2, lines = await asyncio.to_thread(
@@ -105,10 +103,11 @@ async def test_host_killed_mid_deal_restarts_and_players_rejoin(tmp_path: Path) 
         )
         assert (port2, code2) == (port, code)
         assert any(line.startswith("Reopening your unfinished table") for line in lines)
-        for _ in range(1500):  # the clients come back by themselves, with their tokens
-            if all(c.connected and c.state and c.state["n"] == moves for c in clients):
-                break
-            await asyncio.sleep(0.01)
+        await until(  # the clients come back by themselves, with their tokens
+            lambda: all(c.connected and c.state and c.state["n"] == moves for c in clients),
+            "every client back with the last state",
+            timeout=90,
+        )
         for c in clients:
             assert c.connected and c.lost is None
             assert c.token == tokens[c.seat]

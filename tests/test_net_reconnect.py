@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from net_helpers import join, live_server, remote_table
+from net_helpers import join, live_server, remote_table, until
 
 from twos_tui.engine import IllegalAction
 from twos_tui.play.net.client import (
@@ -17,15 +17,6 @@ from twos_tui.play.net.client import (
     TokenStore,
     play_bot,
 )
-
-
-async def until(cond, tries: int = 400, step: float = 0.01) -> None:
-    """Wait for a condition of the live table (bounded)."""
-    for _ in range(tries):
-        if cond():
-            return
-        await asyncio.sleep(step)
-    raise AssertionError("the condition never came")
 
 
 def view_of(st: dict[str, Any]) -> tuple[Any, ...]:

@@ -123,6 +123,58 @@ async def test_a_guest_types_the_code_sees_the_table_and_plays(tmp_path, monkeyp
 
 
 @pytest.mark.slow
+async def test_a_guest_who_types_the_code_and_watch_sees_every_seat(tmp_path, monkeypatch, keys):
+    """``CODE watch`` at the door: the spectator's terminal shows every seat's name and
+    card count (a free seat says so), never the hot-seat "table is hidden" note, no card
+    before one is played, and the seat boxes follow the moves when a player comes."""
+    from net_helpers import join, play_moves
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path / "home"))
+    good, _, auth = keys
+    table = remote_table("twos", seed=5, kinds=["ai", "remote", "ai"], autosave=False)
+    g = table.game
+    async with live_server() as server:
+        server.add(table)
+        door = SshDoor(0, authorized_keys=auth)
+        server.doors.append(door)
+        await door.start(server)
+        async with await connect(door, good, "eve") as conn:
+            proc = await conn.create_process(
+                term_type="xterm-256color", term_size=(80, 24), encoding=None
+            )
+            screen = Screen(proc)
+            await screen.until(lambda s: s.has("Code:"))
+            proc.stdin.write(table.code.encode() + b" watch\r")
+            names = list(g.names)
+            await screen.until(
+                lambda s: s.has("Watching") and all(s.has(n) for n in names) and s.has("13 cards"),
+                timeout=90,
+            )
+            assert shows_none(screen, ["The table is hidden", "Select", "Hint"])
+            assert shows_none(screen, [g.card_face(c).label for c in g.deck_cards()])
+            assert screen.has("free") and not table.seats[1].claimed  # watching takes no seat
+            # a player comes and plays: the boxes show the name and the counts moving
+            bot = await join(server, table, "Ana")
+            try:
+                await play_moves(bot, 2)
+                left = g.observation(1)["hand_counts"][1]  # the table waits for Ana now
+                assert left < 13
+                await screen.until(lambda s: s.has("Ana") and s.has(f"{left} card"), timeout=60)
+            finally:
+                await bot.close()
+            proc.stdin.write(b"q")
+            await screen.until(lambda s: s.has("Leave (y)"))
+            proc.stdin.write(b"y")
+            await asyncio.wait_for(proc.wait_closed(), 30)
+
+
+def shows_none(screen: Screen, texts: list[str]) -> bool:
+    """None of ``texts`` was ever drawn on ``screen``."""
+    shown = plain(screen.data)
+    return not [t for t in texts if t in shown]
+
+
+@pytest.mark.slow
 async def test_no_terminal_wrong_key_and_the_per_address_cap_are_refused(
     tmp_path, monkeypatch, keys
 ):

@@ -145,3 +145,23 @@ async def test_chat_reaches_everybody_cleaned_and_limited() -> None:
         await wait_for(late, lambda: len(late.chat) == 4)
         for x in (a, b, w, late):
             await x.close()
+
+
+def test_the_public_view_shows_2v1_s_face_up_lead_and_a_face_down_card_face_down() -> None:
+    """What every seat sees of a card list stays for a spectator, card by card: the lone
+    player's face-up lead shows, the face-down card beside it is ``??`` (it was blanked
+    whole before, so a spectator saw no lead at all)."""
+    import random
+
+    from twos_tui.engine.cards import HIDDEN
+
+    table = remote_table("2v1", seed=3)
+    g = table.game
+    rng = random.Random(1)
+    while not (g.lone is not None and g.lead_up and g.lead_down):
+        seat = g.to_act()[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    lone = table.public_observation()["table"][0]
+    assert lone["seat"] == g.lone and lone["cards"] == [g.lead_up, HIDDEN]
+    assert g.lead_down not in json.dumps(table.public_observation())
+    assert find_leaks(g, None, json.dumps(table.public_state()[0])) == []

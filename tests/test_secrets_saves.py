@@ -17,6 +17,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ui_helpers import wait_for, wait_for_screen
 
 from twos_tui.engine import VARIANT_IDS, Action, variant_class
 from twos_tui.play import history, saves
@@ -284,18 +285,18 @@ async def test_undo_at_the_table_never_ends_the_app():
         session.apply(seat, session.ai_choose(seat))
     app = make_app(ai_pause=30.0, session=session)  # the AI waits: the position stays
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, TableScreen) and screen._decision is not None
+        screen = await wait_for_screen(
+            pilot, TableScreen, "the human's turn", when=lambda s: s._decision is not None
+        )
+        n = len(screen.session.game.actions)
         await human_turn(pilot, screen, random.Random(9))
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(screen.session.game.actions) > n, "the move")
         g = screen.session.game
         assert screen.session.can_undo() is None
         g.actions[0] = (g.actions[0][0], Action("play", ("3S", "3S")).to_json())
         state = json.dumps(g.to_json())
         await pilot.press("ctrl+z")
-        await pilot.pause()
-        assert "cannot be replayed" in message(screen)
+        await wait_for(pilot, lambda: "cannot be replayed" in message(screen), "the refusal")
         assert json.dumps(screen.session.game.to_json()) == state
 
         def broken_undo() -> int:
@@ -303,7 +304,6 @@ async def test_undo_at_the_table_never_ends_the_app():
 
         screen.session.undo = broken_undo  # whatever undo raises
         await pilot.press("ctrl+z")
-        await pilot.pause()
-        assert "Could not take that back" in message(screen)
+        await wait_for(pilot, lambda: "Could not take that back" in message(screen), "refusal")
         assert app.is_running and app.return_code is None
         assert json.dumps(screen.session.game.to_json()) == state

@@ -10,6 +10,7 @@ import random
 
 import pytest
 from rich.text import Text
+from ui_helpers import wait_for, wait_for_screen
 
 from twos_tui.play import history, saves
 from twos_tui.play.replay import load_replay
@@ -103,12 +104,9 @@ async def test_continue_and_the_damaged_save_dialog_show_no_escape_codes(data_ho
     (folder / "future.json").write_text(json.dumps(newer))
     app = make_app(ai_pause=0)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        await wait_for_screen(pilot, HomeScreen)
         await pilot.press("c")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ContinueScreen)
+        screen = await wait_for_screen(pilot, ContinueScreen)
         ol = screen.query_one("#saves")
         labels = []
         for i in range(ol.option_count):
@@ -119,13 +117,11 @@ async def test_continue_and_the_damaged_save_dialog_show_no_escape_codes(data_ho
         for name in ("evil", "future.json"):
             ol.highlighted = next(i for i, t in enumerate(labels) if name in t)
             await pilot.press("enter")
-            await pilot.pause()
-            dialog = app.screen
-            assert isinstance(dialog, DamagedSaveDialog)
+            dialog = await wait_for_screen(pilot, DamagedSaveDialog)
             shown = str(dialog.query_one("#damaged-text").render())
             assert name in shown and _no_escape(shown), shown
             await pilot.press("escape")
-            await pilot.pause()
+            await wait_for(pilot, lambda: app.screen is screen, "the list again")
 
 
 # ----- item 6: the palette in a tiny terminal, the Stats screen off the UI thread ------------
@@ -135,18 +131,17 @@ async def test_page_keys_in_the_palette_of_a_tiny_terminal_never_end_the_app(siz
 
     app = make_app(ai_pause=0)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
+        await wait_for_screen(pilot, HomeScreen)
         for keys in (["pageup"], ["pagedown"], ["down", "pagedown", "pageup"]):
             await pilot.press("ctrl+p")
-            await pilot.pause()
-            assert isinstance(app.screen, CommandPalette)
+            await wait_for_screen(pilot, CommandPalette)
             for key in keys:
                 await pilot.press(key)
                 await pilot.pause()
             assert app.is_running and app.return_code is None
             assert isinstance(app.screen, CommandPalette)
             await pilot.press("escape")
-            await pilot.pause()
+            await wait_for_screen(pilot, HomeScreen, "home again")
     assert app.return_code in (None, 0)
 
 
@@ -173,17 +168,15 @@ async def test_the_stats_screen_reads_the_history_off_the_ui_thread(data_home, m
     app = make_app(ai_pause=0)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
+            await wait_for_screen(pilot, HomeScreen)
             await pilot.press("s")
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, stats_screen.StatsScreen)
+            screen = await wait_for_screen(pilot, stats_screen.StatsScreen)
+            await wait_for(pilot, lambda: threads, "the read to start on its thread")
             assert screen.reading and not screen.ready
             assert screen.query_one("#stats-right").loading
             assert "Reading the history" in str(screen.query_one("#stats-figures").render())
             await pilot.press("escape")  # the app answers while the read waits
-            await pilot.pause()
-            assert isinstance(app.screen, HomeScreen)
+            await wait_for_screen(pilot, HomeScreen, "home while the read waits")
             assert threads and threading.main_thread().name not in threads
             gate.set()
             await app.workers.wait_for_complete()

@@ -5,6 +5,7 @@ the app the tests and screenshots build unless asked for."""
 from __future__ import annotations
 
 import pytest
+from ui_helpers import wait_for
 
 from twos_tui.engine import Action, Decision
 from twos_tui.engine.positions import Position, build_game
@@ -58,11 +59,19 @@ def with_out_of_play(p: Position) -> Position:
 
 
 async def tip_on_screen(pilot) -> TipDialog | None:
-    for _ in range(10):
-        await pilot.pause()
-        if isinstance(pilot.app.screen, TipDialog):
-            return pilot.app.screen
-    return None
+    """The tip shown at the human's turn, else None: waits until a tip is up or the
+    table asks the human with no tip over it (the tip is checked for as the turn is
+    shown, so a due tip is up by then)."""
+    app = pilot.app
+
+    def settled() -> bool:
+        s = app.screen
+        if isinstance(s, TipDialog):
+            return s.is_mounted
+        return isinstance(s, TableScreen) and s._decision is not None
+
+    await wait_for(pilot, settled, "a tip or the human's turn without one")
+    return app.screen if isinstance(app.screen, TipDialog) else None
 
 
 def dialog_text(dialog: TipDialog) -> str:
@@ -75,8 +84,7 @@ async def test_the_first_lead_shows_its_tip_once_and_it_is_kept():
         dialog = await tip_on_screen(pilot)
         assert dialog is not None and "Your lead" in dialog_text(dialog)
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, TableScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
     assert "twos.lead" in settings_file.load().tips_seen
     # the next game: the same moment, no tip
     app = make_app(ai_pause=0, session=session_at(with_out_of_play(twos_lead())), tips=True)
@@ -90,8 +98,7 @@ async def test_cannot_beat_tip_and_n_turns_tips_off_then_back_on():
         dialog = await tip_on_screen(pilot)
         assert dialog is not None and "pass" in dialog.text
         await pilot.press("n")
-        await pilot.pause()
-        assert app.settings.tips is False
+        await wait_for(pilot, lambda: app.settings.tips is False, "tips turned off")
         app.tips_back_on()
     kept = settings_file.load()
     assert kept.tips is True and kept.tips_seen == []
@@ -165,12 +172,10 @@ async def test_t_on_the_learn_list_turns_tips_back_on():
     assert kept.tips and kept.tips_seen == []
 
 
-async def wait_for_screen(pilot, kind, bound: int = 200):
-    for _ in range(bound):
-        await pilot.pause()
-        if isinstance(pilot.app.screen, kind):
-            return pilot.app.screen
-    raise AssertionError(f"no {kind.__name__}; on {pilot.app.screen!r}")
+async def wait_for_screen(pilot, kind):
+    return await wait_for(
+        pilot, lambda: isinstance(pilot.app.screen, kind) and pilot.app.screen, kind.__name__
+    )
 
 
 @pytest.mark.parametrize(("key", "tab"), [("question_mark", "rules"), ("f1", "keys")])

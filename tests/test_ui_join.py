@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Input, Select, Static
+from ui_helpers import settled_picker, wait_for, wait_for_screen
 
 from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.home import HomeScreen
 from twos_tui.ui.screens.join import DEFAULT_PORT, JoinScreen, split_address
 from twos_tui.ui.screens.picker import REMOTE, PickerScreen
 
@@ -47,47 +49,38 @@ async def test_join_dialog_says_what_is_missing(tmp_path, monkeypatch):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
     app = make_app(autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, HomeScreen)
         await pilot.press("j")
-        await pilot.pause()
-        assert isinstance(app.screen, JoinScreen)
-        screen = app.screen
+        screen = await wait_for_screen(pilot, JoinScreen)
+        error = screen.query_one("#join-error", Static)
         screen.query_one("#join-address", Input).value = "host:http"
         await pilot.click("#join")
-        await pilot.pause()
-        assert "is not a port" in str(screen.query_one("#join-error", Static).render())
+        await wait_for(pilot, lambda: "is not a port" in str(error.render()), "not a port")
         screen.query_one("#join-address", Input).value = "127.0.0.1:9"
         screen.action_join()
-        await pilot.pause()
-        assert "join code" in str(screen.query_one("#join-error", Static).render())
+        await wait_for(pilot, lambda: "join code" in str(error.render()), "the join code asked")
         await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(app.screen, JoinScreen)
+        await wait_for(pilot, lambda: not isinstance(app.screen, JoinScreen), "the join closed")
 
 
 async def test_picker_remote_seat_shows_where_to_host(tmp_path, monkeypatch):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
     app = make_app(autosave=False)
     async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for_screen(pilot, HomeScreen)
         await pilot.press("n")
-        await pilot.pause()
-        picker = app.screen
-        assert isinstance(picker, PickerScreen)
-        await pilot.pause()
+        picker = await settled_picker(pilot)
+        note = picker.query_one("#picker-error", Static)
         assert not picker.query_one("#host-row").display
         _, kind = picker.seat_inputs[1]
         kind.value = REMOTE
-        await pilot.pause()
+        await wait_for(pilot, lambda: "hosts the table" in str(note.render()), "the hosting note")
         assert picker.query_one("#host-row").display
         assert picker.remote_seats() == (1,)
-        assert "hosts the table" in str(picker.query_one("#picker-error", Static).render())
         # every seat remote: the host must keep one
         for _, sel in picker.seat_inputs:
             sel.value = REMOTE
-        await pilot.pause()
         picker.action_start()
-        await pilot.pause()
-        assert "Keep one seat for yourself" in str(
-            picker.query_one("#picker-error", Static).render()
-        )
+        await wait_for(pilot, lambda: "Keep one seat" in str(note.render()), "the refusal")
         assert isinstance(app.screen, PickerScreen)
         assert isinstance(picker.query_one("#bind", Select).value, str)

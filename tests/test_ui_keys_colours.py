@@ -5,7 +5,7 @@ theme."""
 from __future__ import annotations
 
 import pytest
-from ui_helpers import wait_for_human
+from ui_helpers import wait_for, wait_for_human, wait_for_screen
 
 from twos_tui.engine.cards import CardFace, standard_face
 from twos_tui.play import settings as st
@@ -51,12 +51,10 @@ def test_four_inks_for_the_french_suits_only():
 async def test_f1_at_home_opens_the_keys():
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        await wait_for_screen(pilot, HomeScreen)
         await pilot.press("f1")
-        await pilot.pause()
-        help_screen = app.screen
-        assert isinstance(help_screen, HelpScreen) and help_screen.game is None
+        help_screen = await wait_for_screen(pilot, HelpScreen)
+        assert help_screen.game is None
         assert help_screen.title == "Help: keys"
         assert not help_screen.query("#rules-md")
         assert help_screen.query_one("#keys-md")
@@ -65,8 +63,7 @@ async def test_f1_at_home_opens_the_keys():
         await pilot.pause()
         assert app.screen is help_screen
         await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        await wait_for_screen(pilot, HomeScreen, "home again")
 
 
 async def test_f1_at_a_table_opens_its_help_on_the_keys_tab():
@@ -76,16 +73,14 @@ async def test_f1_at_a_table_opens_its_help_on_the_keys_tab():
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_human(pilot)
         await pilot.press("f1")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, HelpScreen) and screen.game is not None
-        assert screen.query_one(TabbedContent).active == "keys"
+        screen = await wait_for_screen(pilot, HelpScreen)
+        assert screen.game is not None
+        tabs = screen.query_one(TabbedContent)
+        await wait_for(pilot, lambda: tabs.active == "keys", "the keys tab")
         await pilot.press("r")
-        await pilot.pause()
-        assert screen.query_one(TabbedContent).active == "rules"
+        await wait_for(pilot, lambda: tabs.active == "rules", "the rules tab")
         await pilot.press("f1")
-        await pilot.pause()
-        assert screen.query_one(TabbedContent).active == "keys"
+        await wait_for(pilot, lambda: tabs.active == "keys", "the keys tab again")
 
 
 def _ink_of(app, glyph: str) -> set[str]:
@@ -101,16 +96,14 @@ async def test_four_colour_deck_shows_at_once_and_is_kept():
     app = make_app("big-two", seed=12, ai_pause=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for_human(pilot)
-        await pilot.pause()
-        assert cardart.INK["red"] in _ink_of(app, "♦")
+        await wait_for(pilot, lambda: cardart.INK["red"] in _ink_of(app, "♦"), "red diamonds")
         assert cardart.INK["black"] in _ink_of(app, "♣")
         commands = [c.title for c in app.get_system_commands(app.screen)]
         assert "Four-colour deck: off → on" in commands
         app.toggle_four_colour()
-        await pilot.pause()
         # every diamond drawn as a card is blue now, every club green (other text that
         # names a card keeps its own style)
-        assert cardart.INK["blue"] in _ink_of(app, "♦")
+        await wait_for(pilot, lambda: cardart.INK["blue"] in _ink_of(app, "♦"), "blue diamonds")
         assert cardart.INK["red"] not in _ink_of(app, "♦")
         assert cardart.INK["green"] in _ink_of(app, "♣")
         assert cardart.INK["black"] not in _ink_of(app, "♣")
@@ -121,7 +114,6 @@ async def test_four_colour_deck_shows_at_once_and_is_kept():
     app = make_app("big-two", seed=12, ai_pause=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for_human(pilot)
-        await pilot.pause()
         assert cardart.four_colour() is True  # the next run starts with it
-        assert cardart.INK["blue"] in _ink_of(app, "♦")
+        await wait_for(pilot, lambda: cardart.INK["blue"] in _ink_of(app, "♦"), "blue diamonds")
         assert cardart.INK["red"] not in _ink_of(app, "♦")

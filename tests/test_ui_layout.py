@@ -8,7 +8,14 @@ import gc
 import random
 
 import pytest
-from ui_helpers import play_until, screen_lines, screen_text, wait_for_human
+from ui_helpers import (
+    play_until,
+    screen_lines,
+    screen_text,
+    wait_for,
+    wait_for_human,
+    wait_for_screen,
+)
 
 from twos_tui.play import history
 from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
@@ -34,13 +41,10 @@ def deal_over(variant: str, seed: int = 1, players: int | None = None) -> Sessio
     return session
 
 
-async def wait_screen(pilot, kind, steps: int = 60):
-    for _ in range(steps):
-        await pilot.pause()
-        if isinstance(pilot.app.screen, kind) and pilot.app.screen.is_mounted:
-            await pilot.pause()
-            return pilot.app.screen
-    raise AssertionError(f"no {kind.__name__}; on {pilot.app.screen!r}")
+async def wait_screen(pilot, kind):
+    screen = await wait_for_screen(pilot, kind)
+    await pilot.pause()
+    return screen
 
 
 def footer(app) -> str:
@@ -126,10 +130,8 @@ async def test_deal_end_dialog_left_as_it_opens_raises_nothing(leave):
     session = deal_over("twos", seed=2)
     app = make_app(session=session, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(50):  # the table shows the deal end at once: take that one down
-            await pilot.pause()
-            if isinstance(app.screen, DealEndScreen):
-                break
+        # the table shows the deal end at once: take that one down
+        await wait_for_screen(pilot, DealEndScreen)
         table = app.screen_stack[-2]
         assert isinstance(table, TableScreen)
         app.pop_screen()
@@ -201,19 +203,11 @@ def live_widgets() -> int:
 async def answer_deal_ends(pilot, count: int) -> None:
     """Let an all-AI table play on, taking each deal-end dialog's default (Enter)."""
     app = pilot.app
-    for _ in range(count):
-        for _ in range(5000):
-            await pilot.pause(0)
-            if isinstance(app.screen, DealEndScreen) and app.screen.is_mounted:
-                break
-        else:
-            raise AssertionError(f"no deal end; on {app.screen!r}")
-        dialog = app.screen
+    for done in range(count):
+        dialog = await wait_for_screen(pilot, DealEndScreen, f"the end of deal {done + 1}")
+        await wait_for(pilot, lambda d=dialog: d.keys_armed, "the dialog to take keys")
         await pilot.press("enter")
-        for _ in range(100):
-            if app.screen is not dialog:
-                break
-            await pilot.pause(0)
+        await wait_for(pilot, lambda d=dialog: app.screen is not d, "the dialog to close")
 
 
 async def test_live_widgets_do_not_grow_over_ten_deals():
@@ -314,11 +308,12 @@ async def test_the_button_row_takes_its_full_labels_back_when_there_is_room():
         shown, labels = button_row(app, screen)
         assert "Help" in labels and "Help (?)" not in labels
         await pilot.resize_terminal(100, 30)
-        for _ in range(100):
-            await pilot.pause()
-            shown, labels = button_row(app, screen)
-            if "Help (?)" in labels:
-                break
+        await wait_for(
+            pilot,
+            lambda: all("Help (?)" in part for part in button_row(app, screen)),
+            "the full labels back, drawn",
+        )
+        shown, labels = button_row(app, screen)
         assert {"Hint (h)", "Help (?)", "Bid 3 (3)", "Sort: rank"} <= set(labels)
         assert "Help (?)" in shown and "Sort: rank" in shown
 
@@ -345,20 +340,16 @@ async def test_the_deal_end_dialog_takes_down_the_table_announcements():
         table = await wait_for_human(pilot)
         app.notify("Ada catches Bram's 2♠", title="Catch!", timeout=30)
         app.notify("The save failed", severity="error", timeout=30)
-        for _ in range(20):
-            await pilot.pause()
-            if "The save failed" in screen_text(app):
-                break
+        await wait_for(pilot, lambda: "The save failed" in screen_text(app), "the error shown")
         assert "Catch!" in screen_text(app)
         play_until(table.session.game, lambda g: g.deal_over)
         table.after_change()
         await wait_screen(pilot, DealEndScreen)
-        for _ in range(20):
-            await pilot.pause()
-            if "Catch!" not in screen_text(app):
-                break
-        text = screen_text(app)
-        assert "Catch!" not in text and "Home (q)" in text
+        text = await wait_for(
+            pilot,
+            lambda: "Catch!" not in (t := screen_text(app)) and "Home (q)" in t and t,
+            "the deal-end dialog with the announcements taken down",
+        )
         assert "The save failed" in text  # errors stay up
 
 

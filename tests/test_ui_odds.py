@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from textual.app import App
 from textual.widgets import Static
+from ui_helpers import wait_for, wait_for_screen
 
 from twos_tui.engine.odds import bomb_shapes, odds_table
 from twos_tui.ui.odds_screen import (
+    DECK_CYCLE,
     INFINITE_MAX_HAND,
     OddsScreen,
     _bar,
@@ -42,9 +44,7 @@ def _bar_len(chart: str, label: str) -> int:
 async def test_open_shows_13_card_bombs_strongest_first():
     app = OddsApp()
     async with app.run_test(size=(90, 30)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, OddsScreen)
+        screen = await wait_for_screen(pilot, OddsScreen)
         chart = screen.chart_plain()
         assert _shapes(chart) == ["4×3", "3×4", "2×6", "3×3", "2×5", "2×4", "4×1", "2×3"]
         first = chart.splitlines()[1]
@@ -64,8 +64,7 @@ async def test_open_shows_13_card_bombs_strongest_first():
 async def test_keys_change_hand_size_and_bars():
     app = OddsApp()
     async with app.run_test(size=(90, 30)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+        screen = await wait_for_screen(pilot, OddsScreen)
         before = screen.chart_plain()
         bar_13 = _bar_len(before, "2×3")
         await pilot.press("right")
@@ -90,8 +89,7 @@ async def test_keys_change_hand_size_and_bars():
 async def test_deck_cycle_and_clamping():
     app = OddsApp(hand_size=52)
     async with app.run_test(size=(90, 30)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+        screen = await wait_for_screen(pilot, OddsScreen)
         await pilot.press("plus")
         assert screen.hand_size == 52  # a standard deck has 52 cards
         await pilot.press("d")
@@ -115,8 +113,7 @@ async def test_deck_cycle_and_clamping():
 async def test_all_shapes_toggle_and_tiny_hand():
     app = OddsApp(hand_size=3)
     async with app.run_test(size=(90, 30)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+        screen = await wait_for_screen(pilot, OddsScreen)
         assert "No bomb can be dealt" in screen.chart_plain()
         await pilot.press("a")
         chart = screen.chart_plain()
@@ -131,12 +128,12 @@ async def test_all_shapes_toggle_and_tiny_hand():
 async def test_escape_and_q_go_back():
     app = OddsApp()
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await wait_for_screen(pilot, OddsScreen)
         await pilot.press("escape")
         assert not isinstance(app.screen, OddsScreen)
         app.push_screen(OddsScreen(20, "chinese"))
-        await pilot.pause()
-        assert isinstance(app.screen, OddsScreen) and app.screen.deck == "chinese"
+        odds = await wait_for_screen(pilot, OddsScreen)
+        assert odds.deck == "chinese"
         await pilot.press("q")
         assert not isinstance(app.screen, OddsScreen)
 
@@ -154,4 +151,14 @@ def test_bar_helpers():
 
 
 def test_odds_screen_snapshot(snap_compare):
-    assert snap_compare(OddsApp(20), press=["d", "d", "d", "minus"], terminal_size=(80, 24))
+    async def run_before(pilot):
+        screen = await wait_for_screen(pilot, OddsScreen)
+        names = list(DECK_CYCLE)
+        deck = names[(names.index(screen.deck) + 3) % len(names)]
+        await pilot.press("d", "d", "d")
+        await wait_for(pilot, lambda: screen.deck == deck, f"the {deck} deck")
+        size = screen.hand_size
+        await pilot.press("minus")
+        await wait_for(pilot, lambda: screen.hand_size == size - 1, "a card fewer")
+
+    assert snap_compare(OddsApp(20), terminal_size=(80, 24), run_before=run_before)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import OptionList
+from ui_helpers import settled_picker, wait_for_screen
 
 from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.home import HomeScreen
 from twos_tui.ui.screens.picker import PickerScreen
 
 
@@ -14,13 +16,13 @@ from twos_tui.ui.screens.picker import PickerScreen
 async def test_paging_a_list_with_no_room_does_not_crash(key):
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_screen(pilot, HomeScreen)
         await pilot.press("n")
-        await pilot.pause()
-        assert isinstance(app.screen, PickerScreen)
-        ol = app.screen.query_one("#variant-list", OptionList)
+        picker = await settled_picker(pilot)
+        ol = picker.query_one("#variant-list", OptionList)
         ol.focus()
         ol.highlighted = 5
-        await pilot.pause()
+        await settled_picker(pilot, picker.variants[5].variant_id)
         ol.styles.height = 0  # squeezed to nothing (as a tiny window can leave it)
         await pilot.resize_terminal(90, 28)
         await pilot.pause()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from ui_helpers import polls, wait_for, wait_for_human, wait_for_screen
 
 from twos_tui.ai import RandomAgent
 from twos_tui.engine import Action, load_game, new_game, variant_class
@@ -58,10 +59,10 @@ def selection_keys(screen: TableScreen, cards) -> list[str]:
     return keys
 
 
-async def drive(pilot, app, rng, until, max_steps: int = 1500, on_step=None) -> None:
-    """Answer every human decision, pass screen and deal end until ``until(app)``."""
-    for _ in range(max_steps):
-        await pilot.pause()
+async def drive(pilot, app, rng, until, timeout: float = 600.0, on_step=None) -> None:
+    """Answer every human decision, pass screen and deal end until ``until(app)`` (a whole
+    match may take minutes on a busy machine: the bound is in seconds)."""
+    async for _ in polls(pilot, f"{getattr(until, '__name__', 'the end')}", timeout):
         if on_step is not None:
             on_step(app)
         if until(app):
@@ -71,7 +72,6 @@ async def drive(pilot, app, rng, until, max_steps: int = 1500, on_step=None) -> 
             await pilot.press("enter")
         elif isinstance(screen, TableScreen) and screen._decision is not None:
             await human_turn(pilot, screen, rng)
-    raise AssertionError(f"not finished after {max_steps} steps; on {app.screen!r}")
 
 
 def match_end_shown(app) -> bool:
@@ -136,8 +136,11 @@ async def test_complete_game_through_the_ui(variant, options, players, advance):
         assert g.replay().to_json()["totals"] == g.totals
         # play again: a fresh table of the same game with the next seed
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, TableScreen)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, TableScreen) and app.screen.session.game is not g,
+            "a fresh table",
+        )
         assert app.screen.session.game.variant_id == variant
         assert app.screen.session.game.seed == g.seed + 1
         assert app.screen.session.game.options == g.options
@@ -145,8 +148,7 @@ async def test_complete_game_through_the_ui(variant, options, players, advance):
 
 async def select_cards(pilot, screen, cards) -> None:
     await pilot.press(*selection_keys(screen, cards))
-    await pilot.pause()
-    assert screen.selected == set(cards)
+    await wait_for(pilot, lambda: screen.selected == set(cards), f"{cards} selected")
 
 
 @pytest.mark.parametrize("variant,seed", [("big-two", 1), ("twos", 2), ("twos-tricks", 3)])
@@ -187,8 +189,8 @@ async def test_illegal_play_shows_the_engines_reason(variant, seed):
         assert screen.query_one("#submit").disabled
         before = g.to_json()
         await pilot.press("enter")
-        await pilot.pause()
-        assert expected in str(screen.query_one("#message").render())
+        line = screen.query_one("#message")
+        await wait_for(pilot, lambda: expected in str(line.render()), "the refusal's reason")
         assert g.to_json() == before  # nothing changed
         # clear, then a legal play is offered and played
         await pilot.press("escape")
@@ -198,7 +200,7 @@ async def test_illegal_play_shows_the_engines_reason(variant, seed):
         assert not screen.query_one("#submit").disabled
         n = len(g.actions)
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(g.actions) > n, "the play")
         assert g.actions[n][0] == seat
         assert sorted(g.actions[n][1]["cards"]) == sorted(legal.cards)
 
@@ -206,23 +208,20 @@ async def test_illegal_play_shows_the_engines_reason(variant, seed):
 async def test_mouse_click_toggles_a_card():
     app = make_app("twos", seed=2, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+        screen = await wait_for_human(pilot)
         hand = screen.query_one(HandView)
         # the first card of the bottom (unselected) line of the first row
         await pilot.click(HandView, offset=(hand.styles.padding.left + 1, 1))
-        await pilot.pause()
-        assert screen.selected == {screen._hand_order[0]}
+        first = {screen._hand_order[0]}
+        await wait_for(pilot, lambda: screen.selected == first, "the first card picked up")
         await pilot.click(HandView, offset=(hand.styles.padding.left + 1, 0))
-        await pilot.pause()
-        assert screen.selected == set()
+        await wait_for(pilot, lambda: screen.selected == set(), "the card put back")
 
 
 async def test_sort_toggle_orders_by_suit_and_back():
     app = make_app("big-two", seed=4, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+        screen = await wait_for_human(pilot)
         g = screen.session.game
         hand = list(screen._hand_order)
         assert hand == g.sort_cards(hand, by="rank")
@@ -278,9 +277,10 @@ async def test_autosave_and_continue(data_home):
     app = make_app("twos", seed=9, ai_pause=0)
     rng = random.Random(1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+        screen = await wait_for_human(pilot)
+        n = len(screen.session.game.actions)
         await human_turn(pilot, screen, rng)
+        await wait_for(pilot, lambda: len(screen.session.game.actions) > n, "the move")
         await pilot.pause()
         state = screen.session.game.to_json()
         assert state["actions"]
@@ -288,38 +288,34 @@ async def test_autosave_and_continue(data_home):
     assert len(saves) == 1
     app2 = make_app(ai_pause=0)
     async with app2.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app2.screen, HomeScreen)
-        assert app2.screen.query_one("#continue").display
+        home = await wait_for_screen(pilot, HomeScreen)
+        assert home.query_one("#continue").display
         await pilot.press("c")
-        await pilot.pause()
-        assert isinstance(app2.screen, ContinueScreen)
+        await wait_for_screen(pilot, ContinueScreen)
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app2.screen, TableScreen)
-        assert app2.screen.session.game.to_json() == state
+        table = await wait_for_screen(pilot, TableScreen)
+        assert table.session.game.to_json() == state
         # back home: the game stays listed until it is finished
         await pilot.press("q")
-        await pilot.pause()
+        await wait_for(pilot, lambda: app2.screen is not table, "the question to leave")
         await pilot.press("y")
-        await pilot.pause()
-        assert isinstance(app2.screen, HomeScreen)
-        assert app2.screen.query_one("#continue").display
+        home = await wait_for_screen(pilot, HomeScreen, "home again")
+        assert home.query_one("#continue").display
 
 
 async def test_no_continue_without_saves():
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert not app.screen.query_one("#continue").display
+        home = await wait_for_screen(pilot, HomeScreen)
+        await wait_for(pilot, lambda: home.query_one("#new").display, "the menu")
+        assert not home.query_one("#continue").display
 
 
 async def test_chinese_poker_hand_choice_shows_the_offered_hands():
     """With two players the chooser sees the hands on offer before picking one."""
     app = make_app("chinese-poker", players=2, seed=4, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+        screen = await wait_for_human(pilot)
         g = screen.session.game
         offered = g.observation(screen.viewer)["offered_hands"]
         assert offered
@@ -331,5 +327,8 @@ async def test_chinese_poker_hand_choice_shows_the_offered_hands():
                 assert f" {g.card_face(c).label}" in line
         letter = sorted(offered)[0]
         await pilot.press(letter.lower())
-        await pilot.pause()
-        assert sorted(g.hands[screen.viewer]) == sorted(offered[letter])
+        await wait_for(
+            pilot,
+            lambda: sorted(g.hands[screen.viewer]) == sorted(offered[letter]),
+            f"hand {letter} taken",
+        )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from ui_helpers import wait_for
 
 from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
 from twos_tui.ui.app import make_app
@@ -27,12 +28,8 @@ def data_home(tmp_path, monkeypatch):
     return tmp_path
 
 
-async def wait_until(pilot, cond, steps: int = 400) -> None:
-    for _ in range(steps):
-        if cond():
-            return
-        await pilot.pause()
-    raise AssertionError("the app never reached the state waited for")
+async def wait_until(pilot, cond, what: str = "the state waited for") -> None:
+    await wait_for(pilot, cond, what)
 
 
 async def take_the_seat(pilot, app) -> TableScreen:
@@ -108,7 +105,11 @@ async def test_a_quick_second_enter_never_shows_the_next_hand(monkeypatch, varia
                 await pilot.press("enter", "enter")
             else:
                 await pilot.press("enter", "enter")
-            await pilot.pause()
+            await wait_until(
+                pilot,
+                lambda: on_pass_screen(app) or human_to_move(app),
+                "the next person's pass screen or another turn",
+            )
             if isinstance(app.screen, PassScreen):
                 break
             table = app.screen
@@ -180,14 +181,14 @@ async def test_enter_with_nothing_selected_picks_up_and_does_not_play(variant, k
         hand.cursor = next(i for i, c in enumerate(hand.cards) if c in legal)
         under = hand.cards[hand.cursor]
         await pilot.press("enter")
-        await pilot.pause()
+        line = screen.query_one("#message")
+        await wait_until(pilot, lambda: "Enter again" in str(line.render()), "Enter again")
         assert all(seat != 0 for seat, _ in g.actions[n:])  # nothing played
         assert screen.selected == {under}
-        assert "Enter again" in str(screen.query_one("#message").render())
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_until(pilot, lambda: any(seat == 0 for seat, _ in g.actions[n:]), "the play")
         mine = [a for seat, a in g.actions[n:] if seat == 0]
-        assert mine and mine[0]["cards"] == [under]
+        assert mine[0]["cards"] == [under]
 
 
 # ----- item 3: the recap starts at this person's own last turn -----------------------------
@@ -284,7 +285,7 @@ async def test_a_finished_trick_stays_until_a_key_at_instant_pace(variant):
         assert screen.ai.holding_trick
         assert "any key" in str(screen.query_one("#message").render()).lower()
         await pilot.press("right")  # any key
-        await wait_until(pilot, lambda: len(g.actions) > n, steps=2000)
+        await wait_until(pilot, lambda: len(g.actions) > n)
 
 
 @pytest.mark.slow
@@ -309,7 +310,7 @@ async def test_the_trick_pause_follows_the_pace_and_a_key_cuts_it_short(monkeypa
         assert asked == [seconds]
         assert len(g.actions) == n
         app.screen.ai.go_on()  # what a key does, or the time running out
-        await wait_until(pilot, lambda: len(g.actions) > n, steps=2000)
+        await wait_until(pilot, lambda: len(g.actions) > n)
 
 
 @pytest.mark.slow
@@ -325,12 +326,12 @@ async def test_a_demo_follows_the_pace_without_waiting_for_a_key():
 
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         table = app.screen
-        await wait_until(pilot, two_tricks, steps=5000)  # no key was pressed
+        await wait_until(pilot, two_tricks)  # no key was pressed
         # pause the demo (as space does), so the test ends between moves; at the instant
         # pace the deal may have ended meanwhile and its summary be on top
         if not table.demo_controls.paused:
             table.action_demo_pause()
-        await wait_until(pilot, lambda: not table.ai_busy, steps=2000)
+        await wait_until(pilot, lambda: not table.ai_busy)
 
 
 @pytest.mark.slow
@@ -433,7 +434,7 @@ async def test_replay_from_the_command_line_closes_to_the_shell(data_home):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen))
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_until(pilot, lambda: app.return_code is not None, "the app to end")
         assert app.return_code == 0  # the app ended: back to the shell, not its home
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import OptionList
-from ui_helpers import flat, screen_lines, screen_text, wait_for_human
+from ui_helpers import flat, screen_lines, screen_text, wait_for, wait_for_human
 
 from twos_tui.engine import VARIANT_IDS
 from twos_tui.play.puzzle_play import Progress
@@ -27,12 +27,8 @@ def data_home(tmp_path, monkeypatch):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
 
 
-async def _until(pilot, cond, steps: int = 200) -> None:
-    for _ in range(steps):
-        await pilot.pause()
-        if cond():
-            return
-    raise AssertionError(f"not reached; on {pilot.app.screen!r}")
+async def _until(pilot, cond, what: str = "the state waited for") -> None:
+    await wait_for(pilot, cond, what)
 
 
 async def _open_game(pilot, variant: str) -> PuzzleTableScreen:
@@ -68,8 +64,7 @@ async def test_solve_a_puzzle_of_each_game(variant: str) -> None:
         before = screen.view.game.to_json()
         wrong = next(a for a in screen.game.legal_actions(p.seat) if a != p.answer[0])
         screen.act(wrong)
-        await pilot.pause()
-        assert "Try again" in flat(screen_text(app))
+        await _until(pilot, lambda: "Try again" in flat(screen_text(app)), "Try again")
         assert screen.view.game.to_json() == before
         assert isinstance(app.screen, PuzzleTableScreen)
         for a in p.answer:
@@ -93,8 +88,7 @@ async def test_hint_costs_the_star() -> None:
     async with app.run_test(size=(110, 34)) as pilot:
         screen = await _open_game(pilot, "big-two")
         await pilot.press("h")
-        await pilot.pause()
-        assert p.hint.split(".")[0] in flat(screen_text(app))
+        await _until(pilot, lambda: p.hint.split(".")[0] in flat(screen_text(app)), "the hint")
         for a in p.answer:
             screen.act(a)
             await pilot.pause()

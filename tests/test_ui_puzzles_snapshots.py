@@ -4,6 +4,7 @@ games' list (80x24)."""
 from __future__ import annotations
 
 import pytest
+from ui_helpers import wait_for_screen
 
 from twos_tui.play.puzzle_play import PuzzleSeatView
 from twos_tui.puzzles.model import load_puzzles
@@ -30,16 +31,28 @@ def _puzzle_app(variant: str, index: int = 0):
     return app
 
 
+async def puzzle_asked(pilot) -> None:
+    await wait_for_screen(
+        pilot, PuzzleTableScreen, "the puzzle", when=lambda s: s._decision is not None
+    )
+
+
+async def puzzles_list(pilot) -> None:
+    await wait_for_screen(pilot, PuzzlesScreen)
+
+
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_snapshot_puzzle_table(snap_compare, size):
-    assert snap_compare(_puzzle_app("big-two"), terminal_size=size)
+    app = _puzzle_app("big-two")
+    assert snap_compare(app, terminal_size=size, run_before=puzzle_asked)
 
 
 def test_snapshot_puzzle_table_tricks(snap_compare):
-    assert snap_compare(_puzzle_app("twos-tricks"), terminal_size=(80, 24))
+    app = _puzzle_app("twos-tricks")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=puzzle_asked)
 
 
 def test_snapshot_puzzles_list(snap_compare):
     app = make_app(ai_pause=0)
     app.on_start = lambda: app.push_screen(PuzzlesScreen())
-    assert snap_compare(app, terminal_size=(80, 24))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=puzzles_list)

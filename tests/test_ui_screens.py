@@ -7,6 +7,7 @@ import random
 
 import pytest
 from textual.widgets import Markdown, Select
+from ui_helpers import settled_picker, wait_for, wait_for_screen
 
 from twos_tui.engine import new_game
 from twos_tui.ui.app import make_app, run_app
@@ -30,23 +31,19 @@ async def test_home_shows_name_version_and_menu():
 
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
-        text = str(app.screen.query_one("#version").render())
+        home = await wait_for_screen(pilot, HomeScreen)
+        text = str(home.query_one("#version").render())
         assert __version__ in text
-        ids = [b.id for b in app.screen.query("Button") if b.display]
+        ids = [b.id for b in home.query("Button") if b.display]
         assert ids == ["new", "join", "learn", "puzzles", "rules", "odds", "stats", "quit"]
         await pilot.press("r")
-        await pilot.pause()
-        assert isinstance(app.screen, RulesListScreen)
+        await wait_for_screen(pilot, RulesListScreen)
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
+        await wait_for_screen(pilot, HelpScreen)
         await pilot.press("escape", "escape")
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        await wait_for_screen(pilot, HomeScreen, "home again")
         await pilot.press("q")
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.return_value is not None, "the app to quit")
     assert app.return_value == 0
 
 
@@ -60,24 +57,22 @@ def test_run_app_rejects_unknown_variant_and_player_count(capsys):
 async def test_picker_lists_every_variant_and_starts_the_chosen_rules():
     app = make_app(ai_pause=0)
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
+        await wait_for_screen(pilot, HomeScreen)
         await pilot.press("n")
-        await pilot.pause()
-        picker = app.screen
-        assert isinstance(picker, PickerScreen)
+        picker = await settled_picker(pilot)
+        assert not PickerScreen("twos").settled  # not built until it is mounted
         ol = picker.query_one("#variant-list")
         assert ol.option_count == len(available_variants())
         # move to Big Two and check its options are the engine's
         await pilot.press("down")
-        await pilot.pause()
+        assert await settled_picker(pilot, "big-two") is picker
         cls = picker.cls
-        assert cls.variant_id == "big-two"
         specs = cls.option_specs(picker.players)
         assert [s.id for s, _ in picker.option_selects] == [s.id for s in specs]
         assert picker.chosen_options() == {s.id: s.default for s in specs}
         # three players, the target 50, a seed; seat 2 human (hot seat)
         picker.query_one("#players", Select).value = 3
-        await pilot.pause()
+        await settled_picker(pilot, "big-two", players=3)
         assert len(picker.seat_inputs) == 3
         target = next(sel for s, sel in picker.option_selects if s.id == "target")
         spec = next(s for s in specs if s.id == "target")
@@ -85,14 +80,11 @@ async def test_picker_lists_every_variant_and_starts_the_chosen_rules():
         picker.seat_inputs[1][1].value = "human"
         picker.seat_inputs[1][0].value = "Bea"
         picker.query_one("#seed").value = "42"
-        await pilot.pause()
+        await wait_for(pilot, lambda: picker.chosen_options()["target"] == 50, "target 50")
         await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert isinstance(app.screen, PassScreen)  # two humans: hot seat
+        await wait_for_screen(pilot, PassScreen, "the pass screen (two humans: hot seat)")
         await pilot.press("enter")
-        await pilot.pause()
-        table = app.screen
-        assert isinstance(table, TableScreen)
+        table = await wait_for_screen(pilot, TableScreen)
         g = table.session.game
         assert (g.variant_id, g.players, g.seed, g.options["target"]) == ("big-two", 3, 42, 50)
         assert g.names[1] == "Bea" and table.table.hot_seat
@@ -101,15 +93,14 @@ async def test_picker_lists_every_variant_and_starts_the_chosen_rules():
 async def test_picker_refuses_two_seats_with_one_name():
     app = make_app(ai_pause=0)
     async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for_screen(pilot, HomeScreen)
         await pilot.press("n")
-        await pilot.pause()
-        picker = app.screen
+        picker = await settled_picker(pilot)
         picker.seat_inputs[1][0].value = "Player 1"
-        await pilot.pause()
         await pilot.click("#start")
-        await pilot.pause()
-        assert isinstance(app.screen, PickerScreen)
-        assert "different name" in str(picker.query_one("#picker-error").render())
+        error = picker.query_one("#picker-error")
+        await wait_for(pilot, lambda: "different name" in str(error.render()), "the refusal")
+        assert app.screen is picker
 
 
 @pytest.mark.parametrize("cls", available_variants(), ids=lambda c: c.variant_id)
@@ -134,40 +125,35 @@ def test_help_text_inserts_the_chosen_house_rules(cls):
 async def test_help_screen_from_the_table_and_the_picker():
     app = make_app("twos", seed=1, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await wait_for_screen(pilot, TableScreen)
         await pilot.press("question_mark")
-        await pilot.pause()
-        help_screen = app.screen
-        assert isinstance(help_screen, HelpScreen)
+        help_screen = await wait_for_screen(pilot, HelpScreen)
         md = help_screen.query_one("#rules-md", Markdown)
         assert "Hand size: 13" in md.source
         await pilot.press("k")
-        await pilot.pause()
-        assert help_screen.query_one("TabbedContent").active == "keys"
+        tabs = help_screen.query_one("TabbedContent")
+        await wait_for(pilot, lambda: tabs.active == "keys", "the keys tab")
         await pilot.press("o")  # Twos: bomb odds
-        await pilot.pause()
-        assert type(app.screen).__name__ == "OddsScreen"
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "OddsScreen", "the odds")
         await pilot.press("escape")
+        await wait_for_screen(pilot, HelpScreen, "the help again")
         await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, TableScreen)
+        await wait_for_screen(pilot, TableScreen, "the table again")
         # from the picker: the rules as chosen there
         app.open_picker("twos")
-        await pilot.pause()
-        picker = app.screen
+        picker = await settled_picker(pilot, "twos")
         hs = next(sel for s, sel in picker.option_selects if s.id == "hand_size")
         hs.value = 9  # option index 9 -> 10 cards
-        await pilot.pause()
+        await wait_for(pilot, lambda: picker.chosen_options()["hand_size"] == 10, "10 cards")
         await pilot.press("f1")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        assert "Hand size: 10" in app.screen.query_one("#rules-md", Markdown).source
+        help_screen = await wait_for_screen(pilot, HelpScreen, "the help from the picker")
+        assert "Hand size: 10" in help_screen.query_one("#rules-md", Markdown).source
 
 
 async def test_command_palette_entries():
     app = make_app("big-two", seed=3, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await wait_for_screen(pilot, TableScreen)
         titles = [c.title for c in app.get_system_commands(app.screen)]
         for cls in available_variants():
             assert f"New game: {cls.name}" in titles
@@ -179,9 +165,7 @@ async def test_command_palette_entries():
             c for c in app.get_system_commands(app.screen) if c.title == "New game: Twos (tricks)"
         )
         new.callback()
-        await pilot.pause()
-        assert isinstance(app.screen, PickerScreen)
-        assert app.screen.cls.variant_id == "twos-tricks"
+        await settled_picker(pilot, "twos-tricks")
 
 
 KEYS = [
@@ -244,11 +228,13 @@ async def test_random_key_and_click_storm_raises_nothing(start):
     }.get(start)
     app = make_app(variant, seed=5, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await wait_for_screen(pilot, TableScreen if variant else HomeScreen)
         if start == "picker":
             await pilot.press("n")
+            await settled_picker(pilot)
         elif start == "help":
             await pilot.press("question_mark")
+            await wait_for_screen(pilot, HelpScreen)
         elif start == "deal-end":
             screen = app.screen
             g = screen.session.game
@@ -257,8 +243,7 @@ async def test_random_key_and_click_storm_raises_nothing(start):
                 seat = g.to_act()[0]
                 screen.session.apply(seat, g.legal_actions(seat)[0])
             screen.after_change()
-            await pilot.pause()
-            assert isinstance(app.screen, DealEndScreen)
+            await wait_for_screen(pilot, DealEndScreen)
         await pilot.pause()
         await storm(app, pilot, rng, 40)
         await pilot.pause()

@@ -7,7 +7,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from ui_helpers import play_until, wait_for_human
+from ui_helpers import (
+    play_until,
+    settled_picker,
+    wait_for,
+    wait_for_human,
+    wait_for_screen,
+    wait_for_text,
+)
 
 from twos_tui.play import saves
 from twos_tui.play.session import Session
@@ -33,13 +40,39 @@ async def human_turn(pilot) -> None:
     await wait_for_human(pilot)
 
 
+async def home(pilot) -> None:
+    from twos_tui.ui.screens.home import HomeScreen
+
+    await wait_for_screen(pilot, HomeScreen)
+    await wait_for_text(pilot, "Quit")  # the menu drawn
+
+
+async def help_shown(pilot) -> None:
+    """The help screen up, its pages rendered (Markdown builds its blocks as it mounts)."""
+    from textual.widgets import Markdown
+
+    from twos_tui.ui.screens.help import HelpScreen
+
+    screen = await wait_for_screen(pilot, HelpScreen)
+    await wait_for(
+        pilot,
+        lambda: all(md.children for md in screen.query(Markdown) if md.display),
+        "the help's pages rendered",
+    )
+
+
 def test_snapshot_home(snap_compare):
-    assert snap_compare(make_app(ai_pause=0), terminal_size=(80, 24))
+    assert snap_compare(make_app(ai_pause=0), terminal_size=(80, 24), run_before=home)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_snapshot_picker(snap_compare, size):
-    assert snap_compare(make_app(ai_pause=0), press=["n"], terminal_size=size)
+    async def run_before(pilot):
+        await home(pilot)
+        await pilot.press("n")
+        await settled_picker(pilot)
+
+    assert snap_compare(make_app(ai_pause=0), terminal_size=size, run_before=run_before)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
@@ -51,9 +84,9 @@ def test_snapshot_climbing_table(snap_compare, size):
 
 def test_snapshot_twos_table_selection(snap_compare):
     async def run_before(pilot):
-        await wait_for_human(pilot)
+        screen = await wait_for_human(pilot)
         await pilot.press("right", "space", "right", "right", "space")
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(screen.selected) == 2, "two cards picked up")
 
     assert snap_compare(
         make_app("twos", seed=3, ai_pause=0), terminal_size=(80, 24), run_before=run_before
@@ -91,7 +124,7 @@ def test_snapshot_help(snap_compare, size):
     async def run_before(pilot):
         await wait_for_human(pilot)
         await pilot.press("question_mark")
-        await pilot.pause()
+        await help_shown(pilot)
 
     assert snap_compare(
         make_app("big-two", seed=12, ai_pause=0), terminal_size=size, run_before=run_before
@@ -110,7 +143,13 @@ def test_snapshot_four_colour_table(snap_compare, size):
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_snapshot_keys_help_from_home(snap_compare, size):
     """issue 20: F1 on the home screen opens the keys."""
-    assert snap_compare(make_app(ai_pause=0), press=["f1"], terminal_size=size)
+
+    async def run_before(pilot):
+        await home(pilot)
+        await pilot.press("f1")
+        await help_shown(pilot)
+
+    assert snap_compare(make_app(ai_pause=0), terminal_size=size, run_before=run_before)
 
 
 #: issue 16: every game at the advertised minimum, 60x20 (sizing.MIN_WIDTH/MIN_HEIGHT)

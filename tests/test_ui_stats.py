@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 from test_ui_play import drive, human_turn
 from textual.widgets import DataTable, Static
+from ui_helpers import polls, wait_for, wait_for_screen
 
 from twos_tui.engine import Action, new_game
 from twos_tui.play import history, saves
@@ -40,8 +41,8 @@ def labels(game, codes) -> list[str]:
 async def test_stats_from_home_on_a_fresh_history(data_home):
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert app.screen.query_one("#stats").display
+        home = await wait_for_screen(pilot, HomeScreen)
+        assert home.query_one("#stats").display
         await pilot.press("s")
         screen = await stats_ready(pilot, app)
         text = shown(screen, "#stats-figures")
@@ -53,8 +54,7 @@ async def test_stats_from_home_on_a_fresh_history(data_home):
         await stats_ready(pilot, app)
         assert screen.variant == "big-two"
         await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        await wait_for_screen(pilot, HomeScreen, "home again")
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Statistics" in titles
 
@@ -69,8 +69,7 @@ async def test_a_deal_played_in_the_app_is_in_stats_and_replays(data_home):
         result = g.last_result
         history.RECORDER.flush()
         await pilot.press("q")  # home from the deal-end dialog
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        await wait_for_screen(pilot, HomeScreen)
         await pilot.press("s")
         stats = await stats_ready(pilot, app)
         assert isinstance(stats, StatsScreen) and stats.variant == "2v1"
@@ -82,12 +81,9 @@ async def test_a_deal_played_in_the_app_is_in_stats_and_replays(data_home):
         assert str(next(iter(table.columns.values())).label) == "Round"  # the game's word
         assert "Recent rounds" in shown(stats, "#stats-deals-title")
         await pilot.press("tab")
-        await pilot.pause()
-        assert table.has_focus
+        await wait_for(pilot, lambda: table.has_focus, "the deals list focused")
         await pilot.press("enter")
-        await pilot.pause()
-        replay = app.screen
-        assert isinstance(replay, ReplayScreen)
+        replay = await wait_for_screen(pilot, ReplayScreen)
 
         # the engine, on its own, at each step the replay shows
         deal = g.actions[: len(g.actions)]
@@ -109,33 +105,35 @@ async def test_a_deal_played_in_the_app_is_in_stats_and_replays(data_home):
 
         check(0)
         await pilot.press("right", "right", "right")
+        await wait_for(pilot, lambda: replay.step == 3, "step 3")
         await pilot.pause()
         for seat, a in deal[:3]:
             ref.apply(seat, Action.from_json(a))
         check(3)
         await pilot.press("left")
+        await wait_for(pilot, lambda: replay.step == 2, "step 2")
         await pilot.pause()
         ref = new_game("2v1", g.players, dict(g.options), g.seed, list(g.names))
         for seat, a in deal[:2]:
             ref.apply(seat, Action.from_json(a))
         check(2)
         await pilot.press("end")
+        await wait_for(pilot, lambda: replay.step == len(deal), "the last step")
         await pilot.pause()
-        assert replay.step == len(deal)
         assert result.summary in str(replay.query_one("#replay-table").render())
         await pilot.press("home")
-        await pilot.pause()
-        assert replay.step == 0
+        await wait_for(pilot, lambda: replay.step == 0, "the first step")
         await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, StatsScreen)
+        await wait_for_screen(pilot, StatsScreen, "the Stats screen again")
         # exports from the list
         await pilot.press("e")
-        await pilot.pause()
-        assert "Ann (human)" in (data_home / "exports" / "game-1.txt").read_text("utf-8")
+        log_file = data_home / "exports" / "game-1.txt"
+        await wait_for(pilot, log_file.is_file, "the exported log")
+        assert "Ann (human)" in log_file.read_text("utf-8")
         await pilot.press("x")
-        await pilot.pause()
-        (csv_file,) = (data_home / "exports").glob("history-*.csv")
+        exports = data_home / "exports"
+        await wait_for(pilot, lambda: list(exports.glob("history-*.csv")), "the exported CSV")
+        (csv_file,) = exports.glob("history-*.csv")
         assert len(csv_file.read_text("utf-8").splitlines()) == 2
 
 
@@ -147,17 +145,17 @@ async def test_replay_id_opens_the_replay(data_home):
     history.RECORDER.flush()
     app = make_app(ai_pause=0, replay=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, ReplayScreen) and app.screen.replay.deal_id == 1
+        replay = await wait_for_screen(pilot, ReplayScreen)
+        assert replay.replay.deal_id == 1
         await pilot.press("space")  # plays on its own; space again pauses
         await pilot.press("space")
         await pilot.press("escape")
-        await pilot.pause()
-        assert app.return_code == 0  # `twos-tui replay`: Esc goes back to the shell
+        # `twos-tui replay`: Esc goes back to the shell
+        await wait_for(pilot, lambda: app.return_code is not None, "the app to end")
+        assert app.return_code == 0
     app = make_app(ai_pause=0, replay=99)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)  # a notice, and home
+        await wait_for_screen(pilot, HomeScreen)  # a notice, and home
 
 
 def message(screen) -> str:
@@ -167,22 +165,22 @@ def message(screen) -> str:
 async def stats_ready(pilot, app) -> StatsScreen:
     """The Stats screen once it has read the history (on its worker thread): waits for
     the workers to finish, then for their answers to be shown (no clock involved)."""
-    for _ in range(50):
+    async for _ in polls(pilot, "the Stats screen to finish reading the history"):
         await app.workers.wait_for_complete()
-        await pilot.pause()
         screen = app.screen
         if isinstance(screen, StatsScreen) and screen.ready:
             return screen
-    raise AssertionError("the Stats screen never finished reading the history")
+    raise AssertionError("not reached")
 
 
 async def wait_for_my_turn(pilot, app) -> TableScreen:
-    for _ in range(400):
-        await pilot.pause()
+    def mine() -> TableScreen | None:
         s = app.screen
         if isinstance(s, TableScreen) and s._decision is not None and not s.ai_busy:
             return s
-    raise AssertionError("the human never got a turn")
+        return None
+
+    return await wait_for(pilot, mine, "the human's turn")  # type: ignore[no-any-return]
 
 
 async def test_undo_against_the_ai_goes_back_to_your_turn(data_home):
@@ -191,17 +189,15 @@ async def test_undo_against_the_ai_goes_back_to_your_turn(data_home):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_my_turn(pilot, app)
         await pilot.press("ctrl+z")
-        await pilot.pause()
-        assert "Nothing to undo" in message(screen)
+        await wait_for(pilot, lambda: "Nothing to undo" in message(screen), "Nothing to undo")
         before = json.dumps(screen.session.game.to_json())
         n = len(screen.session.game.actions)
         await human_turn(pilot, screen, rng)
         screen = await wait_for_my_turn(pilot, app)
         assert len(screen.session.game.actions) > n + 1  # the AI has answered
         await pilot.press("ctrl+z")
-        await pilot.pause()
+        await wait_for(pilot, lambda: "Took back your last move and" in message(screen), "undo")
         assert json.dumps(screen.session.game.to_json()) == before
-        assert "Took back your last move and" in message(screen)
         assert screen._decision is not None and screen.viewer == 0
         hand = sorted(screen._hand_order)
         assert hand == sorted(screen.session.game.observation(0)["hand"])
@@ -221,17 +217,17 @@ async def test_undo_before_the_ai_moves_takes_back_only_your_move(data_home):
     app = make_app(ai_pause=30.0, session=session)  # the AI waits 30 s before moving
     rng = random.Random(9)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, TableScreen) and screen._decision is not None
+        screen = await wait_for_screen(
+            pilot, TableScreen, "the human's turn", when=lambda s: s._decision is not None
+        )
         before = json.dumps(screen.session.game.to_json())
         await human_turn(pilot, screen, rng)
-        await pilot.pause()
-        assert screen.ai_busy  # the AI is waiting to answer
+        await wait_for(pilot, lambda: screen.ai_busy, "the AI waiting to answer")
         await pilot.press("ctrl+z")
-        await pilot.pause()
+        await wait_for(
+            pilot, lambda: message(screen).startswith("Took back your last move."), "the undo"
+        )
         assert json.dumps(screen.session.game.to_json()) == before
-        assert message(screen).startswith("Took back your last move.")
         assert screen._decision is not None and not screen.ai_busy
 
 
@@ -242,8 +238,7 @@ async def test_undo_is_refused_where_another_human_would_see_it():
     rng = random.Random(10)
     async with app.run_test(size=(80, 24)) as pilot:
         acted: list[int] = []
-        for _ in range(400):
-            await pilot.pause()
+        async for _ in polls(pilot, "the other human's turn"):
             s = app.screen
             if isinstance(s, PassScreen):
                 await pilot.press("enter")
@@ -256,15 +251,14 @@ async def test_undo_is_refused_where_another_human_would_see_it():
         assert isinstance(screen, TableScreen) and acted
         before = json.dumps(session.game.to_json())
         await pilot.press("ctrl+z")
-        await pilot.pause()
-        assert "No undo at a shared table" in message(screen)
+        await wait_for(pilot, lambda: "No undo at a shared table" in message(screen), "refusal")
         assert json.dumps(session.game.to_json()) == before
 
 
 async def test_undo_in_the_command_palette():
     app = make_app("twos", seed=2, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await wait_for_screen(pilot, TableScreen)
         cmds = {c.title: c for c in app.get_system_commands(app.screen)}
         assert "Undo (ctrl+z)" in cmds and "Statistics" in cmds
         cmds["Statistics"].callback()
@@ -281,7 +275,14 @@ def test_snapshot_replay(snap_compare):
         seat = s.game.to_act()[0]
         s.apply(seat, s.ai_choose(seat))
     history.RECORDER.flush()
-    assert snap_compare(make_app(ai_pause=0, replay=1), press=["right"] * 9, terminal_size=(80, 24))
+
+    async def run_before(pilot):
+        replay = await wait_for_screen(pilot, ReplayScreen)
+        await pilot.press(*["right"] * 9)
+        await wait_for(pilot, lambda: replay.step == 9, "step 9")
+
+    app = make_app(ai_pause=0, replay=1)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
 async def test_the_deals_list_reads_older_deals_at_its_end(data_home):
@@ -302,8 +303,8 @@ async def test_the_deals_list_reads_older_deals_at_its_end(data_home):
             await stats_ready(pilot, app)  # (the next page is read on the worker too)
             assert table.row_count == rows
         await pilot.press("ctrl+end")
-        await pilot.pause()
-        assert table.cursor_row == 44 and table.row_count == 45
+        await wait_for(pilot, lambda: table.cursor_row == 44, "the cursor on the last row")
+        assert table.row_count == 45
         ids = [d["id"] for d in stats.deals]
         assert ids == sorted(ids, reverse=True) and len(set(ids)) == 45
 
@@ -316,18 +317,16 @@ async def test_key_hints_can_be_clicked(data_home):
     history.RECORDER.flush()
     app = make_app(ai_pause=0, replay=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        replay = app.screen
+        replay = await wait_for_screen(pilot, ReplayScreen)
         hints = str(replay.query_one("KeyHints", Static).render())
         assert " ".join(hints.split()) == (
             "← Back → Next home Start end End space Play esc Close ^p palette"
         )
         x = hints.index("→")
         await pilot.click("KeyHints", offset=(x + 1, 0))  # the widget has one column of padding
-        await pilot.pause()
-        assert replay.step == 1
+        await wait_for(pilot, lambda: replay.step == 1, "step 1")
         await pilot.click("KeyHints", offset=(hints.index("esc") + 1, 0))
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.return_code is not None, "the app to end")
         assert app.return_code == 0  # opened from the command line: closing it quits
 
 
@@ -342,9 +341,7 @@ async def test_every_game_replays_on_screen(data_home, variant):
     history.RECORDER.flush()
     app = make_app(ai_pause=0, replay=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        replay = app.screen
-        assert isinstance(replay, ReplayScreen)
+        replay = await wait_for_screen(pilot, ReplayScreen)
         last = len(replay.replay.frames) - 1
         for step in list(range(0, last + 1, max(1, last // 6))) + [last, 0]:
             replay.go(step)

@@ -11,7 +11,19 @@ import threading
 
 import pytest
 from textual.widgets import Markdown, Select
-from ui_helpers import flat, play_until, press_hint, region_text, screen_text, wait_for_human
+from ui_helpers import (
+    flat,
+    play_until,
+    polls,
+    press_hint,
+    region_text,
+    screen_text,
+    settled_picker,
+    wait_for,
+    wait_for_human,
+    wait_for_screen,
+    wait_for_text,
+)
 
 from twos_tui.engine import Action
 from twos_tui.play import settings as settings_file
@@ -76,7 +88,7 @@ async def test_p_passes_the_2v1_bid():
         assert screen._decision.kind.startswith("bid")
         n = len(g.actions)
         await pilot.press("p")
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(g.actions) > n, "the bid played")
         assert g.actions[n] == (0, {"kind": "bid", "value": 0})
         assert "✗" not in str(screen.query_one("#message").render())
 
@@ -98,11 +110,13 @@ async def test_finished_climbing_trick_stays_on_the_table():
     last_play = next(h for h in reversed(g.history) if h.get("kind") == "play")
     app = make_app(session=session, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        shown = flat(region_text(app, board(app)))
-        assert f"{g.names[winner]} won the trick" in shown
-        for code in last_play["cards"]:
-            assert g.card_face(code).label in shown
+        await wait_for_screen(pilot, TableScreen)
+        await wait_for_text(
+            pilot,
+            f"{g.names[winner]} won the trick",
+            *(g.card_face(code).label for code in last_play["cards"]),
+            where=lambda: region_text(app, board(app)),
+        )
 
 
 async def test_finished_trick_game_trick_stays_on_the_table():
@@ -111,16 +125,23 @@ async def test_finished_trick_game_trick_stays_on_the_table():
     last = g.last_trick
     app = make_app(session=session, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        shown = flat(region_text(app, board(app)))
-        assert f"wins trick {last['number']}" in shown
-        for _, code in last["plays"]:
-            assert g.card_face(code).label in shown
+        await wait_for_screen(pilot, TableScreen)
+        await wait_for_text(
+            pilot,
+            f"wins trick {last['number']}",
+            *(g.card_face(code).label for _, code in last["plays"]),
+            where=lambda: region_text(app, board(app)),
+        )
         # the next card played clears it (Enter picks up the card under the cursor, a
         # second Enter plays it)
+        n = len(g.actions)
         await pilot.press("enter", "enter")
-        await pilot.pause()
-        assert f"wins trick {last['number']}" not in flat(region_text(app, board(app)))
+        await wait_for(pilot, lambda: len(g.actions) > n, "the card played")
+        await wait_for(
+            pilot,
+            lambda: f"wins trick {last['number']}" not in flat(region_text(app, board(app))),
+            "the finished trick to leave the table",
+        )
 
 
 async def test_finished_2v1_hand_stays_on_the_table():
@@ -136,11 +157,13 @@ async def test_finished_2v1_hand_stays_on_the_table():
     # a long AI pause: the next lead has not come yet while the test looks
     app = make_app(session=session, ai_pause=30)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        shown = flat(region_text(app, board(app)))
-        for code in g.last_hand["lone"]:
-            assert g.card_face(code).label in shown
-        assert f"hand {g.last_hand['hand']}" in shown
+        await wait_for_screen(pilot, TableScreen)
+        await wait_for_text(
+            pilot,
+            f"hand {g.last_hand['hand']}",
+            *(g.card_face(code).label for code in g.last_hand["lone"]),
+            where=lambda: region_text(app, board(app)),
+        )
 
 
 async def test_last_trick_key_shows_the_last_trick():
@@ -148,17 +171,14 @@ async def test_last_trick_key_shows_the_last_trick():
     g = session.game
     app = make_app(session=session, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await wait_for_human(pilot)
         await pilot.press("enter")  # lead: the finished trick leaves the table
         await wait_for_human(pilot)
         await pilot.press("t")
-        await pilot.pause()
-        text = flat(screen_text(app))
-        assert "Last trick" in text
+        text = await wait_for_text(pilot, "Last trick")
         assert f"Trick {g.last_trick['number']}" in text or "wins trick" in text
         await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, TableScreen)
+        await wait_for_screen(pilot, TableScreen, "the table again")
 
 
 # ---------------------------------------------------------------------------------------
@@ -195,10 +215,14 @@ async def test_log_is_in_step_with_the_table_and_scrolled_to_the_end():
         assert len(log_lines(app)) >= 5
         newest = flat(str(app.screen.session.game.history[-1]["text"]))
         await pilot.resize_terminal(120, 40)
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.screen.size == (120, 40), "the screen at 120x40")
         await pilot.resize_terminal(80, 24)
-        await pilot.pause()
-        assert flat(" ".join(log_lines(app))).endswith(newest[-12:])
+        await wait_for(pilot, lambda: app.screen.size == (80, 24), "the screen at 80x24")
+        await wait_for(
+            pilot,
+            lambda: flat(" ".join(log_lines(app))).endswith(newest[-12:]),
+            "the log to end on the newest line",
+        )
 
 
 # ---------------------------------------------------------------------------------------
@@ -222,8 +246,7 @@ async def test_chinese_poker_reason_is_shown_whole_at_80x24():
         assert reason is not None and "straight of 5 or more" in reason
         screen.selected = set(cards)
         await pilot.press("enter")
-        await pilot.pause()
-        assert flat(reason) in flat(screen_text(app))
+        await wait_for_text(pilot, flat(reason))
 
 
 async def test_2v1_seat_labels_and_status_fit_at_80x24():
@@ -235,7 +258,10 @@ async def test_2v1_seat_labels_and_status_fit_at_80x24():
     obs = g.observation(0)
     app = make_app(session=session, ai_pause=30)  # nothing moves while the test looks
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await wait_for_screen(pilot, TableScreen)
+        await wait_for_text(
+            pilot, f"{obs['hand_counts'][1]} cards", where=lambda: region_text(app, board(app))
+        )
         text = region_text(app, board(app))
         # the two info lines (cards and tags) of the seats left and right are apart
         west, east = 1, 2
@@ -264,7 +290,7 @@ async def test_side_panels_read_one_line_a_player_at_80x24():
         for name, line in zip(g.names, body[1:], strict=True):
             assert line.startswith(name)
         # the opponents' panels side by side are alike
-        heights = {p.region.height for p in screen.query(".seat")}
+        heights = {p.region.height for p in screen.query(".seat") if p.display}
         assert len(heights) == 1, heights
 
 
@@ -273,14 +299,17 @@ async def test_too_small_window_asks_for_more_room():
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_human(pilot)
         await pilot.resize_terminal(40, 12)
-        await pilot.pause()
-        text = flat(screen_text(app))
-        assert "at least 60×20" in text
+        await wait_for_text(pilot, "at least 60×20")
         assert not app.screen.query_one(HandView).region.height
         await pilot.resize_terminal(80, 24)
-        await pilot.pause()
-        assert "at least" not in flat(screen_text(app))
-        assert app.screen.query_one(HandView).region.height
+        await wait_for(
+            pilot,
+            lambda: (
+                "at least" not in flat(screen_text(app))
+                and app.screen.query_one(HandView).region.height
+            ),
+            "the table back at 80x24",
+        )
 
 
 async def test_chinese_poker_hand_choice_shows_every_hand_at_60x20():
@@ -303,11 +332,9 @@ async def test_chinese_poker_hand_choice_shows_every_hand_at_60x20():
 
 
 async def open_picker(pilot, variant: str | None = None) -> PickerScreen:
+    await wait_for_screen(pilot, HomeScreen)
     pilot.app.open_picker(variant)
-    await pilot.pause()
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, PickerScreen)
-    return pilot.app.screen
+    return await settled_picker(pilot, variant)
 
 
 def brightness(colour) -> float:
@@ -322,6 +349,7 @@ async def test_focused_dropdown_is_clearly_visible():
         players = picker.query_one("#players", Select)
         other = picker.seat_inputs[1][1]
         players.focus()
+        await wait_for(pilot, lambda: picker.focused is players, "the Select focused")
         await pilot.pause()
         lit = players.query_one("SelectCurrent").background_colors[1]
         plain = other.query_one("SelectCurrent").background_colors[1]
@@ -337,8 +365,9 @@ async def test_tab_stops_only_on_fields_and_buttons():
         picker = await open_picker(pilot, "twos")
         seen = []
         for _ in range(25):
+            before = picker.focused
             await pilot.press("tab")
-            await pilot.pause()
+            await wait_for(pilot, lambda b=before: picker.focused is not b, "the focus to move")
             seen.append(picker.focused)
         for w in seen:
             assert isinstance(w, (Select, Input, Button, OptionList)), w
@@ -351,9 +380,7 @@ async def test_player_count_is_each_games_own():
         picker = await open_picker(pilot, "twos")
         assert picker.players == 3
         await pilot.press("down")  # Big Two
-        await pilot.pause()
-        await pilot.pause()
-        assert picker.cls.variant_id == "big-two"
+        assert await settled_picker(pilot, "big-two") is picker
         assert picker.players == 4
         assert picker.query_one("#players", Select).value == 4
         assert len(picker.seat_inputs) == 4
@@ -375,6 +402,7 @@ async def test_option_labels_do_not_run_into_their_dropdowns_at_80_columns():
         for spec, sel in picker.option_selects:
             label = sel.parent.query_one(".option-label")
             label.scroll_visible(animate=False)
+            await wait_for(pilot, lambda lb=label: lb.region.height > 0, "the label in view")
             await pilot.pause()
             assert not label.region.overlaps(sel.region), spec.label
             assert flat(region_text(app, label)) == spec.label
@@ -392,11 +420,10 @@ async def test_help_from_the_picker_follows_the_lock_out_rule():
         passing = next(sel for s, sel in picker.option_selects if s.id == "passing")
         spec = next(s for s, _ in picker.option_selects if s.id == "passing")
         passing.value = [v for v, _ in spec.choices].index("locked")
-        await pilot.pause()
+        await wait_for(pilot, lambda: picker.chosen_options()["passing"] == "locked", "locked")
         await pilot.press("f1")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        source = app.screen.query_one("#rules-md", Markdown).source
+        help_screen = await wait_for_screen(pilot, HelpScreen)
+        source = help_screen.query_one("#rules-md", Markdown).source
         assert "You are still in the trick" not in source
         assert "sit out" in source.split("## Worked example")[1]
         assert "sit out until somebody leads" in source.split("## House rules")[0]
@@ -423,17 +450,13 @@ async def test_sort_choice_survives_continue():
         await pilot.press("s")
         assert screen.sort_by == "suit"
         await pilot.press("q")
-        await pilot.pause()
+        await wait_for_screen(pilot, ConfirmLeave)
         await pilot.press("y")
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        await wait_for_screen(pilot, HomeScreen)
         await pilot.press("c")
-        await pilot.pause()
-        assert isinstance(app.screen, ContinueScreen)
+        await wait_for_screen(pilot, ContinueScreen)
         await pilot.press("enter")
-        await pilot.pause()
-        table = app.screen
-        assert isinstance(table, TableScreen)
+        table = await wait_for_screen(pilot, TableScreen)
         assert table.sort_by == "suit"
         assert table._hand_order == table.game.sort_cards(list(table._hand_order), by="suit")
 
@@ -443,21 +466,20 @@ async def test_escape_then_enter_stays_at_the_table():
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_human(pilot)
         await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmLeave)
+        await wait_for_screen(pilot, ConfirmLeave)
         await pilot.press("enter")
-        await pilot.pause()
-        assert app.screen is screen
-        await pilot.press("escape", "y")
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        await wait_for(pilot, lambda: app.screen is screen, "the table again")
+        await pilot.press("escape")
+        await wait_for_screen(pilot, ConfirmLeave, "the question again")
+        await pilot.press("y")
+        await wait_for_screen(pilot, HomeScreen)
 
 
 async def test_no_continue_in_the_footer_without_saves():
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        await wait_for_screen(pilot, HomeScreen)
+        await wait_for_text(pilot, "New game")  # the menu drawn
         assert "Continue" not in screen_text(app)
 
 
@@ -482,11 +504,8 @@ async def test_deal_summary_says_1_trick():
         pytest.skip("no deal with a single trick")
     app = make_app(session=session, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.pause()
-        assert isinstance(app.screen, DealEndScreen)
-        text = flat(screen_text(app))
-        assert " 1 trick," in text
+        await wait_for_screen(pilot, DealEndScreen)
+        text = await wait_for_text(pilot, " 1 trick,")
         assert "1 tricks" not in text and " 1 honours" not in text
 
 
@@ -505,8 +524,8 @@ async def test_twos_two_unmatched_cards_are_not_a_pair():
         )
         screen.selected = {a, b}
         await pilot.press("enter")
-        await pilot.pause()
-        assert "two cards must be a pair" in str(screen.query_one("#message").render())
+        line = screen.query_one("#message")
+        await wait_for(pilot, lambda: "two cards must be a pair" in str(line.render()), "why")
 
 
 async def test_hot_seat_mover_sees_how_the_trick_ended():
@@ -516,8 +535,7 @@ async def test_hot_seat_mover_sees_how_the_trick_ended():
     app = make_app(session=session, ai_pause=0)
     rng = random.Random(2)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(400):
-            await pilot.pause()
+        async for _ in polls(pilot, "a pass screen saying how the trick ended"):
             screen = app.screen
             if isinstance(screen, PassScreen):
                 g = session.game
@@ -545,11 +563,8 @@ async def test_picker_levels_and_pace_are_kept_for_next_time(data_home):
         picker.seat_inputs[2][1].value = "ai:hard"
         picker.seat_inputs[3][1].value = "ai:easy"
         picker.query_one("#pace", Select).value = "slow"
-        await pilot.pause()
         await pilot.press("ctrl+s")
-        await pilot.pause()
-        table = app.screen
-        assert isinstance(table, TableScreen)
+        table = await wait_for_screen(pilot, TableScreen)
         assert [s.level for s in table.session.seats[1:]] == ["normal", "hard", "easy"]
         assert app.pace() == (0.0, 0.0)  # the tests' own pace
     stored = settings_file.load()
@@ -600,7 +615,7 @@ async def test_hint_marks_cards_says_why_changes_nothing_and_is_counted():
             assert screen.selected == set(hinted.cards)
             n = len(screen.session.game.actions)
             await pilot.press("enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: len(screen.session.game.actions) > n, "the hint played")
             assert screen.session.game.actions[n] == (0, hinted.to_json())
         # finish the deal and read the summary
         g = screen.session.game
@@ -608,10 +623,8 @@ async def test_hint_marks_cards_says_why_changes_nothing_and_is_counted():
             seat = g.to_act()[0]
             s.apply(seat, g.legal_actions(seat)[0])
         screen.after_change()
-        await pilot.pause()
-        await pilot.pause()
-        assert isinstance(app.screen, DealEndScreen)
-        assert "Hints this deal: Player 1 1 hint" in flat(screen_text(app))
+        await wait_for_screen(pilot, DealEndScreen)
+        await wait_for_text(pilot, "Hints this deal: Player 1 1 hint")
 
 
 class BlockingAgent:
@@ -640,16 +653,11 @@ async def test_ai_thinks_off_the_ui_thread_and_is_cancelled_when_the_table_is_le
     rngs = {k: r.getstate() for k, r in session.ai_rngs.items()}
     app = make_app(session=session, ai_pause=0.01)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(200):
-            await pilot.pause()
-            if agent.started.is_set():
-                break
-        assert agent.started.is_set()
-        await pilot.pause()
+        await wait_for(pilot, agent.started.is_set, "the AI to start thinking")
         table = app.screen
         assert table.ai_busy
         thinker = g.names[g.to_act()[0]]
-        assert "thinking" in flat(screen_text(app))
+        await wait_for(pilot, lambda: "thinking" in flat(screen_text(app)), "thinking shown")
         assert f"{thinker} is thinking" in flat(screen_text(app)) or "thinking…" in flat(
             screen_text(app)
         )
@@ -657,15 +665,13 @@ async def test_ai_thinks_off_the_ui_thread_and_is_cancelled_when_the_table_is_le
         hand = table.query_one(HandView)
         at = hand.cursor
         await pilot.press("right")
-        await pilot.pause()
-        assert hand.cursor == (at + 1) % len(hand.cards)
+        await wait_for(pilot, lambda: hand.cursor == (at + 1) % len(hand.cards), "the cursor")
         await pilot.press("s")
-        assert table.sort_by == "suit"
+        await wait_for(pilot, lambda: table.sort_by == "suit", "the sort by suit")
         # leave: the decision is dropped, the game does not move
         n = len(g.actions)
         await pilot.press("q", "y")
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
         agent.release.set()
         for _ in range(5):
             await pilot.pause()
@@ -686,19 +692,15 @@ async def test_demo_with_every_seat_an_ai_pauses_and_steps():
         assert isinstance(table, TableScreen) and table.demo
         assert not g.deal_over
         await pilot.press("space")  # pause
-        for _ in range(20):
-            await pilot.pause()
-            if not table.ai_busy:
-                break
+        await wait_for(pilot, lambda: not table.ai_busy, "the demo to stop")
         n = len(g.actions)
         for _ in range(5):
             await pilot.pause(0.02)
         assert len(g.actions) == n  # paused: nothing moves
         await pilot.press("n")  # one step
-        for _ in range(50):
-            await pilot.pause(0.01)
-            if len(g.actions) == n + 1 and not table.ai_busy:
-                break
+        await wait_for(
+            pilot, lambda: len(g.actions) >= n + 1 and not table.ai_busy, "one step of the demo"
+        )
         assert len(g.actions) == n + 1
         for _ in range(5):
             await pilot.pause(0.02)
@@ -717,11 +719,14 @@ async def test_picker_starts_a_demo_when_every_seat_is_an_ai():
     async with app.run_test(size=(100, 40)) as pilot:
         picker = await open_picker(pilot, "twos")
         picker.seat_inputs[0][1].value = "ai:easy"
-        await pilot.pause()
-        assert "demo" in str(picker.query_one("#picker-error").render())
+        note = picker.query_one("#picker-error")
+        await wait_for(pilot, lambda: "demo" in str(note.render()), "the demo note")
         await pilot.click("#start")
-        await pilot.pause()
-        table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+        table = await wait_for(
+            pilot,
+            lambda: next((s for s in app.screen_stack if isinstance(s, TableScreen)), None),
+            "the demo table",
+        )
         assert table.demo and not table.session.humans
 
 
@@ -735,18 +740,17 @@ async def test_theme_cache_follows_public_theme_calls_and_theme_is_kept(data_hom
 
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await wait_for_screen(pilot, HomeScreen)
         assert app.current_theme.name == app.theme
         app.register_theme(Theme("twos-test", primary="#123456", dark=True))
         app.theme = "twos-test"
-        await pilot.pause()
-        assert app.current_theme.primary == "#123456"
+        await wait_for(pilot, lambda: app.current_theme.primary == "#123456", "the new theme")
         app.theme = "textual-light"
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.current_theme.name == "textual-light", "the light one")
     assert settings_file.load().theme == "textual-light"
     app2 = make_app(ai_pause=0)
     async with app2.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await wait_for_screen(pilot, HomeScreen)
         assert app2.theme == "textual-light"
 
 
@@ -755,8 +759,7 @@ async def test_one_ai_worker_at_a_time():
     session = Session.start("big-two", seats, 4, {}, 5)
     app = make_app(session=session, ai_pause=600)  # the AI waits while the test looks
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        table = app.screen
+        table = await wait_for_screen(pilot, TableScreen)
         for _ in range(3):
             table.advance()
         await pilot.pause()

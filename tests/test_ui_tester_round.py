@@ -7,7 +7,19 @@ from __future__ import annotations
 import random
 
 import pytest
-from ui_helpers import flat, play_until, press_hint, region_text, screen_lines, screen_text
+from ui_helpers import (
+    flat,
+    play_until,
+    press_hint,
+    region_text,
+    screen_lines,
+    screen_text,
+    settled_picker,
+    wait_for,
+    wait_for_human,
+    wait_for_screen,
+    wait_for_text,
+)
 
 from twos_tui.play.session import Session
 from twos_tui.ui.app import make_app
@@ -33,11 +45,10 @@ def deal_over(variant: str, seed: int = 1, players: int | None = None) -> Sessio
 
 
 async def at_deal_end(pilot) -> DealEndScreen:
-    for _ in range(20):
-        await pilot.pause()
-        if isinstance(pilot.app.screen, DealEndScreen):
-            return pilot.app.screen
-    raise AssertionError(f"no deal-end dialog; on {pilot.app.screen!r}")
+    """The deal-end dialog, up and drawn (its buttons on screen)."""
+    dialog = await wait_for_screen(pilot, DealEndScreen, "the deal-end dialog")
+    await wait_for_text(pilot, "Home (q)")
+    return dialog
 
 
 # ---------------------------------------------------------------------------------------
@@ -59,8 +70,7 @@ async def test_deal_end_escape_goes_on_to_the_next_deal():
     async with app.run_test(size=(80, 24)) as pilot:
         await at_deal_end(pilot)
         await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, TableScreen)
+        await wait_for_screen(pilot, TableScreen)
         assert session.game.deal_number == 2 and not session.game.deal_over
 
 
@@ -75,8 +85,7 @@ async def test_deal_end_home_is_q_and_the_buttons_and_footer_say_so():
         assert "Home" in footer and "q" in footer and "Last trick" in footer
         assert "⏎ Continue" in footer
         await pilot.press("q")
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        await wait_for_screen(pilot, HomeScreen)
 
 
 @pytest.mark.parametrize("variant", ["big-two", "twos-tricks"])
@@ -86,9 +95,8 @@ async def test_deal_end_t_shows_the_deals_last_trick(variant):
     async with app.run_test(size=(80, 24)) as pilot:
         await at_deal_end(pilot)
         await pilot.press("t")
-        await pilot.pause()
-        assert isinstance(app.screen, InfoDialog)
-        text = flat(screen_text(app))
+        await wait_for_screen(pilot, InfoDialog)
+        text = await wait_for_text(pilot, "Last trick")
         g = session.game
         obs = g.observation(0)
         if variant == "big-two":  # the deal ended inside a trick: that trick is shown
@@ -97,8 +105,7 @@ async def test_deal_end_t_shows_the_deals_last_trick(variant):
         else:
             assert f"Trick {obs['last_trick']['number']}" in text
         await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, DealEndScreen)
+        await wait_for_screen(pilot, DealEndScreen, "the deal-end dialog again")
 
 
 # ---------------------------------------------------------------------------------------
@@ -115,30 +122,28 @@ def brightness(colour) -> float:
 async def test_open_dropdown_has_a_border_and_its_own_background(size):
     from textual.widgets import Select
 
-    from twos_tui.ui.screens.picker import PickerScreen
-
     app = make_app(ai_pause=0)
     async with app.run_test(size=size) as pilot:
         app.open_picker("big-two")
-        await pilot.pause()
-        await pilot.pause()
-        picker = app.screen
-        assert isinstance(picker, PickerScreen)
+        picker = await settled_picker(pilot, "big-two")
         for select in (picker.query_one("#players", Select), picker.query(Select).last()):
             select.focus()
-            await pilot.pause()
+            await wait_for(pilot, lambda s=select: s.has_focus, "the Select focused")
             await pilot.press("enter")
-            await pilot.pause()
             overlay = select.query_one("SelectOverlay")
-            assert select.expanded and overlay.region.height > 0
+            await wait_for(
+                pilot,
+                lambda s=select, o=overlay: s.expanded and o.region.height > 0,
+                "the list open",
+            )
+            await pilot.pause()
             edges = overlay.styles.border
             assert all(edge[0] not in ("", "none", "hidden") for edge in edges)
             under = picker.background_colors[1]
             own = overlay.background_colors[1]
             assert abs(brightness(own) - brightness(under)) > 0.08
             await pilot.press("escape")
-            await pilot.pause()
-            assert not select.expanded
+            await wait_for(pilot, lambda s=select: not s.expanded, "the list closed")
 
 
 # ---------------------------------------------------------------------------------------
@@ -170,17 +175,17 @@ async def test_trick_caption_has_no_stray_semicolon_and_says_who_leads_once(size
     name = session.game.names[0]
     app = make_app(session=session, ai_pause=0)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        table = app.screen
-        assert isinstance(table, TableScreen)
-        shown = flat(region_text(app, table.query_one("#board")))
-        assert f"{name} won the trick with bomb 4×1" in shown
+        table = await wait_for_screen(pilot, TableScreen)
+        shown = await wait_for_text(
+            pilot,
+            f"{name} won the trick with bomb 4×1",
+            where=lambda: region_text(app, table.query_one("#board")),
+        )
         assert "4x1" not in shown and " ;" not in shown
         assert shown.count(f"{name} leads") + shown.count(f"{name} to lead") == 1
         await pilot.press("t")
-        await pilot.pause()
-        assert isinstance(app.screen, InfoDialog)
-        dialog = flat(screen_text(app))
+        await wait_for_screen(pilot, InfoDialog)
+        dialog = await wait_for_text(pilot, "bomb 4×1")
         assert "bomb 4×1" in dialog and "4x1" not in dialog and " ;" not in dialog
         assert dialog.count(f"{name} leads") == 1
 
@@ -199,14 +204,13 @@ async def test_2v1_last_hand_is_called_a_hand():
     )
     app = make_app(session=session, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, TableScreen)
-        assert "Last hand" in screen_lines(app)[-1]  # the footer
+        await wait_for_screen(pilot, TableScreen)
+        # the footer
+        await wait_for(pilot, lambda: "Last hand" in screen_lines(app)[-1], "Last hand")
         await pilot.press("t")
-        await pilot.pause()
-        assert isinstance(app.screen, InfoDialog)
-        text = flat(screen_text(app))
-        assert "Last hand" in text and "trick" not in text.lower()
+        await wait_for_screen(pilot, InfoDialog)
+        text = await wait_for_text(pilot, "Last hand")
+        assert "trick" not in text.lower()
 
 
 async def test_continue_lists_a_2v1_save_by_its_round():
@@ -218,12 +222,11 @@ async def test_continue_lists_a_2v1_save_by_its_round():
     session.flush()
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await wait_for_screen(pilot, HomeScreen)
         app.push_screen(ContinueScreen())
-        await pilot.pause()
-        await pilot.pause()
-        text = flat(screen_text(app))
-        assert "Round 2 ·" in text and "deal 2" not in text.lower()
+        await wait_for_screen(pilot, ContinueScreen)
+        text = await wait_for_text(pilot, "Round 2 ·")
+        assert "deal 2" not in text.lower()
 
 
 # ---------------------------------------------------------------------------------------
@@ -253,16 +256,15 @@ async def test_enter_takes_the_marked_choice_when_a_card_goes_back():
     first = g.decision(0).choices[0]
     app = make_app(session=session, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        table = app.screen
-        assert isinstance(table, TableScreen) and table._decision is not None
-        footer = screen_lines(app)[-1]
+        table = await wait_for_human(pilot)
+        footer = await wait_for(
+            pilot, lambda: "⏎ Choose" in (f := screen_lines(app)[-1]) and f, "⏎ Choose"
+        )
         assert "Select" not in footer  # nothing to select: space is not offered
         assert "⏎ Choose" in footer and "Play" not in footer
         marked = [b for b in table.query(".choice") if b.display and b.variant == "primary"]
         assert [str(b.label) for b in marked] == [f"{first.label} ({first.key})"]
         n = len(g.actions)
         await pilot.press("enter")
-        await pilot.pause()
-        assert len(g.actions) > n
+        await wait_for(pilot, lambda: len(g.actions) > n, "the choice played")
         assert g.actions[n] == (0, first.action.to_json())

@@ -4,7 +4,7 @@ footer's Pass only where a pass exists, house rules marked, labels and stats wor
 from __future__ import annotations
 
 import pytest
-from ui_helpers import press_hint, wait_for_human
+from ui_helpers import press_hint, settled_picker, wait_for, wait_for_human
 
 from twos_tui.ui.app import make_app
 
@@ -35,14 +35,11 @@ async def test_asking_again_on_the_same_position_counts_one_hint(variant):
 
 # ----- 10. the picker: house rules per player count, marked when not the usual ----------
 async def _picker(pilot, variant):
-    from twos_tui.ui.screens.picker import PickerScreen
+    from twos_tui.ui.screens.home import HomeScreen
 
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, HomeScreen), "the home screen")
     pilot.app.open_picker(variant)
-    for _ in range(20):
-        await pilot.pause()
-        if isinstance(pilot.app.screen, PickerScreen) and pilot.app.screen.option_selects:
-            return pilot.app.screen
-    raise AssertionError("no picker")
+    return await settled_picker(pilot, variant)
 
 
 def _option(picker, rule):
@@ -53,10 +50,7 @@ async def _set_players(pilot, picker, n):
     from textual.widgets import Select
 
     picker.query_one("#players", Select).value = n
-    for _ in range(20):
-        await pilot.pause()
-        if picker.players == n and picker.option_selects:
-            return
+    assert await settled_picker(pilot, players=n) is picker
 
 
 def test_carried_rules_leave_out_those_whose_usual_value_depends_on_the_count():
@@ -85,14 +79,14 @@ async def test_twos_two_players_get_their_own_hand_size(data_home):
         spec, sel = _option(picker, "hand_size")
         assert spec.choices[sel.value][0] == 13
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot, lambda: pilot.app.screen is not picker, "the game to start")
     assert st.load().choice_for("twos").options["hand_size"] == 13
     app2 = make_app(ai_pause=0)
     async with app2.run_test(size=(100, 40)) as pilot:
         picker = await _picker(pilot, "twos")
         spec, sel = _option(picker, "passing")
         sel.value = [v for v, _ in spec.choices].index("locked")
-        await pilot.pause()
+        await wait_for(pilot, lambda: picker.chosen_options()["passing"] == "locked", "locked")
         await _set_players(pilot, picker, 2)
         spec, sel = _option(picker, "hand_size")
         assert spec.choices[sel.value][0] == 20  # the usual for two, as the help says
@@ -103,7 +97,7 @@ async def test_twos_two_players_get_their_own_hand_size(data_home):
         assert spec.choices[sel.value][0] == 13
         await _set_players(pilot, picker, 2)
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot, lambda: pilot.app.screen is not picker, "the game to start")
     choice = st.load().choice_for("twos")
     assert choice.players == 2 and choice.options["hand_size"] == 20
     assert choice.by_players[3]["hand_size"] == 13
@@ -119,10 +113,11 @@ async def test_a_house_rule_is_marked_in_the_picker_and_at_the_table():
         row = sel.parent.parent
         assert "•" not in region_text(app, row)
         sel.value = [v for v, _ in spec.choices].index("locked")
-        await pilot.pause()
-        await pilot.pause()
-        text = flat(region_text(app, row))
-        assert "• Passing" in text
+        text = await wait_for(
+            pilot,
+            lambda: "• Passing" in (t := flat(region_text(app, row))) and t,
+            "the rule marked as a house rule",
+        )
         assert "House rule: the usual is You may play again later in the trick" in text
         await pilot.press("ctrl+s")
         screen = await wait_for_human(pilot)
@@ -152,15 +147,20 @@ async def _next_human(pilot, screen):
     d = g.decision(seat)
     hint = suggest(g.variant_id, g.observation(seat), g.legal_actions(seat), d, random.Random(0))
     screen.act(hint.action)
-    for _ in range(300):
-        await pilot.pause()
+
+    def next_turn():
         if g.deal_over:
-            return None
+            return "over"
         s = pilot.app.screen
         if isinstance(s, TableScreen) and s._decision is not None and ai_idle(s):
-            await pilot.pause()
             return s
-    raise AssertionError("no human turn")
+        return None
+
+    found = await wait_for(pilot, next_turn, "the human's next turn or the deal's end")
+    if found == "over":
+        return None
+    await pilot.pause()
+    return found
 
 
 @pytest.mark.parametrize("variant", ["twos", "big-two", "twos-tricks", "2v1"])
@@ -175,10 +175,13 @@ async def test_pass_is_in_the_footer_only_where_there_is_a_pass(variant):
             if screen is None:
                 break
             d = screen._decision
-            await pilot.pause()
             can = pass_choice(d) is not None
             seen.add(can)
-            assert ("p Pass" in _footer(app)) == can, (d.prompt, _footer(app))
+            await wait_for(
+                pilot,
+                lambda can=can: ("p Pass" in _footer(app)) == can,
+                f"the footer {'with' if can else 'without'} p Pass at {d.prompt!r}",
+            )
             screen = await _next_human(pilot, screen)
     if variant == "twos-tricks":
         assert seen == {False}
@@ -206,11 +209,8 @@ async def test_2v1_log_says_round():
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_human(pilot)
         await pilot.press("l")
-        for _ in range(10):
-            await pilot.pause()
-            if isinstance(app.screen, InfoDialog):
-                break
-        assert "Log of round 1" in screen_text(app)
+        await wait_for(pilot, lambda: isinstance(app.screen, InfoDialog), "the log")
+        await wait_for(pilot, lambda: "Log of round 1" in screen_text(app), "the log's title")
 
 
 def test_the_trick_caption_has_one_space_before_the_cards():
@@ -248,16 +248,19 @@ async def test_a_hard_hint_is_searched_for_off_the_ui_thread(monkeypatch):
     app = make_app("twos", seed=4, ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_human(pilot)
+        line = screen.query_one("#message")
         await pilot.press("h")
-        await pilot.pause()
-        assert "thinking" in str(screen.query_one("#message").render())
+        await wait_for(pilot, lambda: "thinking" in str(line.render()), "the thinking line")
         order = screen.sort_by
         await pilot.press("s")  # a key while the search goes on: taken at once
-        await pilot.pause()
-        assert screen.sort_by != order
+        await wait_for(pilot, lambda: screen.sort_by != order, "the sort to change")
+        assert "thinking" in str(line.render())  # the search still waits on its gate
         gate.set()
         await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        message = await wait_for(
+            pilot,
+            lambda: (m := str(line.render())).startswith("Hint from hard: ") and m,
+            "the hint",
+        )
         assert threads and threads[0] is not threading.main_thread()
-        message = str(screen.query_one("#message").render())
-        assert message.startswith("Hint from hard: ") and "thinking" not in message
+        assert "thinking" not in message

@@ -196,6 +196,13 @@ class SeatView(ABC):
         """Everything ``seat`` may know; :class:`NotVisible` for a seat not in
         :attr:`visible`."""
 
+    def public_observation(self) -> dict[str, Any] | None:
+        """The public view — what every player sees, with no hand (``seat`` None) — for
+        a screen that watches the table with no seat of its own (a spectator); ``None``
+        where this screen plays a seat. (A hot-seat table hidden between its players
+        is not a public view: it shows nothing.)"""
+        return None
+
     @abstractmethod
     def to_act(self) -> tuple[int, ...]:
         """The seats that must act now (public)."""

@@ -5,7 +5,9 @@ once, then hands it a :class:`TableView` on every refresh. A board shows the sea
 around the table and what has been played, keeps a finished trick (or 2v1 hand) on the
 table until the next card is played, and says what the last finished trick was for the
 "last trick" view. Everything it shows comes from the observation of the seat at the
-screen (``game.observation``) and the engine's own card faces.
+screen (``game.observation``) — or, on a spectator's screen, the public view
+(``TableView.public``: every seat drawn alike, from a neutral seat) — and the engine's
+own card faces.
 
 * :class:`ClimbingBoard` — the opponents in a row, the plays of the current trick.
 * :class:`TrickBoard` — the trick-taking games (Twos tricks, 2v1): the seats round a
@@ -37,8 +39,10 @@ class TableView:
     """What a board needs to draw the table for the player at the screen."""
 
     game: SeatView
-    obs: dict[str, Any] | None  #: the observation of ``me``; None: hidden (hot seat)
-    me: int  #: the seat drawn at the bottom
+    #: the observation of ``me``, or (``public``) the public view; None: the table is
+    #: hidden between hot-seat players
+    obs: dict[str, Any] | None
+    me: int  #: the seat drawn at the bottom (``public``: a neutral seat, no hand)
     ai: list[bool] = field(default_factory=list)
     thinking: int | None = None  #: an AI seat deciding now
     framed: bool = False  #: room for framed cards
@@ -46,6 +50,9 @@ class TableView:
     #: per seat, a word on who plays it beyond the AI mark ("remote", "dropped: seat
     #: held 1:40", "free: waiting for a player"...), or ""
     notes: list[str] = field(default_factory=list)
+    #: ``obs`` is the public view (a spectator, no seat at this screen): every seat is
+    #: drawn as an opponent's is, ``me`` included, and no hand is shown
+    public: bool = False
 
     def tags(self, seat: int, tags: list[str]) -> list[str]:
         """A seat's tags with its note, if it has one."""
@@ -295,8 +302,12 @@ class ClimbingBoard(Board):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="opponents"):
-            for i in range(self.game.players - 1):
-                yield SeatPanel(id=f"opp-{i}", classes="seat")
+            # one panel per opponent; the last is shown only to a spectator (the public
+            # view: every seat in a row, none at the bottom)
+            for i in range(self.game.players):
+                panel = SeatPanel(id=f"opp-{i}", classes="seat")
+                panel.display = i < self.game.players - 1
+                yield panel
         yield TrickPlays(id="trick")
 
     def on_mount(self) -> None:
@@ -305,15 +316,19 @@ class ClimbingBoard(Board):
 
     def show(self, view: TableView) -> None:
         self.view = view
-        if not self.query(TrickPlays) or len(self.query(SeatPanel)) < self.game.players - 1:
+        if not self.query(TrickPlays) or len(self.query(SeatPanel)) < self.game.players:
             return  # not composed yet (shown once mounted), or being taken down
         obs = view.obs
         g = self.game
+        last = self.query_one(f"#opp-{g.players - 1}", SeatPanel)
+        if last.display != view.public:
+            last.display = view.public
         if obs is not None:
             to_act = set(obs.get("to_act", ()))
             counts = obs.get("hand_counts") or [None] * g.players
             tags = obs.get("seat_tags") or [[] for _ in range(g.players)]
-            order = [(view.me + k) % g.players for k in range(1, g.players)]
+            first = 0 if view.public else 1  # the public view: ``me`` has a panel too
+            order = [(view.me + k) % g.players for k in range(first, g.players)]
             for i, seat in enumerate(order):
                 self.query_one(f"#opp-{i}", SeatPanel).show(
                     g.names[seat],
@@ -323,6 +338,7 @@ class ClimbingBoard(Board):
                     [],
                     view.ai[seat] if seat < len(view.ai) else False,
                     view.thinking == seat,
+                    name_first=view.public,  # every seat in the row: narrower boxes
                 )
         self.query_one(TrickPlays).show(view)
 
@@ -446,8 +462,9 @@ class TrickBoard(Board):
     """The trick-taking table: opponents around the trick, you at the bottom.
 
     Positions are "north", "west", "east" (the seats after yours, to your left first)
-    and "south" (you); each shows its name, cards left, tags and the card(s) it played,
-    framed when there is room.
+    and "south" (you; a spectator's screen: seat 0, drawn as the others are, with its
+    cards left and tags); each shows its name, cards left, tags and the card(s) it
+    played, framed when there is room.
     """
 
     family = "trick"
@@ -615,7 +632,12 @@ class TrickBoard(Board):
                 line.append_text(_fit(right, w - rpos))
                 canvas_rows.append(line)
         s = seats.get("south")
-        if s is not None:
+        if s is not None and view.public:
+            # a spectator: the bottom seat is a player like the others, drawn as north
+            # is (its name, cards left and tags under the card it played)
+            canvas_rows += [centred(x) for x in cards_block(s, w)]
+            canvas_rows += [centred(s.title()), centred(s.info())]
+        elif s is not None:
             block = cards_block(s, w // 2)
             me = Text(s.name, style="bold")
             if s.turn:

@@ -41,6 +41,7 @@ async def undo_at_table(screen: TableScreen) -> None:
         screen.show_message(f"Could not take that back ({type(e).__name__}: {e})"[:200], error=True)
         return
     screen.selected.clear()
+    screen.autopass.clear()  # the seat plays the turn it took back itself
     theirs = taken - 1
     screen.show_message(
         "Took back your last move"

@@ -305,6 +305,9 @@ class SeatPanel(Static):
     """
 
     _turn: bool | None = None
+    _shown: tuple[Any, ...] | None = None  #: the last :meth:`show`'s arguments
+    TITLE_CHROME = 6  #: the cells of the top border that are not its title (corners,
+    #: the lines and the spaces beside the title)
 
     def show(
         self,
@@ -315,12 +318,25 @@ class SeatPanel(Static):
         extra: list[Text] | None = None,
         ai: bool = False,
         thinking: bool = False,
+        name_first: bool = False,
     ) -> None:
+        """``name_first``: where the border is too narrow for the title (four seats in a
+        row: a spectator's at 80 columns), the name leads the text, where it has the
+        whole width, and "AI" joins the tags (the border already marks the turn)."""
+        self._shown = (name, count, tags, turn, extra, ai, thinking, name_first)
+        title = ("▶ " if turn else "") + name + (" (AI)" if ai else "")
+        room = self.outer_size.width - self.TITLE_CHROME
+        narrow = name_first and 0 < room < len(title)
         t = Text()
+        if narrow:
+            t.append(name, style="bold")
+            t.append("\n")
+            if ai:
+                tags = ["AI", *tags]
         if count is not None:
             t.append(f"{count} card{'s' if count != 1 else ''}")
         if tags:
-            if t.cell_len:
+            if count is not None:
                 t.append(" · ")
             t.append(" · ".join(tags), style="italic")
         for e in extra or []:
@@ -335,9 +351,13 @@ class SeatPanel(Static):
                 self.styles.border = ("heavy", colours.get("warning", "yellow"))
             else:
                 self.styles.border = ("round", colours.get("panel-lighten-2", "grey50"))
-        self.border_title = Text(("▶ " if turn else "") + name + (" (AI)" if ai else ""))
+        self.border_title = Text("▶" if turn else "") if narrow else Text(title)
         self.border_subtitle = "thinking…" if thinking else ("to play" if turn else None)
         update_static(self, t)
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)
 
 
 class MessageLine(Static):
@@ -346,7 +366,7 @@ class MessageLine(Static):
     the screen, so selecting a card costs no more than drawing it."""
 
     DEFAULT_CSS = """
-    MessageLine { height: auto; max-height: 3; padding: 0 1; }
+    MessageLine { height: auto; max-height: 4; padding: 0 1; }
     """
 
     def __init__(self, **kw: Any) -> None:

@@ -18,6 +18,9 @@ from ...engine.protocol import Action, Decision
 from .. import Suggestion
 from ..climbing_ai import NormalClimbingAgent, show, splits_a_set
 
+#: the most cards of the next best move named in a hint (a poker hand's five)
+NAMED_CARDS = 5
+
 
 def _name(a: Action) -> str:
     return "passing" if a.kind == "pass" else show(a.cards)
@@ -51,7 +54,10 @@ def explain(
         )
         if others and all(p <= mine for p, _ in others):
             p, o = max(others, key=lambda t: t[0])
-            stat += f", the best of the moves weighed (next, {_name(o)}: {p:.0%})"
+            # the next best is named when it is short (a long run's cards would take the
+            # message line a row more than it has at 80x24)
+            named = f"next, {_name(o)}" if len(o.cards) <= NAMED_CARDS else "next best"
+            stat += f", the best of the moves weighed ({named}: {p:.0%})"
     elif mine is not None and level == "expert":
         stat = f"the trained network's first choice, with a {mine:.0%} chance to win after it"
     elif level == "hard":

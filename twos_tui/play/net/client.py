@@ -636,6 +636,16 @@ class RemoteSeatView(SeatView):
         return out
 
     @property
+    def names(self) -> list[str]:
+        """The names at the table now: a seat taken after this screen joined shows its
+        player's name (the rules' names are the ones at the join)."""
+        names = list(self.rules.names)
+        for i, d in enumerate(self._st.get("seats", [])[: len(names)]):
+            if d.get("name"):
+                names[i] = str(d["name"])
+        return names
+
+    @property
     def controls(self) -> tuple[int, ...]:
         return () if self.watching else (self.my_seat,)
 
@@ -694,19 +704,25 @@ class RemoteSeatView(SeatView):
         return sum(1 for s in self.seats if not s.is_ai)
 
     # ----- the state of play ------------------------------------------------------------------
+    def public_observation(self) -> dict[str, Any] | None:
+        if not self.watching:
+            return None
+        # the host's public view; a player's state still on its way when the seat was
+        # left shows no hand (only what every seat knows of it is kept)
+        obs = dict(self._st.get("observation", {}))
+        if self._st.get("seat") is not None:
+            obs = {k: v for k, v in obs.items() if k in _SPECTATOR_SAFE}
+        obs["hand"] = []
+        obs["seat"] = None
+        obs["history"] = self.client.log_with_chat()
+        return obs
+
     def observation(self, seat: int) -> dict[str, Any]:
         from ..seat_view import NotVisible
 
-        if self.watching:
-            # the public view (the same for any seat); a player's state still on its way
-            # when the seat was left shows no hand
-            obs = dict(self._st.get("observation", {}))
-            if self._st.get("seat") is not None:
-                obs = {k: v for k, v in obs.items() if k in _SPECTATOR_SAFE}
-            obs["hand"] = []
-            obs["seat"] = None
-            obs["history"] = self.client.log_with_chat()
-            return obs
+        public = self.public_observation()
+        if public is not None:
+            return public  # a spectator: the public view, the same for any seat
         if seat != self.my_seat:
             raise NotVisible(f"seat {seat} is not shown at this screen")
         obs = dict(self._st.get("observation", {}))

@@ -31,6 +31,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ...ai import ai_rng
 from ...engine import Action, IllegalAction
+from ...engine.cards import HIDDEN
 from ...engine.words import says
 from .. import saves
 from ..paths import data_dir
@@ -884,7 +885,9 @@ def _blank(value: Any) -> Any:
 
 def _common(values: list[Any]) -> tuple[bool, Any]:
     """The part of ``values`` that is the same in each: (True, it) — equal values whole,
-    objects key by key, lists of objects of one length item by item — or (False, None)."""
+    objects key by key, lists of objects of one length item by item, lists of cards of
+    one length card by card where each card differs only by being face down (``??``) to
+    some seat — or (False, None)."""
     first = values[0]
     if all(v == first for v in values[1:]):
         return True, json.loads(json.dumps(first))
@@ -905,6 +908,20 @@ def _common(values: list[Any]) -> tuple[bool, Any]:
             ok, val = _common([v[i] for v in values])
             items.append(val if ok else {})
         return True, items
+    if (
+        all(isinstance(v, list) for v in values)
+        and len({len(v) for v in values}) == 1
+        and all(isinstance(x, str) for v in values for x in v)
+        and all(
+            len({v[i] for v in values}) == 1 or any(v[i] == HIDDEN for v in values)
+            for i in range(len(first))
+        )
+    ):
+        # cards some seats see face down (2v1's face-down lead, a blindfold's follows):
+        # what every seat sees stays, a card any seat sees face down is face down
+        return True, [
+            first[i] if len({v[i] for v in values}) == 1 else HIDDEN for i in range(len(first))
+        ]
     return False, None
 
 

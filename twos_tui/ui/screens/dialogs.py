@@ -179,6 +179,7 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         # focused button all the same)
         Binding("enter", "default('next')", "Continue", priority=True),
         Binding("enter", "default('again')", "Play again", priority=True),
+        Binding("enter", "default('watch')", "Keep watching", priority=True),  # a spectator
         Binding("escape", "next", "Continue", show=False),
         Binding("n", "choose('new')", "New game"),
         Binding("t", "last_trick('trick')", "Last trick"),
@@ -204,6 +205,7 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         last_trick: Callable[[], ModalScreen | None] | None = None,
         trick_word: str = "trick",
         me: int | None = None,
+        watching: bool = False,
     ) -> None:
         super().__init__()
         self.table = table
@@ -211,6 +213,9 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         self.last_trick = last_trick
         self.trick_word = trick_word
         self.me = me  #: the seat at the screen, marked "(you)" in the hands left
+        #: a spectator's: the players start the next deal (no "next" here, only "keep
+        #: watching"), and the table closes the dialog when it starts
+        self.watching = watching
 
     def compose(self) -> ComposeResult:
         g = self.table
@@ -250,14 +255,36 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
                 body.append(f"\n{target}", style="dim")
             with VerticalScroll(id="end-scroll"):
                 yield Static(body, id="end-body")
+            if self.watching:
+                yield Static(self.watching_line(), id="end-watching")
             with Horizontal(id="end-buttons"):
-                if over and self.table.can_play_again:
+                if self.watching:
+                    yield Button("Keep watching (⏎)", id="watch", variant="success")
+                elif over and self.table.can_play_again:
                     yield Button("Play again (⏎)", id="again", variant="success")
                     yield Button("New game (n)", id="new")
                 else:
                     yield Button(f"Next {word.lower()} (⏎)", id="next", variant="success")
                 yield Button("Home (q)", id="home")
         yield KeyBar()
+
+    def watching_line(self) -> Text:
+        """A spectator's line under the summary: what the players do next."""
+        g = self.table
+        word = g.deal_word
+        if g.match_over:
+            text = "You are watching: the match is over."
+        elif g.deal_over:
+            text = f"Waiting for the players to start the next {word}…"
+        else:
+            text = f"The players have begun {word} {g.deal_number}: back to the table soon."
+        return Text(text, style="italic")
+
+    def next_deal_begun(self) -> None:
+        """A spectator's players began the next deal while this summary is open."""
+        for line in self.query("#end-watching"):
+            if isinstance(line, Static):
+                line.update(self.watching_line())
 
     def on_mount(self) -> None:
         focus_first(self, "#end-buttons Button")
@@ -275,7 +302,8 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
     def _fit(self, height: int) -> None:
         """The text scrolls in what the window leaves it: the buttons always show."""
         for scroll in self.query("#end-scroll"):
-            scroll.styles.max_height = max(3, min(15, height - self.CHROME_ROWS))
+            chrome = self.CHROME_ROWS + (1 if self.watching else 0)  # the watching line
+            scroll.styles.max_height = max(3, min(15, height - chrome))
 
     def action_scroll_body(self, rows: int) -> None:
         for scroll in self.query("#end-scroll"):
@@ -289,9 +317,14 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
             # the guard: the key goes on to on_key, which drops it
             return None if action == "default" else False
         if action == "choose" and parameters == ("new",):
-            return self.table.match_over  # only offered when the match is over
+            # only offered when the match is over (a spectator leaves with q)
+            return self.table.match_over and not self.watching
         over = self.table.match_over
+        if self.watching and action in ("default", "next"):
+            return action == "next" or parameters == ("watch",)
         if action == "default":
+            if parameters == ("watch",):
+                return False  # a spectator's only
             if over and not self.table.can_play_again:
                 return False  # a joined table: no "play again" (Enter takes the focused button)
             return parameters == (("again",) if over else ("next",))
@@ -309,8 +342,11 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         self.action_next()
 
     def action_next(self) -> None:
-        """The safe choice: the next deal, or (the match over) play again."""
-        if self.table.match_over:
+        """The safe choice: the next deal, or (the match over) play again; a spectator
+        goes back to watching."""
+        if self.watching:
+            self.dismiss("watch")
+        elif self.table.match_over:
             self.dismiss("again" if self.table.can_play_again else "home")
         else:
             self.dismiss("next")

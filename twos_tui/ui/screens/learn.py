@@ -33,7 +33,7 @@ from ...play.lessons import (
     stars_for,
 )
 from ..typed_app import twos_app
-from ..widgets import KeyBar, SafeOptionList
+from ..widgets import HandView, KeyBar, SafeOptionList
 from .table import TableScreen
 
 
@@ -131,11 +131,15 @@ class LearnScreen(Screen[None]):
 class LessonScreen(TableScreen):
     """One step of a lesson at the real table."""
 
+    AUTO_PASS = False
+
     def __init__(self, run: LessonRun) -> None:
         super().__init__(lesson_view(run))
         self.run = run
         self.tips.enabled = False  # the lesson says what to do itself
         self.recorded = False
+        #: the refusals counted as mistakes: (step, goal, reason)
+        self.refusals_counted: set[tuple[int, int, str]] = set()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -183,8 +187,21 @@ class LessonScreen(TableScreen):
 
     def show_message(self, text: str, kind: str = "", error: bool = False) -> None:
         if (error or kind == "error") and text and not self.run.passed:
-            self.run.note_mistake()  # a refused move: it counts against the stars
+            self.refused(text)
         super().show_message(text, kind, error)
+
+    def refused(self, reason: str) -> None:
+        """A move was refused: it counts against the stars once (the same refusal again
+        at the same point of the step is not another mistake), and the refused cards go
+        back down, so that the next Enter does not try them again."""
+        at = (self.run.index, self.run.goal_index, reason)
+        if at not in self.refusals_counted:
+            self.refusals_counted.add(at)
+            self.run.note_mistake()
+        if self.selected:
+            self.selected.clear()
+            self.query_one(HandView).set_selected(self.selected)
+            self.buttons.render()
 
     def action_submit(self, _shown: str = "") -> None:
         if self.run.passed:
@@ -213,11 +230,13 @@ class LessonScreen(TableScreen):
         app.push_screen(InfoDialog(f"{lesson.title}: lesson done", body, scroll_to_end=False))
 
     def action_hint(self) -> None:
-        """A lesson's hint: the move the step asks for."""
-        if self.run.passed:
+        """A lesson's hint: the move the step asks for, taken up at once like the
+        table's hint (its cards picked up, or its button focused), so Enter makes it."""
+        if self.run.passed or self._decision is None:
             return
         move = self.run.goal.accept[0]
-        self.show_message(self.move_words(move), "hint")
+        words = self.move_words(move)
+        self.show_message(f"for this step: {words}{self.hints.take(move)}", "hint")
 
     def move_words(self, move: Action) -> str:
         if move.cards:

@@ -65,6 +65,14 @@ class PickerScreen(SizeGuard, Screen[None]):
         #: player count -> the house rules chosen for it on this visit (this game)
         self._chosen_here: dict[int, dict[str, Any]] = {}
         self._building = False
+        #: builds of the settings under way (the first, on mount, counted from the start)
+        self._builds = 1
+
+    @property
+    def settled(self) -> bool:
+        """No build of the settings under way: the seats and house rules shown are those
+        of the game and player count chosen (what tests and tools wait for)."""
+        return self._builds == 0
 
     @property
     def cls(self) -> type[Game]:
@@ -153,10 +161,20 @@ class PickerScreen(SizeGuard, Screen[None]):
         ol = self.query_one("#variant-list", OptionList)
         ol.highlighted = self.variant_index
         ol.focus()
-        await self.rebuild()
+        try:
+            await self.rebuild()
+        finally:
+            self._builds -= 1
 
     # ----- building the variant's settings ----------------------------------------------
     async def rebuild(self) -> None:
+        self._builds += 1
+        try:
+            await self._rebuild()
+        finally:
+            self._builds -= 1
+
+    async def _rebuild(self) -> None:
         self._building = True
         cls = self.cls
         self.players = self.remembered_players(cls)
@@ -300,8 +318,12 @@ class PickerScreen(SizeGuard, Screen[None]):
         chosen = self.chosen_options()
         self._chosen_here[before] = chosen
         carry = settings_file.carry_options(chosen, before, self.players, self.cls.option_specs)
-        await self.rebuild_seats()
-        await self.rebuild_options(carry)
+        self._builds += 1
+        try:
+            await self.rebuild_seats()
+            await self.rebuild_options(carry)
+        finally:
+            self._builds -= 1
         self.update_note()
 
     @on(Select.Changed, ".seat-kind")

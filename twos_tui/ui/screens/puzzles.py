@@ -191,6 +191,8 @@ class PuzzleTableScreen(TableScreen):
     """A puzzle at the real table: the seat's view, the goal in the log and the title,
     the puzzle's hint on ``h``; the answer solves it, a wrong move says why it fails."""
 
+    AUTO_PASS = False
+
     def __init__(self, view: PuzzleSeatView, puzzles: list[Puzzle], index: int) -> None:
         super().__init__(view)
         self.view = view

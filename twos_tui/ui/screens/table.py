@@ -11,7 +11,9 @@ AI seats decide in a worker (``@work(exclusive=True)``): the decision runs on a 
 (see :mod:`twos_tui.ui.ai_runner`; the ``hard`` search's 0.4 s included) so the interface
 never waits for it, the seat shows "thinking…", and leaving the table cancels it. The AI's
 move appears after the pace chosen in the picker. Hot-seat games put a "pass to NAME"
-screen between human turns. With every seat an AI the table is a demo: space pauses,
+screen between human turns (the table is hidden then). A spectator's screen
+(:attr:`TableScreen.spectator`) is not hidden: it draws the public view, every seat
+alike, with no hand and no key that acts. With every seat an AI the table is a demo: space pauses,
 ``n`` steps one move, ``f`` looks over the next seat's shoulder.
 
 The screen holds the state at the screen (the decision, the hand's order, the selection)
@@ -47,6 +49,7 @@ from ..boards import Board, TableView, board_for
 from ..widgets import HandView, InfoPanel, KeyBar, MessageLine, PlayLog, SafeHeader, update_static
 from .sizing import SizeGuard
 from .table_ai import AiTurns
+from .table_autopass import AutoPass
 from .table_buttons import ActionButtons
 from .table_demo import DemoControls
 from .table_flash import Announcer
@@ -66,9 +69,19 @@ from .table_select import Selection
 from .table_tips import TipCoach
 from .table_views import TableViews
 
+#: what a spectator's keys may do (nothing that acts: no select, play, hint, pass, sort,
+#: undo)
+SPECTATOR_ACTIONS = frozenset(
+    {"help", "show_log", "last_trick", "score_sheet", "chat", "sit", "table_info", "clear"}
+    | {"leave"}
+)
 CHOICE_POOL = 4  #: choice buttons mounted up front (more are mounted if ever needed)
 FRAMED_HEIGHT = 34  #: from this many rows, cards are drawn framed
 TALL_HEIGHT = 30  #: from this many rows, the score panel also says how the match is won
+
+
+def join_notes(*notes: str) -> str:
+    return " · ".join(n for n in notes if n)
 
 
 def seat_note(seat: SeatInfo) -> str:
@@ -80,6 +93,10 @@ def seat_note(seat: SeatInfo) -> str:
 
 class TableScreen(SizeGuard, Screen):
     """A game in play."""
+
+    #: auto-pass (``a``) is offered in the climbing games (not in a lesson or a puzzle:
+    #: there each move is the point)
+    AUTO_PASS = True
 
     BINDINGS = [
         Binding("left", "cursor(-1)", "Move", show=False),
@@ -95,10 +112,14 @@ class TableScreen(SizeGuard, Screen):
         Binding("enter", "submit", "Play"),
         Binding("enter", "submit('choice')", "Choose"),  # choices only: the marked one
         Binding("p", "pass_turn", "Pass"),
+        # the climbing games: pass until this trick ends (a again: off)
+        Binding("a", "auto_pass('on')", "Auto-pass"),
+        Binding("a", "auto_pass('off')", "Auto-pass off"),
         Binding("h", "hint", "Hint"),
         Binding("t", "last_trick('trick')", "Last trick"),
         Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
         Binding("l", "show_log", "Log", show=False),
+        Binding("l", "show_log('watching')", "Log"),  # a spectator: room in the key bar
         Binding("i", "table_info", "Table info", show=False),
         Binding("s", "sort", "Sort"),
         Binding("o", "score_sheet", "Scores"),
@@ -128,6 +149,7 @@ class TableScreen(SizeGuard, Screen):
         #: what the last-trick view shows, in the game's word ("trick"; 2v1: "hand"):
         #: the board says which, once it is composed
         self.trick_word = "trick"
+        self._could_sit = False
         self.demo_controls = DemoControls(self)  #: demo: pause, step, follow
         self.ai = AiTurns(self)
         self.flow = DealFlow(self)
@@ -141,6 +163,7 @@ class TableScreen(SizeGuard, Screen):
         self.tips = TipCoach(self)  #: first-game tips
         #: the header says which deal it is (a puzzle, one position, does not)
         self.deal_in_title = True
+        self.autopass = AutoPass(self)  #: a: pass until the trick ends
 
     def app_settings_sort(self, variant_id: str) -> str:
         settings = getattr(self.app, "settings", None)
@@ -216,6 +239,7 @@ class TableScreen(SizeGuard, Screen):
             loop.call_soon_threadsafe(self.changed_elsewhere, context=context.copy())
 
         self.table.set_listener(listener)
+        self._could_sit = self.table.can_sit  #: "j Take a seat" shown (see changed_elsewhere)
         self.trick_word = type(self.board).trick_word(dict(g.observation((g.visible or (0,))[0])))
         self.refresh_bindings()
         self.query_one(HandView).focus()
@@ -233,7 +257,7 @@ class TableScreen(SizeGuard, Screen):
             return
         self._follow_seat()
         can_sit = self.table.can_sit
-        if can_sit != getattr(self, "_could_sit", False):
+        if can_sit != self._could_sit:
             self._could_sit = can_sit
             self.refresh_bindings()
         self.after_change()
@@ -322,16 +346,25 @@ class TableScreen(SizeGuard, Screen):
 
     # ----- rendering --------------------------------------------------------------------
     def seat_on_screen(self) -> int | None:
-        """The seat whose hand is shown (None: hidden between hot-seat players)."""
+        """The seat whose hand is shown (None: hidden between hot-seat players, or a
+        spectator's screen, which has no seat: see :attr:`spectator`)."""
         if self.demo:
             return self.demo_controls.follow
         return self.viewer
+
+    @property
+    def spectator(self) -> bool:
+        """This screen watches a table it has no seat at: the public view, every seat
+        drawn alike, no hand, and no key that acts."""
+        return self.table.watching and self.seat_on_screen() is None
 
     def table_view(self) -> TableView:
         g = self.game
         seat = self.seat_on_screen()
         me = seat if seat is not None else (self.table.humans or [0])[0]
-        obs = g.observation(me) if seat is not None else None
+        public = self.table.public_observation() if self.spectator else None
+        # a seat's own view; a spectator's public view; or nothing (hot seat, hidden)
+        obs = g.observation(me) if seat is not None else public
         seats = self.table.seats
         return TableView(
             g,
@@ -341,7 +374,8 @@ class TableScreen(SizeGuard, Screen):
             self.ai.thinking,
             self.framed,
             self._flashing(),
-            [seat_note(s) for s in seats],
+            [join_notes(seat_note(s), self.autopass.note(i)) for i, s in enumerate(seats)],
+            public=public is not None,
         )
 
     def refresh_view(self) -> None:
@@ -365,25 +399,33 @@ class TableScreen(SizeGuard, Screen):
         self.board.show(view)
         render_score(self, public)
         render_log(self, public)
-        self._render_hand(view.obs)
+        self._render_hand(view)
         # Every panel above may have changed: have the screen lay out and repaint all of
         # it in its next frame, rather than over two or three frames one panel at a time
         # (the widgets ask for their own repaints; this asks for one layout pass).
         self.refresh(layout=True)
 
-    def _render_hand(self, obs: dict[str, Any] | None) -> None:
+    def _render_hand(self, view: TableView) -> None:
         g = self.game
         hand = self.query_one(HandView)
         prompt = self.query_one("#prompt", Static)
         seat = self.seat_on_screen()
+        obs = view.obs
+        if view.public and obs is not None:
+            # a spectator: no hand, no decision; the prompt says whom the table waits for
+            self._decision = None
+            self.selected.clear()
+            hand.offer = None
+            watching = "Watching: you see what every player sees, and no hand." + (
+                " A seat is free: j takes it." if self.table.can_sit else ""
+            )
+            hand.set_hand([], [], set(), watching)
+            update_static(prompt, prompt_text(self, obs, None, None))
+            self.buttons.render()
+            return
         if obs is None or seat is None:
             self._decision = None
-            hidden = "Hand hidden: waiting for the next player."
-            if self.table.watching:
-                hidden = "Watching: you see what every player sees, and no hand." + (
-                    " A seat is free: j takes it." if self.table.can_sit else ""
-                )
-            hand.set_hand([], [], set(), hidden)
+            hand.set_hand([], [], set(), "Hand hidden: waiting for the next player.")
             update_static(prompt, Text(""))
             self.buttons.render()
             return
@@ -473,7 +515,7 @@ class TableScreen(SizeGuard, Screen):
     def last_trick_dialog(self) -> Any:
         return self.views.last_trick_dialog()
 
-    def action_show_log(self) -> None:
+    def action_show_log(self, _shown: str = "") -> None:
         self.views.show_log()
 
     def action_score_sheet(self) -> None:
@@ -504,7 +546,15 @@ class TableScreen(SizeGuard, Screen):
     def action_pass_turn(self) -> None:
         self.moves.pass_turn()
 
+    def action_auto_pass(self, _shown: str = "") -> None:
+        self.autopass.toggle()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "show_log":
+            # shown in the key bar only to a spectator, whose bar has the room
+            return bool(parameters) == self.spectator
+        if self.spectator and action not in SPECTATOR_ACTIONS:
+            return False  # a spectator has no hand and no move: no key that acts
         if action in ("demo_pause", "demo_step", "demo_follow"):
             return self.demo
         if action == "pick":
@@ -523,6 +573,8 @@ class TableScreen(SizeGuard, Screen):
             return self.table.can_sit
         if action == "watch_instead":
             return self.table.can_leave_seat
+        if action == "auto_pass":
+            return self.autopass.usable(str(parameters[0]) if parameters else "on")
         if action == "pass_turn":
             # only where the decision has a pass (the footer is redrawn when that
             # changes, not on every turn: see ActionButtons.footer_pass)

@@ -91,6 +91,13 @@ class ActionButtons:
         #: (kept as it was while no decision is shown, so it does not blink on AI turns)
         self.footer_pass = False
 
+    def choice_button(self, index: int) -> Button | None:
+        """The button of the decision's ``index``-th choice (None: not shown)."""
+        pool = list(self.screen.query_one("#choices", Horizontal).query_children(Button))
+        if index < len(pool) and pool[index].display:
+            return pool[index]
+        return None
+
     def render(self, reason: str | None = "") -> None:
         """The buttons; ``reason``: :meth:`TableScreen.current_reason` when the caller
         has it."""
@@ -136,7 +143,9 @@ class ActionButtons:
                 b.refresh(layout=True)  # (a label is not a layout change to Textual)
             relabel(screen.query_one("#hint", Button), hint)
             relabel(screen.query_one("#help", Button), help_)
-        relabel(screen.query_one("#sort", Button), sort)
+        sort_button = screen.query_one("#sort", Button)
+        relabel(sort_button, sort)
+        sort_button.display = not screen.spectator  # a spectator has no hand to sort
         changed = False
         if screen._choices_only() != self.footer_choices_only:
             self.footer_choices_only = screen._choices_only()

@@ -5,6 +5,7 @@ show the deal-end screen and act on its choice."""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -15,10 +16,13 @@ from ..typed_app import twos_app
 if TYPE_CHECKING:
     from textual import events
 
+    from .dialogs import DealEndScreen
     from .table import TableScreen
 
 
 RECAP_LINES = 6  #: the most lines a pass screen's recap shows
+SPECTATOR_HOLD_S = 1.5  #: a spectator's look at the last play ("trick pause: until a key")
+SPECTATOR_READ_S = 5.0  #: a spectator's summary stays this long at least (a key closes it)
 
 
 class DealFlow:
@@ -36,6 +40,12 @@ class DealFlow:
         #: before it (meant for the pass screen) are dropped
         self.shown_at = 0.0
         self.deal_end_waiting = False  #: the deal is over; its summary waits (a key shows it)
+        #: a spectator's deal-end dialog while it is open (closed when the next deal starts)
+        self.watched_end: DealEndScreen | None = None
+        self.watched_end_at = 0.0  #: when a spectator's summary opened (monotonic)
+        self.close_timer = False  #: a timer will close a spectator's summary
+        #: a spectator: the last deal that ended before this screen watched
+        self.watched_from: int | None = None
 
     def pace(self) -> tuple[float, float]:
         """(before an AI move, after a finished trick) in seconds: the app's pace."""
@@ -56,6 +66,9 @@ class DealFlow:
         error = screen.table.save_error
         if error:
             screen.app.notify(error, severity="error")
+        if screen.spectator:
+            self.spectate()
+            return
         if g.deal_over:
             screen.refresh_view()
             # the last play stays to be read: the demo's pace, or the trick pause at a
@@ -72,6 +85,59 @@ class DealFlow:
             return
         screen.advance()
 
+    # ----- a spectator's screen ------------------------------------------------------------
+    def spectate(self) -> None:
+        """After a change at a watched table: redraw; every deal that ends gets its
+        summary (the players may have begun the next deal already: a table of bots
+        goes on at once), and a summary gives way to the next deal once read."""
+        screen = self.screen
+        g = screen.game
+        screen.refresh_view()
+        self._close_watched_end()
+        r = g.last_result
+        if self.watched_from is None:
+            # the deals that ended before this screen watched are not summed up again
+            self.watched_from = (r.deal_number if r else 0) - (1 if g.deal_over else 0)
+        ended = r.deal_number if r is not None else 0
+        if ended > self.watched_from and ended != self.deal_end_shown and not self.deal_end_waiting:
+            # the last play stays a moment (the trick pause; with "until a key", the
+            # usual moment), then the summary
+            self.deal_end_waiting = True
+            hold = self.trick_hold()
+            hold = SPECTATOR_HOLD_S if hold is None else hold
+            if hold > 0:
+                screen.set_timer(hold, self.show_deal_end)
+            else:
+                self.show_deal_end()
+        screen.tips.check()
+
+    def _close_watched_end(self) -> None:
+        """A spectator's summary closes once the next deal is under way and it has been
+        up ``SPECTATOR_READ_S`` (a key closes it sooner)."""
+        end = self.watched_end
+        if end is None:
+            return
+        if not end.is_attached:
+            self.watched_end = None
+            return
+        g = self.screen.game
+        if self.deal_end_shown is None or g.deal_number <= self.deal_end_shown:
+            return  # the next deal has not begun
+        left = SPECTATOR_READ_S - (time.monotonic() - self.watched_end_at)
+        end.next_deal_begun()
+        if left > 0:
+            if not self.close_timer:
+                self.close_timer = True
+                self.screen.set_timer(left, self._closing_time)
+            return
+        if end.is_current:  # (once it is on top again, if a view was opened over it)
+            self.watched_end = None
+            end.dismiss("watch")
+
+    def _closing_time(self) -> None:
+        self.close_timer = False
+        self._close_watched_end()
+
     def advance(self) -> None:
         """Hand the turn on: an AI seat's worker, or the human whose turn it is."""
         screen = self.screen
@@ -87,6 +153,8 @@ class DealFlow:
         if humans and not self.pass_pending:
             target = screen.viewer if screen.viewer in humans else humans[0]
             if s.hot_seat and target != screen.viewer:
+                if screen.autopass.pass_hidden(target):
+                    return  # passed by auto-pass: no pass screen for it
                 recap = self.recap(target)
                 screen.viewer = None
                 screen.selected.clear()
@@ -101,6 +169,7 @@ class DealFlow:
                 return
             screen.viewer = target
         screen.refresh_view()
+        screen.autopass.after_refresh()
         if not self.pass_pending:
             screen.tips.check()
 
@@ -159,32 +228,45 @@ class DealFlow:
         screen = self.screen
         g = screen.game
         self.deal_end_waiting = False
-        if self.deal_end_shown == g.deal_number or not screen.is_mounted:
+        spectator = screen.spectator
+        r = g.last_result
+        # the deal summed up: the one just over (a spectator's: the last one finished,
+        # though its players may have begun the next)
+        number = r.deal_number if spectator and r is not None else g.deal_number
+        if self.deal_end_shown == number or not screen.is_mounted:
+            return
+        if not g.deal_over and not spectator:
             return
         if screen.app.screen is not screen:
             # a dialog (help, last trick) is open: show the deal end when it closes
             screen.set_timer(0.3, self.show_deal_end)
             return
-        self.deal_end_shown = g.deal_number
+        self.deal_end_shown = number
         if screen.messages.shown == (self.deal_over_note(), ""):
             screen.show_message("")
         from .dialogs import DealEndScreen
 
         hints = screen.table.hints_this_deal()
-        screen.app.push_screen(
-            DealEndScreen(
-                screen.table,
-                hints,
-                screen.last_trick_dialog,
-                screen.trick_word,
-                screen.viewer,
-            ),
-            self.deal_end_choice,
+        end = DealEndScreen(
+            screen.table,
+            hints,
+            screen.last_trick_dialog,
+            screen.trick_word,
+            screen.viewer,
+            watching=screen.spectator,
         )
+        self.watched_end = end if spectator else None
+        self.watched_end_at = time.monotonic()
+        screen.app.push_screen(end, self.deal_end_choice)
+        if spectator:
+            self._close_watched_end()  # the next deal may be under way already
 
     def deal_end_choice(self, choice: str | None) -> None:
         screen = self.screen
-        if choice == "next":
+        if choice == "watch":  # a spectator: back to the table; the players go on
+            self.watched_end = None
+            screen.refresh_view()
+        elif choice == "next":
             screen.table.next_deal()
             screen.selected.clear()
             self.recap_from = len(screen.game.history)

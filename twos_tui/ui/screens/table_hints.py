@@ -1,5 +1,7 @@
 """Hints at the table (``h``): what the hint engine suggests for the seat at the screen,
-marked on the hand and said on the message line; ``h`` again picks the hinted cards up.
+said on the message line with its reason and taken up at once, so that Enter makes the
+move: the hinted cards are picked up (and marked ◆), or the hinted choice's button (a
+bid, 2v1's keep or return, a pass) gets the focus.
 
 A hint draws from a generator of its own, derived from the seed and the position, so
 asking for one never changes the game (the AI seats' generators are not touched)."""
@@ -44,6 +46,8 @@ class HintHelper:
         self.counted: tuple[int, int, int] | None = None
         #: the position whose hard hint is being searched for (on a thread)
         self.pending: tuple[int, int, int] | None = None
+        #: the message of the hint shown (without what Enter does)
+        self.last_line = ""
 
     def rng(self, seat: int) -> random.Random:
         """A generator of its own for each hint, derived from the seed and the position:
@@ -59,10 +63,10 @@ class HintHelper:
             return
         g = screen.game
         shown = self.shown
-        if shown is not None and shown[0] == g.action_count and shown[1].cards and d.select:
-            # h again: pick the hinted cards up (Enter then plays them)
-            screen.selected = set(shown[1].cards)
-            screen._selection_changed()
+        if shown is not None and shown[0] == g.action_count and self.last_line:
+            # h again on the same position: the same hint, taken up again (a selection
+            # changed since is put back to the hint's)
+            screen.show_message(self.last_line + self.take(shown[1]), "hint")
             return
         legal = g.legal_actions(seat)
         if not legal:
@@ -112,10 +116,40 @@ class HintHelper:
             return
         self.shown = (g.action_count, hint.action)
         self.render_marks()
-        again = " (h again picks it up)" if hint.action.cards and d.select else ""
         cards = " ".join(g.card_face(c).label for c in hint.action.cards)
         line = hint_line(self.describe(hint.action), hint.reason, cards)
-        screen.show_message(f"from {hint.level}: {line}{again}", "hint")
+        self.last_line = f"from {hint.level}: {line}"
+        screen.show_message(self.last_line + self.take(hint.action), "hint")
+
+    def take(self, action: Action) -> str:
+        """Take the hinted ``action`` up so that Enter makes it: its cards picked up (the
+        hand focused, so Enter reaches the table and not a button), or its choice's
+        button focused (a bid, 2v1's keep or return, a pass). Returns what Enter then
+        does, to end the message with ("" when the move cannot be taken up)."""
+        screen = self.screen
+        d = screen._decision
+        if d is None:
+            return ""
+        hand = screen.query_one(HandView)
+        if action.cards and d.select:
+            screen.selected = set(action.cards) & set(screen._hand_order)
+            hand.set_selected(screen.selected)
+            screen.buttons.render()
+            hand.focus()
+            verb = (d.submit or "play").replace("-", " ")
+            return f" · Enter: {verb}"
+        for i, c in enumerate(d.choices):
+            if c.action == action:
+                if screen.selected:  # a pass (or a choice) is hinted: nothing stays raised
+                    screen.selected.clear()
+                    hand.set_selected(screen.selected)
+                    screen.buttons.render()
+                button = screen.buttons.choice_button(i)
+                if button is None:
+                    return ""
+                button.focus()
+                return f" · Enter: {c.label}"
+        return ""
 
     def level(self) -> str:
         """The level hints come from: the player's setting (hard unless changed)."""

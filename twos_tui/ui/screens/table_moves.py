@@ -32,10 +32,14 @@ class Moves:
 
     def __init__(self, screen: TableScreen) -> None:
         self.screen = screen
+        self.made = False  #: the last move asked of :meth:`act` was made
 
     def act(self, action: Action) -> None:
+        """Make ``action`` for the seat at the screen (``made`` says whether it was: a
+        refusal's reason is on the message line)."""
         screen = self.screen
         seat = screen.viewer
+        self.made = False
         if seat is None or screen._decision is None:
             return
         reason = screen.game.check(seat, action)
@@ -47,6 +51,7 @@ class Moves:
         except IllegalAction as e:  # the host said no (its state moved on meanwhile)
             screen.show_message(str(e), "error")
             return
+        self.made = True
         screen.flow.moved(seat)  # this person's next recap starts here
         screen.selected.clear()
         screen.show_message("")
@@ -94,18 +99,20 @@ class Moves:
             screen.show_message(f"{what} · Enter again to {verb}", "ok")
         return True
 
-    def pass_turn(self) -> None:
+    def pass_turn(self) -> bool:
+        """``p``: pass (or say why not). True: the pass was made."""
         screen = self.screen
         d = screen._decision
         if d is None:
-            return
+            return False
         c = pass_choice(d)
         if c is not None:
-            screen.act(c.action)
-            return
+            screen.act(c.action)  # (a screen may add to its act: a puzzle counts tries)
+            return self.made
         assert screen.viewer is not None
         reason = screen.game.check(screen.viewer, Action("pass")) or "You cannot pass now."
         screen.show_message(reason, "error")
+        return False
 
     def key(self, event: events.Key) -> None:
         """A key no binding took: a choice's own key plays it."""

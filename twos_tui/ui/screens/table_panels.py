@@ -44,7 +44,8 @@ def render_score(screen: TableScreen, obs: dict[str, Any]) -> None:
         t.append(f"\n{target}", style="dim")
     panel = screen.query_one("#score", InfoPanel)
     panel.border_title = g.score_label
-    panel.border_subtitle = "◀ hand shown"  # what the mark beside a name means
+    # what the mark beside a name means (a spectator's screen shows no hand: no mark)
+    panel.border_subtitle = "watching" if screen.spectator else "◀ hand shown"
     t.rstrip()
     update_static(panel, t)
 
@@ -122,19 +123,24 @@ def offered_lines(screen: TableScreen, offered: dict[str, Any]) -> Text:
     return lines
 
 
-def prompt_text(screen: TableScreen, obs: dict[str, Any], seat: int, d: Decision | None) -> Text:
+def prompt_text(
+    screen: TableScreen, obs: dict[str, Any], seat: int | None, d: Decision | None
+) -> Text:
     """The line above the hand: whose hand it is and what is asked of them (or whom the
-    table waits for)."""
+    table waits for). ``seat`` None: a spectator's screen ("Watching — ...")."""
     g = screen.game
     demo = screen.demo_controls
     thinking = screen.ai.thinking
     me = Text()
-    me.append(g.names[seat], style="bold")
-    if screen.demo:
-        me.append(" (AI)", style="dim")
-    tags = (obs.get("seat_tags") or [[]] * g.players)[seat]
-    if tags:
-        me.append(" · " + " · ".join(tags), style="italic")
+    if seat is None:
+        me.append("Watching", style="bold")
+    else:
+        me.append(g.names[seat], style="bold")
+        if screen.demo:
+            me.append(" (AI)", style="dim")
+        tags = (obs.get("seat_tags") or [[]] * g.players)[seat]
+        if tags:
+            me.append(" · " + " · ".join(tags), style="italic")
     me.append(" — ")
     held_up = g.waiting_for()
     if d is not None:
@@ -150,6 +156,8 @@ def prompt_text(screen: TableScreen, obs: dict[str, Any], seat: int, d: Decision
     else:
         waiting = ", ".join(g.names[s] for s in g.to_act())
         me.append(f"waiting for {waiting}…" if waiting else obs.get("status", ""), style="italic")
+    if screen.autopass.on(seat):
+        me.append(" · auto-pass until this trick ends (a: off)", style="bold cyan")
     if screen.demo:
         me.append(
             "  [demo: space " + ("runs" if demo.paused else "pauses") + ", n steps, f seat]",

@@ -88,6 +88,9 @@ class Selection:
         else:
             screen.selected.add(code)
         screen._selection_changed()
+        # Enter must reach the table and play the selection: never a button (a pass, a
+        # choice) that had the focus from a hint or a Tab
+        screen.query_one(HandView).focus()
 
     def cursor(self, step: int) -> None:
         screen = self.screen
@@ -120,6 +123,6 @@ class Selection:
             remember(screen.game.variant_id, screen.sort_by)
         hand = screen.query_one(HandView)
         current = screen._hand_order[hand.cursor] if screen._hand_order else None
-        screen._render_hand(screen.table_view().obs)
+        screen._render_hand(screen.table_view())
         if current in screen._hand_order:
             hand.cursor = screen._hand_order.index(current)

@@ -3,7 +3,8 @@ comes to a moment a tip is for, and the tip has not been shown yet, a small box 
 it; Enter (or Esc) closes it, ``n`` turns tips off, ``?`` and F1 open the help over it
 (the rules, the keys: as at the table) and the tip is still there when the help is
 closed. Each tip is shown once, then kept in
-the settings as seen. Tips are off at a demo, in lessons, and wherever the app was built
+the settings as seen. A spectator's tip is a note in the corner that goes by itself (their table
+does not wait for them). Tips are off at a demo, in lessons, and wherever the app was built
 without them (tests and screenshots: ``make_app(tips=False)``, the default there)."""
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from ..tips import moments_for_news, moments_for_turn, tip_id, tip_text
 
 if TYPE_CHECKING:
     from .table import TableScreen
+
+#: how long a tip stays up for a spectator (a note in the corner, not a box to close)
+SPECTATOR_TIP_S = 12.0
 
 
 class TipDialog(ModalScreen[str]):
@@ -107,6 +111,11 @@ class TipCoach:
         app: Any = screen.app
         app.settings.tip_shown(tid)
         app.save_settings()
+        if screen.spectator:
+            # a spectator's table goes on without them: a tip must not cover it until a
+            # key is pressed, so it comes as a note in the corner that goes by itself
+            app.notify(text, title=f"Tip: {title}", timeout=SPECTATOR_TIP_S, markup=False)
+            return
         self.showing = True
 
         def answer(choice: str | None) -> None:
