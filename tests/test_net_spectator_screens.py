@@ -17,7 +17,7 @@ import threading
 
 import pytest
 from net_helpers import PLAYERS, join, live_server, play_moves, remote_table
-from ui_helpers import flat, region_text, screen_lines, screen_text
+from ui_helpers import WAIT_S, flat, region_text, screen_lines, screen_text, wait_for
 
 from twos_tui.play.net.client import RemoteSeatView, TableClient
 from twos_tui.play.net.server import TableServer
@@ -33,14 +33,14 @@ ACTING_WORDS = ("Select", "Play", "Hint", "Pass", "Sort", "Undo", "Choose", "Nex
 COUNT = re.compile(r"(\d+) cards?\b")
 
 
-async def wait_until(pilot, cond, what: str = "the state", tries: int = 3000) -> None:
-    """Wait for a state (it comes over a socket, on a busy machine): polled with a
-    generous bound, for no longer than the state takes."""
-    for _ in range(tries):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"{what} never came; the screen shows:\n{screen_text(pilot.app)}")
+async def wait_until(pilot, cond, what: str = "the state", tries: int = 0) -> None:
+    """Wait for a state (it comes over a socket, on a busy machine): bounded in seconds
+    (``ui_helpers.wait_for``), for no longer than the state takes; on failure the screen
+    is shown. (``tries``: kept for callers; the bound is time, not a count.)"""
+    try:
+        await wait_for(pilot, cond, what, timeout=WAIT_S * 2 if tries > 3000 else WAIT_S)
+    except AssertionError as e:
+        raise AssertionError(f"{e}; the screen shows:\n{screen_text(pilot.app)}") from e
 
 
 def public_counts(view: RemoteSeatView) -> list[int]:

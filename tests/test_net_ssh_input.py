@@ -12,6 +12,7 @@ import re
 
 import pytest
 from net_helpers import live_server, remote_table
+from ui_helpers import wait_for
 
 asyncssh = pytest.importorskip("asyncssh")
 if os.name != "posix":  # pragma: no cover
@@ -324,10 +325,7 @@ async def test_the_host_screen_shows_the_ssh_door_fingerprint(tmp_path, monkeypa
                 return ""
             return " ".join(t.render().plain for t in app.screen.query(Toast))
 
-        for _ in range(3000):
-            if "host key" in notice():
-                break
-            await pilot.pause(0.02)
+        await wait_for(pilot, lambda: "host key" in notice(), "the door's notice")
         text = notice()
         fingerprint = ssh_door.host_key(tmp_path / "key").get_fingerprint("sha256")
         assert f"SSH door on port {door.port}, host key {fingerprint}." in text, text
