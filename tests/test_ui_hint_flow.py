@@ -64,6 +64,10 @@ async def test_h_takes_the_hint_up_at_once_and_enter_makes_it(variant):
             g = screen.session.game
             if g.deal_over:
                 break
+            # as if the last turn's pass had been pressed a moment ago: a button's press
+            # effect ("-active", 0.2 s) makes it drop presses; the hint's button must not
+            for b in screen.query("#choices Button"):
+                b.add_class("-active")
             await press_hint(pilot)
             hinted = screen._hint[1]
             line = message(app)

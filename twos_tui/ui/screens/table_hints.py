@@ -147,6 +147,10 @@ class HintHelper:
                 button = screen.buttons.choice_button(i)
                 if button is None:
                     return ""
+                # a button pressed in the last 0.2 s (its press effect, "-active") lets
+                # Enter through to nothing: the pooled button of the last turn's pass
+                # must take this turn's Enter, however quickly the turn came back
+                button.remove_class("-active")
                 button.focus()
                 return f" · Enter: {c.label}"
         return ""
