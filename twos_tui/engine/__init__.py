@@ -37,7 +37,7 @@ _VARIANTS: dict[str, str] = {
     "big-two-5r": "twos_tui.engine.big_two_5r:BigTwoFiveRoundGame",
     "chinese-poker": "twos_tui.engine.chinese_poker:ChinesePokerGame",
     "2v1": "twos_tui.engine.two_v_one:TwoVOneGame",
-    "twos-tricks": "twos_tui.engine.twos_tricks:TwosTricksGame",
+    "twos-tricks": "twos_tui.engine.tricks.game:TwosTricksGame",
 }
 
 VARIANT_IDS: tuple[str, ...] = tuple(_VARIANTS)

@@ -178,6 +178,9 @@ def _plan(g: Game) -> tuple[tuple[str, ...], ...]:
 
 def clone(g: Game) -> Game:
     """An independent copy of ``g`` for searching (no history, no action list)."""
+    fast = getattr(g, "clone_for_search", None)  # a game over an integer core copies it
+    if fast is not None:
+        return fast()  # type: ignore[no-any-return]
     new = object.__new__(type(g))
     d = new.__dict__
     src = g.__dict__
@@ -236,6 +239,9 @@ _NOT_STATE = frozenset(
 
 def state_key(g: Game) -> Any:
     """What tells two states apart for the search (not the log)."""
+    key = getattr(g, "search_key", None)  # a game over an integer core says it
+    if key is not None:
+        return key()
     d = g.__dict__
     if "top_seat" in d:  # a climbing game (the 2-player hand choice is never searched)
         top = d["top"]
@@ -248,15 +254,6 @@ def state_key(g: Game) -> Any:
             d["deal_over"],
             d["opening"],
             d.get("open_passes"),
-        )
-    if "tricks_taken" in d:  # Twos, trick-taking
-        return (
-            tuple(map(tuple, d["hands"])),
-            tuple(d["trick"]),
-            d["current"],
-            tuple(d["points"]),
-            tuple(d["tricks_taken"]),
-            d["deal_over"],
         )
     if "hands_won" in d:  # 2v1 (the cards gone never come back)
         return (
@@ -297,7 +294,7 @@ def hidden_slots(g: Game, seat: int) -> dict[str, list[list[str]]]:
     that are hidden (other seats' hands, cards out of play, 2v1's duo discards)."""
     d = g.__dict__
     slots: dict[str, list[list[str]]] = {}
-    hands = d["hands"]
+    hands = g.hands  # type: ignore[attr-defined]
     slots["hands"] = [[] if i == seat else list(h) for i, h in enumerate(hands)]
     if d.get("out_of_play"):
         slots["out_of_play"] = [list(d["out_of_play"])]
@@ -345,7 +342,9 @@ def worlds(g: Game, seat: int, limit: int = MAX_WORLDS) -> list[Game]:
         d = w.__dict__
         for (k, i), cards in zip(order, split, strict=True):
             if k == "hands":
-                if i != seat:
+                if i != seat and hasattr(w, "set_hand"):  # a game over an integer core
+                    w.set_hand(i, cards)
+                elif i != seat:
                     d["hands"][i] = w.sort_cards(cards, "suit" if by_suit else "rank")
             elif k == "out_of_play":
                 d["out_of_play"] = w.sort_cards(cards)
@@ -383,13 +382,11 @@ class Searcher:
             if g.deal_over:
                 return 1 if d["hands_won"][0] == d["bid"] else 0
             return None
-        if not g.deal_over and d["trick"]:
-            return None
-        if not g.deal_over and any(d["hands"]):
+        if not g.deal_over and (g.trick or any(g.hands)):  # type: ignore[attr-defined]
             return None
         if kind == "points":
-            return int(d["points"][self.seat] - self.start_points[self.seat])
-        return int(d["tricks_taken"][self.seat] - self.start_tricks[self.seat])
+            return int(g.points[self.seat] - self.start_points[self.seat])  # type: ignore[attr-defined]
+        return int(g.tricks_taken[self.seat] - self.start_tricks[self.seat])  # type: ignore[attr-defined]
 
     def value(self, ws: list[Game], turns_used: int = 0) -> int:
         self.nodes += 1
