@@ -210,3 +210,19 @@ def test_the_core_replays_every_corpus_match_and_the_dealer_deals_its_deals() ->
         assert s.over
         length = m["options"]["game_length"]
         assert deals == length or length == 0, m["id"]
+
+
+def test_a_search_copy_plays_on_without_touching_the_game() -> None:
+    """The puzzle solver's copy (``clone_for_search``): its own core, piles, totals and
+    results; hands set by the solver's worlds (``set_hand``) stay in that copy."""
+    g = new_game("twos-tricks", seed=4)
+    assert isinstance(g, TwosTricksGame)
+    g.set_hands([["AH"], ["2C"], ["3C"], ["2S"]], leader=0)
+    before = g.to_json()
+    w = g.clone_for_search()
+    w.set_hand(3, ["4S"])
+    for seat, c in enumerate(("AH", "2C", "3C", "4S")):
+        w._apply(seat, Action("play", (c,)))
+    assert w.deal_over and len(w.results) == 1 and w.totals == [0, -3, 4, 0]
+    assert g.to_json() == before and not g.results and g.hands[3] == ["2S"]
+    assert w.search_key() != g.search_key()

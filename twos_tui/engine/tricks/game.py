@@ -515,6 +515,7 @@ class TwosTricksGame(Game):
         g.core = self.core.copy()
         g.taken = [t[:] for t in self.taken]
         g.totals = self.totals[:]
+        g.results = self.results[:]
         g._hcache = None
         return g
 
