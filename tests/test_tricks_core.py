@@ -226,3 +226,9 @@ def test_a_search_copy_plays_on_without_touching_the_game() -> None:
     assert w.deal_over and len(w.results) == 1 and w.totals == [0, -3, 4, 0]
     assert g.to_json() == before and not g.results and g.hands[3] == ["2S"]
     assert w.search_key() != g.search_key()
+
+
+def test_the_cards_a_hand_must_follow_with() -> None:
+    hand = mask_of(["2H", "5H", "KS", "3D"])
+    assert codes_of(judger.led_suit_cards(hand, INDEX["9H"] // 13)) == ["5H", "2H"]
+    assert judger.led_suit_cards(hand, INDEX["9C"] // 13) == 0

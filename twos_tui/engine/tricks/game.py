@@ -34,7 +34,7 @@ from ..protocol import Action, DealResult, Decision, Game, OptionSpec
 from ..words import says, whom
 from ..words import verb as verb_of
 from . import judger
-from .cards import CODES, INDEX, SUIT_MASK, codes_of, mask_of
+from .cards import CODES, INDEX, codes_of, mask_of
 from .dealer import HAND_SIZE, deal
 from .state import TricksState
 
@@ -54,7 +54,7 @@ def trick_rank(code: str) -> int:
 
 def holds_suit(hand: Iterable[str], suit: str) -> bool:
     """Whether ``hand`` holds a card of ``suit`` (its 2 included)."""
-    return bool(mask_of(hand) & SUIT_MASK[SUITS.index(suit)])
+    return bool(judger.led_suit_cards(mask_of(hand), SUITS.index(suit)))
 
 
 def playable(hand: list[str], led_suit: str | None) -> list[str]:
@@ -275,7 +275,7 @@ class TwosTricksGame(Game):
             led = c.trick[0] // 13
             return (
                 f"You must follow {SUIT_NAME[SUITS[led]]} "
-                f"(you hold {display_cards(codes_of(hand & SUIT_MASK[led]))}); "
+                f"(you hold {display_cards(codes_of(judger.led_suit_cards(hand, led)))}); "
                 f"only a 2 may be played instead."
             )
         return None
@@ -375,7 +375,7 @@ class TwosTricksGame(Game):
         else:
             led = c.trick[0] // 13
             name = SUIT_NAME[SUITS[led]]
-            if c.hands[seat] & SUIT_MASK[led]:
+            if judger.led_suit_cards(c.hands[seat], led):
                 prompt = f"Follow {name} (or play a 2)."
             else:
                 prompt = f"No {name}: play any card."

@@ -19,6 +19,12 @@ from collections.abc import Iterable
 from .cards import HONOUR_OF, SUIT_MASK, TWOS
 
 
+def led_suit_cards(hand: int, led: int) -> int:
+    """The cards of ``hand`` in the led suit ``led`` (its 2 included): while it holds
+    any, the hand must follow with one of them (or a 2)."""
+    return hand & SUIT_MASK[led]
+
+
 def legal_mask(hand: int, led: int) -> int:
     """The cards of ``hand`` that may go to a trick led in suit ``led`` (-1: leading).
     A 2 belongs to its suit, and any 2 may always be played."""
