@@ -61,10 +61,18 @@ def card_suit(code: str) -> str:
 
 def label(code: str) -> str:
     """Player-readable text of a card: ``"4☾"``, ``"R✦"``."""
+    text = _LABELS.get(code)
+    return text if text is not None else _label(code)
+
+
+def _label(code: str) -> str:
     if code == RAINBOW:
         return DECK_TABLE["rainbow"][2] + DECK_TABLE["rainbow"][3]
     v, s = CARDS[code]
     return f"{v}{SUIT_GLYPHS[s]}"
+
+
+_LABELS = {c: _label(c) for c in CARDS}
 
 
 def labels(codes: Iterable[str]) -> str:
