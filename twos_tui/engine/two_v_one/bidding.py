@@ -74,12 +74,9 @@ class BidPhase(Phase):
             kind="lone",
         )
 
-    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
-        return [*map(ACTIONS[BID].__getitem__, g.core.legal(seat))]
-
     def decision(self, g: TwoVOneGame, seat: int) -> Decision:
         choices = []
-        for a in self.legal_actions(g, seat):
+        for a in map(ACTIONS[BID].__getitem__, g.core.legal(seat)):
             assert type(a.value) is int
             text, key = _BID_WORDS[a.value]
             choices.append(Choice(text, a, key))
@@ -116,9 +113,6 @@ class RaisePhase(Phase):
             g.log(f"{said(g.names[seat], 'raises the bid to 4')}.", seat, kind="raise")
         else:
             g.log(f"{said(g.names[seat], 'stays at 3')}.", seat, kind="raise")
-
-    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
-        return [*map(ACTIONS[RAISE].__getitem__, g.core.legal(seat))]
 
     def decision(self, g: TwoVOneGame, seat: int) -> Decision:
         return Decision(

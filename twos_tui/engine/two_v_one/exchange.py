@@ -16,7 +16,7 @@ from ..cards import HIDDEN
 from ..observation import TableEntry
 from ..protocol import Action, Decision
 from ..words import names_text, whom
-from .core import ACTIONS, BID, DISCARD, EXCHANGE, INDEX, RB_BIT, mask_of
+from .core import BID, INDEX, RB_BIT, mask_of
 from .deck import hand_order, parse
 from .phase import Phase, lone_name, said, selection
 
@@ -81,9 +81,6 @@ class ExchangePhase(Phase):
         )
         g.RULES[BID].entered(g)
 
-    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
-        return [*map(ACTIONS[EXCHANGE].__getitem__, g.core.legal(seat))]
-
     def decision(self, g: TwoVOneGame, seat: int) -> Decision:
         prompt = "Nobody bid: choose two cards to pass to your left."
         if g.core.hands[seat] & RB_BIT:
@@ -124,9 +121,6 @@ class DiscardPhase(Phase):
     def apply(self, g: TwoVOneGame, seat: int, action: Action) -> None:
         g.core.apply(seat, INDEX[action.cards[0]])
         g.log(f"{said(g.names[seat], 'discards a card face down')}.", seat, kind="discard")
-
-    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
-        return [*map(ACTIONS[DISCARD].__getitem__, g.core.legal(seat))]
 
     def decision(self, g: TwoVOneGame, seat: int) -> Decision:
         return Decision(

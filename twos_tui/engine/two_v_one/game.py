@@ -19,7 +19,7 @@ from ..protocol import Action, Decision, Game, OptionSpec
 from ..words import says
 from . import codec, view
 from .bidding import BidPhase, RaisePhase
-from .core import ALL, CODES, KNOWN, RoundSim, bits, mask_of
+from .core import ACTIONS, ALL, CODES, KNOWN, NCARDS, RoundSim, bits, mask_of
 from .deck import (
     CARDS,
     DEAL_SIZE,
@@ -121,7 +121,6 @@ class TwoVOneGame(Game):
         self.eligible = [True] * self.players  # who may bid (all, except in a play-off)
         self.playoff = False
         self.winners: list[int] = []
-        self._reset_round_state()
         self.start_deal()
 
     def _reset_round_state(self) -> None:
@@ -214,11 +213,12 @@ class TwoVOneGame(Game):
         self.deal_over = False
         self._reset_round_state()
         self.dealer = (self.deal_number + 1) % n
-        deck = list(DECK)
+        deck = list(range(NCARDS))  # the deck's cards, by index
         self.rng.shuffle(deck)
-        hands: list[list[str]] = [[] for _ in range(n)]
+        hands = [0] * n
         for i in range(n):
-            hands[(self.dealer + 1 + i) % n] = deck[i * DEAL_SIZE : (i + 1) * DEAL_SIZE]
+            for c in deck[i * DEAL_SIZE : (i + 1) * DEAL_SIZE]:
+                hands[(self.dealer + 1 + i) % n] |= 1 << c
         self._deal(hands)
         title = "Play-off round" if self.playoff else f"Round {self.deal_number}"
         self.log(
@@ -228,10 +228,11 @@ class TwoVOneGame(Game):
         )
         self.begin_bidding()
 
-    def _deal(self, hands: list[list[str]]) -> None:
-        """Give each seat its cards (it has seen them) and let the core know who may bid."""
+    def _deal(self, hands: list[int]) -> None:
+        """Give each seat its cards (masks: it has seen them) and let the core know who
+        may bid."""
         core = self.core
-        core.hands = [mask_of(h) for h in hands]
+        core.hands = hands
         core.eligible = tuple(self.eligible)
         for s in range(self.players):
             self.seen[s] |= core.hands[s]
@@ -320,9 +321,10 @@ class TwoVOneGame(Game):
         self.RULES[self.core.phase].apply(self, seat, action)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.deal_over or self.match_over or seat not in self.core.to_act():
+        core = self.core
+        if self.deal_over or self.match_over or seat not in core.to_act():
             return []
-        return self.RULES[self.core.phase].legal_actions(self, seat)
+        return [*map(ACTIONS[core.phase].__getitem__, core.legal(seat))]
 
     def decision(self, seat: int) -> Decision | None:
         if self.deal_over or self.match_over or seat not in self.core.to_act():
@@ -375,7 +377,7 @@ class TwoVOneGame(Game):
             raise ValueError("the hands must hold the whole deck exactly once")
         self._reset_round_state()
         self.dealer = (self.deal_number + 1) % self.players
-        self._deal(codes)
+        self._deal([mask_of(h) for h in codes])
         self.begin_bidding()
 
     def set_position(
@@ -398,7 +400,7 @@ class TwoVOneGame(Game):
             raise ValueError("a card is in two hands")
         self._reset_round_state()
         self.dealer = (self.deal_number + 1) % self.players
-        self._deal(codes)
+        self._deal([mask_of(h) for h in codes])
         self.rainbow_origin = 0  # (as a position set by hand always had)
         core = self.core
         core.lone, core.bid, core.high_bid, core.high_seat = lone, bid, bid, lone

@@ -24,7 +24,7 @@ from ..cards import HIDDEN
 from ..observation import TableEntry
 from ..protocol import Action, Choice, Decision
 from ..words import whose
-from .core import ACTIONS, CODES, FOLLOW, HIDE, INDEX, KEEP, LEAD, OVER, PV, RB, SUIT, N, action_of
+from .core import CODES, INDEX, KEEP, OVER, PV, RB, SUIT, N, action_of
 from .deck import (
     HANDS_PER_ROUND,
     SUIT_NAMES,
@@ -45,28 +45,31 @@ def hand_table(g: TwoVOneGame, seat: int) -> list[TableEntry]:
     face-down one shown to the lone player, and to all once the hand is decided) and the
     duo's cards (face down to the partner during a blindfold)."""
     table: list[TableEntry] = []
-    if g.lone is None or not g.lead_up:
+    core = g.core
+    lone = core.lone
+    if lone < 0 or core.up < 0:
         return table
-    cards = [g.lead_up]
-    if g.lead_down is not None:
-        shown = g.phase == "keep" or seat == g.lone
-        cards.append(g.lead_down if shown else HIDDEN)
-    last = g.last_hand if g.phase == "keep" else None
+    cards = [CODES[core.up]]
+    keep = core.phase == KEEP
+    if core.down >= 0:
+        cards.append(CODES[core.down] if keep or seat == lone else HIDDEN)
+    last = g.last_hand if keep else None
     lab = f"lone {last['lone_value']}" if last else "led"
-    table.append({"seat": g.lone, "cards": cards, "label": lab})
+    table.append({"seat": lone, "cards": cards, "label": lab})
     if last:
         for s, c in last["duo"]:
             table.append({"seat": s, "cards": [c], "label": f"duo {last['duo_value']}"})
         return table
-    for s in g.duo():
-        f = g.follows[s]
-        if f is not None:
-            face_up = (not g.blind) or s == seat
+    blind = core.blind
+    for s in ((lone + 1) % N, (lone + 2) % N):
+        f = core.follows[s]
+        if f >= 0:
+            face_up = (not blind) or s == seat
             table.append(
                 {
                     "seat": s,
-                    "cards": [f if face_up else HIDDEN],
-                    "label": "face down" if g.blind else "played",
+                    "cards": [CODES[f] if face_up else HIDDEN],
+                    "label": "face down" if blind else "played",
                 }
             )
     return table
@@ -97,9 +100,6 @@ class LeadPhase(Phase):
             kind="lead",
             card=card,
         )
-
-    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
-        return [*map(ACTIONS[LEAD].__getitem__, g.core.legal(seat))]
 
     def decision(self, g: TwoVOneGame, seat: int) -> Decision:
         return Decision(
@@ -132,9 +132,6 @@ class HidePhase(LeadPhase):
         if core.blind:
             text += " A blindfold card was led: the duo choose face down, together."
         g.log(text, seat, kind="hide")
-
-    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
-        return [*map(ACTIONS[HIDE].__getitem__, g.core.legal(seat))]
 
     def decision(self, g: TwoVOneGame, seat: int) -> Decision:
         return Decision(
@@ -266,9 +263,6 @@ class FollowPhase(Phase):
                 card=code,
             )
 
-    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
-        return [*map(ACTIONS[FOLLOW].__getitem__, g.core.legal(seat))]
-
     def decision(self, g: TwoVOneGame, seat: int) -> Decision:
         led = SUIT_NAMES[SUIT_ORDER[SUIT[g.core.up]]]
         prompt = f"Play one card: follow {led} if you can."
@@ -326,9 +320,6 @@ class KeepPhase(Phase):
                 kind="return",
                 card=card,
             )
-
-    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
-        return [*map(ACTIONS[KEEP].__getitem__, g.core.legal(seat))]
 
     def decision(self, g: TwoVOneGame, seat: int) -> Decision:
         assert g.lone is not None and g.lead_up and g.lead_down

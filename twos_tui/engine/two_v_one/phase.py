@@ -56,10 +56,6 @@ class Phase(ABC):
         """Carry out a checked, legal action: the core plays it, the game records it."""
 
     @abstractmethod
-    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
-        """Every legal action of ``seat``, who is asked to act."""
-
-    @abstractmethod
     def decision(self, g: TwoVOneGame, seat: int) -> Decision | None:
         """What ``seat``, who is asked to act, is asked."""
 

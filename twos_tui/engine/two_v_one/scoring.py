@@ -100,9 +100,6 @@ class OverPhase(Phase):
     def apply(self, g: TwoVOneGame, seat: int, action: Action) -> None:
         raise AssertionError("nothing is played after the round")
 
-    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
-        return []
-
     def decision(self, g: TwoVOneGame, seat: int) -> Decision | None:
         return None
 
