@@ -136,9 +136,3 @@ def pair_reason(a: str, b: str) -> str:
     if va == vb:
         return "same value"
     return "high card"
-
-
-def must_follow(hand: list[str], led_suit: str) -> list[str]:
-    """The cards of ``hand`` a duo member may play to a lead of ``led_suit``."""
-    suited = [c for c in hand if CARDS[c][1] == led_suit]
-    return suited if suited else list(hand)
