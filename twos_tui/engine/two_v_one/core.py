@@ -282,8 +282,10 @@ class RoundSim:
                 return s
         return -1
 
-    def start_bidding(self) -> None:
-        h = self.holder()
+    def start_bidding(self, holder: int = -1) -> None:
+        """Start a bidding: the player left of the rainbow's holder speaks first (the
+        holder is found in the hands unless given)."""
+        h = self.holder() if holder < 0 else holder
         self.phase = BID
         self.high_bid, self.high_seat = 0, -1
         self.bid_queue = [s for s in ((h + 1) % N, (h + 2) % N, h) if self.eligible[s]]

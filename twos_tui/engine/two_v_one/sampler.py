@@ -343,16 +343,14 @@ def determinize(
 
 
 def _bid_queue(obs: TwoVOneObservation) -> list[int]:
-    """Who is still to speak in the bidding, rebuilt from the public bids of this round."""
+    """Who is still to speak in the bidding: the core's bidding, started again and told
+    the public bids of this round."""
     holder = obs["rainbow_holder"]
     assert holder is not None  # announced during the bidding
-    eligible = obs["eligible"]
-    queue = [s for s in ((holder + 1) % N, (holder + 2) % N, holder) if eligible[s]]
+    s = RoundSim()
+    s.eligible = tuple(obs["eligible"])
+    s.rainbow_passes = obs["rainbow_passes"]
+    s.start_bidding(holder)
     for seat, value in obs["bids"]:
-        if value == 0:
-            queue.pop(0)
-        elif value == 3:
-            queue = [s for s in ((seat + 1) % N, (seat + 2) % N) if eligible[s]]
-        else:
-            queue = []
-    return queue
+        s.apply(seat, value)
+    return s.bid_queue
