@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from test_sim_tricks import _swap_hidden_two_v_one
+from test_two_v_one_core import _swap_hidden_two_v_one
 
 from twos_tui.ai import Suggestion, agent_for, ai_rng, suggest
 from twos_tui.ai.two_v_one_ai import (

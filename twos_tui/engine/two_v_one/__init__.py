@@ -32,10 +32,14 @@ eligible player to speak in the bidding when nobody has bid before; a player who
 before a 3 was bid may still overcall it with 4 (the text: "each other player ... may
 choose to bid 4").
 
-The package: :mod:`.deck` (the cards and pair values), :mod:`.game` (the state and the
-protocol, :class:`TwoVOneGame`), one module per part of a round holding its phase objects
-(:mod:`.bidding`, :mod:`.exchange`, :mod:`.hand_play`, :mod:`.scoring`; their base is
-:mod:`.phase`), :mod:`.view` (what a seat sees) and :mod:`.codec` (JSON).
+The package, by role: :mod:`.core` is the rules, once, as integers (the round's state,
+who acts, the legal moves, the trick flow and the coins; the search AI plays it
+directly); :mod:`.game` is the protocol shell (:class:`TwoVOneGame`: its state is a core
+round, and it translates card codes, words refusals, writes the log and the JSON); the
+phase modules word each part of a round (:mod:`.bidding`, :mod:`.exchange`,
+:mod:`.hand_play`, :mod:`.scoring` with the match's judge; their base is :mod:`.phase`);
+:mod:`.deck` (the cards and pair values), :mod:`.view` (what a seat sees), :mod:`.codec`
+(JSON) and :mod:`.sampler` (what one seat may infer about the hidden cards, for search).
 """
 
 from __future__ import annotations
@@ -56,7 +60,6 @@ from .deck import (
     card_value,
     label,
     labels,
-    must_follow,
     pair_reason,
     pair_value,
     parse,
@@ -80,7 +83,6 @@ __all__ = [
     "card_value",
     "label",
     "labels",
-    "must_follow",
     "pair_reason",
     "pair_value",
     "parse",

@@ -1,10 +1,13 @@
-"""A 2v1 game as JSON: writing the whole state, reading it back, and checking saved data
-before it is read (docs/rules.md §5)."""
+"""A 2v1 game as JSON: writing the whole state (the core's round as card codes, and what
+the game keeps beside it), reading it back into a core, and checking saved data before
+it is read (docs/rules.md §5). The JSON is the same as before the core was the state:
+saves of every version load."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from .core import CODES, INDEX, bits, mask_of
 from .deck import DECK, HANDS_PER_ROUND
 
 if TYPE_CHECKING:
@@ -43,7 +46,7 @@ def state_json(g: TwoVOneGame) -> dict[str, Any]:
             if lh is None
             else {**lh, "lone": list(lh["lone"]), "duo": [list(x) for x in lh["duo"]]}
         ),
-        "seen": [sorted(s) for s in g.seen],
+        "seen": [sorted(CODES[i] for i in bits(s)) for s in g.seen],
         "eligible": list(g.eligible),
         "playoff": g.playoff,
         "winners": list(g.winners),
@@ -51,25 +54,35 @@ def state_json(g: TwoVOneGame) -> dict[str, Any]:
 
 
 def load_state(g: TwoVOneGame, data: dict[str, Any]) -> None:
-    """Set ``g``'s round and match state from :func:`state_json` output (validated)."""
-    g.phase = data["phase"]
-    g.hands = [list(h) for h in data["hands"]]
+    """Set ``g``'s round and match state from :func:`state_json` output (validated): the
+    core's round, and what the game keeps beside it."""
+    core = g.core
+    core.phase = data["phase"]
+    core.hands = [mask_of(h) for h in data["hands"]]
+    core.rainbow_passes = data["rainbow_passes"]
+    core.bid_queue = list(data["bid_queue"])
+    core.high_bid = data["high_bid"] or 0
+    core.high_seat = _seat(data["high_seat"])
+    core.eligible = tuple(data["eligible"])
+    core.pending = [mask_of(p) if p else 0 for p in data["pending"]]
+    core.lone = _seat(data["lone"])
+    core.bid = data["bid"] or 0
+    core.discards = [_card(c) for c in data["duo_discards"]]
+    core.hand_no = data["hand_no"]
+    core.up, core.down = _card(data["lead_up"]), _card(data["lead_down"])
+    core.follows = [_card(c) for c in data["follows"]]
+    core.blind = data["blind"]
+    core.keep_seat = _seat(data["keep_seat"])
+    core.won = list(data["hands_won"])
+    core.pile = mask_of(data["pile"])
+    if data["deal_over"] and g.results:
+        core.changes = list(g.results[-1].changes)
     g.dealer = data["dealer"]
     g.rainbow_origin = data["rainbow_origin"]
-    g.rainbow_passes = data["rainbow_passes"]
-    g.bid_queue = list(data["bid_queue"])
     g.bids = [list(b) for b in data["bids"]]
-    g.high_bid, g.high_seat = data["high_bid"], data["high_seat"]
     g.pending = [list(p) if p is not None else None for p in data["pending"]]
     g.received = [list(r) for r in data["received"]]
-    g.lone, g.bid, g.raised = data["lone"], data["bid"], data["raised"]
-    g.duo_discards = list(data["duo_discards"])
-    g.hand_no = data["hand_no"]
-    g.lead_up, g.lead_down = data["lead_up"], data["lead_down"]
-    g.follows = list(data["follows"])
-    g.blind = data["blind"]
-    g.keep_seat = data["keep_seat"]
-    g.hands_won = list(data["hands_won"])
+    g.raised = data["raised"]
     g.pile = list(data["pile"])
     lh = data["last_hand"]
     g.last_hand = (
@@ -79,10 +92,18 @@ def load_state(g: TwoVOneGame, data: dict[str, Any]) -> None:
             "LastHand", {**lh, "lone": list(lh["lone"]), "duo": [(s, c) for s, c in lh["duo"]]}
         )
     )
-    g.seen = [set(s) for s in data["seen"]]
+    g.seen = [mask_of(s) for s in data["seen"]]
     g.eligible = list(data["eligible"])
     g.playoff = data["playoff"]
     g.winners = list(data["winners"])
+
+
+def _seat(s: int | None) -> int:
+    return -1 if s is None else s
+
+
+def _card(c: str | None) -> int:
+    return INDEX[c] if c else -1
 
 
 def validate(cls: type[TwoVOneGame], data: Any) -> None:

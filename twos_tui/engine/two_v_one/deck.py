@@ -61,10 +61,18 @@ def card_suit(code: str) -> str:
 
 def label(code: str) -> str:
     """Player-readable text of a card: ``"4☾"``, ``"R✦"``."""
+    text = _LABELS.get(code)
+    return text if text is not None else _label(code)
+
+
+def _label(code: str) -> str:
     if code == RAINBOW:
         return DECK_TABLE["rainbow"][2] + DECK_TABLE["rainbow"][3]
     v, s = CARDS[code]
     return f"{v}{SUIT_GLYPHS[s]}"
+
+
+_LABELS = {c: _label(c) for c in CARDS}
 
 
 def labels(codes: Iterable[str]) -> str:
@@ -128,9 +136,3 @@ def pair_reason(a: str, b: str) -> str:
     if va == vb:
         return "same value"
     return "high card"
-
-
-def must_follow(hand: list[str], led_suit: str) -> list[str]:
-    """The cards of ``hand`` a duo member may play to a lead of ``led_suit``."""
-    suited = [c for c in hand if CARDS[c][1] == led_suit]
-    return suited if suited else list(hand)

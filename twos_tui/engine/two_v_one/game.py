@@ -1,6 +1,13 @@
-"""The 2v1 game: the state of a match and the protocol, answered by the object of the
-current phase (docs/rules.md §5; the phases are in :mod:`.bidding`, :mod:`.exchange`,
-:mod:`.hand_play` and :mod:`.scoring`)."""
+"""The 2v1 game: the protocol shell around the rules core (docs/rules.md §5).
+
+The state of the round *is* a :class:`~.core.RoundSim` (``game.core``): who acts, the
+legal moves and what a move changes all come from it. The game translates card codes to
+the core's indices and masks and back, words the refusals, writes the log, keeps what
+only the record needs (the bids heard, the cards each seat has seen, the order of the
+pile and of an exchange choice, the last hand's summary) and the match (totals, the
+play-off). The phase objects (:mod:`.bidding`, :mod:`.exchange`, :mod:`.hand_play`,
+:mod:`.scoring`, their base :mod:`.phase`) do the wording of each part of a round.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +19,7 @@ from ..protocol import Action, Decision, Game, OptionSpec
 from ..words import says
 from . import codec, view
 from .bidding import BidPhase, RaisePhase
+from .core import ACTIONS, ALL, CODES, KNOWN, NCARDS, RoundSim, bits, mask_of
 from .deck import (
     CARDS,
     DEAL_SIZE,
@@ -21,7 +29,6 @@ from .deck import (
     SUIT_COLOURS,
     SUIT_GLYPHS,
     SUIT_NAMES,
-    hand_order,
     parse,
     sort_key,
 )
@@ -47,6 +54,10 @@ class LastHand(TypedDict):
     returned_public: bool  #: False when the lone player chose it in secret
 
 
+def _code(i: int) -> str | None:
+    return CODES[i] if i >= 0 else None
+
+
 class TwoVOneGame(Game):
     variant_id: ClassVar[str] = "2v1"
     name: ClassVar[str] = "2v1"
@@ -69,7 +80,7 @@ class TwoVOneGame(Game):
         "follow": (True, None),
         "keep": (False, "card"),
     }
-    #: the phase objects, by the value of ``phase`` they play, in the order of a round
+    #: the phase objects, by the value of ``phase`` they word, in the order of a round
     RULES: ClassVar[dict[str, Phase]] = {
         p.name: p
         for p in (
@@ -107,7 +118,6 @@ class TwoVOneGame(Game):
         names: list[str] | None = None,
     ) -> None:
         super().__init__(players, options, seed, names)
-        self._reset_round_state()
         self.eligible = [True] * self.players  # who may bid (all, except in a play-off)
         self.playoff = False
         self.winners: list[int] = []
@@ -115,31 +125,86 @@ class TwoVOneGame(Game):
 
     def _reset_round_state(self) -> None:
         n = self.players
-        self.phase = "bid"
-        self.hands: list[list[str]] = [[] for _ in range(n)]
+        #: the round, as the rules core plays it
+        self.core = RoundSim()
         self.dealer = 0
         self.rainbow_origin: int | None = 0
-        self.rainbow_passes = 0
-        self.bid_queue: list[int] = []
         self.bids: list[list[int]] = []  # [seat, 0|3|4] this bidding round
-        self.high_bid: int | None = None
-        self.high_seat: int | None = None
         self.pending: list[list[str] | None] = [None] * n  # exchange choices (hidden)
         self.received: list[list[str]] = [[] for _ in range(n)]
-        self.lone: int | None = None
-        self.bid: int | None = None
         self.raised = False
-        self.duo_discards: list[str | None] = [None] * n
-        self.hand_no = 0
-        self.lead_up: str | None = None
-        self.lead_down: str | None = None
-        self.follows: list[str | None] = [None] * n
-        self.blind = False
-        self.keep_seat: int | None = None
-        self.hands_won = [0, 0]  # lone, duo
-        self.pile: list[str] = []  # cards collected after each hand
+        self.pile: list[str] = []  # cards collected after each hand, in order
         self.last_hand: LastHand | None = None
-        self.seen: list[set[str]] = [set() for _ in range(n)]
+        self.seen: list[int] = [0] * n  # the cards each seat has seen, as masks
+
+    # ----- the core's state, as codes ---------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.core.phase
+
+    @property
+    def hands(self) -> list[list[str]]:
+        """Each seat's hand, in the order a hand is kept."""
+        return [[CODES[i] for i in bits(m)] for m in self.core.hands]
+
+    @property
+    def bid_queue(self) -> list[int]:
+        return list(self.core.bid_queue)
+
+    @property
+    def high_bid(self) -> int | None:
+        return self.core.high_bid or None
+
+    @property
+    def high_seat(self) -> int | None:
+        s = self.core.high_seat
+        return s if s >= 0 else None
+
+    @property
+    def lone(self) -> int | None:
+        s = self.core.lone
+        return s if s >= 0 else None
+
+    @property
+    def bid(self) -> int | None:
+        return self.core.bid or None
+
+    @property
+    def rainbow_passes(self) -> int:
+        return self.core.rainbow_passes
+
+    @property
+    def duo_discards(self) -> list[str | None]:
+        return [_code(i) for i in self.core.discards]
+
+    @property
+    def hand_no(self) -> int:
+        return self.core.hand_no
+
+    @property
+    def lead_up(self) -> str | None:
+        return _code(self.core.up)
+
+    @property
+    def lead_down(self) -> str | None:
+        return _code(self.core.down)
+
+    @property
+    def follows(self) -> list[str | None]:
+        return [_code(i) for i in self.core.follows]
+
+    @property
+    def blind(self) -> bool:
+        return self.core.blind
+
+    @property
+    def keep_seat(self) -> int | None:
+        s = self.core.keep_seat
+        return s if s >= 0 else None
+
+    @property
+    def hands_won(self) -> list[int]:
+        return list(self.core.won)
 
     # ----- rounds ------------------------------------------------------------------------
     def start_deal(self) -> None:
@@ -148,20 +213,36 @@ class TwoVOneGame(Game):
         self.deal_over = False
         self._reset_round_state()
         self.dealer = (self.deal_number + 1) % n
-        deck = list(DECK)
+        deck = list(range(NCARDS))  # the deck's cards, by index
         self.rng.shuffle(deck)
+        hands = [0] * n
         for i in range(n):
-            seat = (self.dealer + 1 + i) % n
-            self.hands[seat] = hand_order(deck[i * DEAL_SIZE : (i + 1) * DEAL_SIZE])
-            self.seen[seat].update(self.hands[seat])
-        self.rainbow_origin = self.rainbow_holder()
+            for c in deck[i * DEAL_SIZE : (i + 1) * DEAL_SIZE]:
+                hands[(self.dealer + 1 + i) % n] |= 1 << c
+        self._deal(hands)
         title = "Play-off round" if self.playoff else f"Round {self.deal_number}"
         self.log(
             f"{title}: {says(self.names[self.dealer], 'deals six cards each')}.",
             self.dealer,
             kind="deal",
         )
-        self.enter("bid")
+        self.begin_bidding()
+
+    def _deal(self, hands: list[int]) -> None:
+        """Give each seat its cards (masks: it has seen them) and let the core know who
+        may bid."""
+        core = self.core
+        core.hands = hands
+        core.eligible = tuple(self.eligible)
+        for s in range(self.players):
+            self.seen[s] |= core.hands[s]
+        self.rainbow_origin = self.rainbow_holder()
+
+    def begin_bidding(self) -> None:
+        """A new bidding (after the deal or an exchange): the core starts it, the game
+        tells the table."""
+        self.core.start_bidding()
+        self.RULES["bid"].entered(self)
 
     def next_deal(self) -> None:
         if not self.deal_over or self.match_over:
@@ -169,31 +250,27 @@ class TwoVOneGame(Game):
         self.reseed_for_next_deal()
         self.start_deal()
 
-    def enter(self, phase: str) -> None:
-        """Move to ``phase`` (its object starts it: a new bidding, a new hand, ...)."""
-        self.RULES[phase].enter(self)
-
     def rainbow_holder(self) -> int | None:
-        for i, h in enumerate(self.hands):
-            if RAINBOW in h:
-                return i
-        return None
+        s = self.core.holder()
+        return s if s >= 0 else None
 
     @property
     def forced(self) -> bool:
         """The rainbow has gone round: the bidding may not end without a bid."""
-        return self.rainbow_passes >= self.players
+        return self.core.forced()
 
     def duo(self) -> tuple[int, ...]:
-        if self.lone is None:
-            return ()
-        n = self.players
-        return ((self.lone + 1) % n, (self.lone + 2) % n)
+        return self.core.duo() if self.core.lone >= 0 else ()
 
     def reveal(self, *cards: str) -> None:
         """Every seat has now seen ``cards``."""
-        for s in self.seen:
-            s.update(cards)
+        self.reveal_mask(mask_of(cards))
+
+    def reveal_mask(self, cards: int) -> None:
+        """Every seat has now seen ``cards`` (a mask)."""
+        seen = self.seen
+        for s in range(len(seen)):
+            seen[s] |= cards
 
     def match_winners(self) -> list[int]:
         if self.winners:
@@ -207,34 +284,52 @@ class TwoVOneGame(Game):
     def to_act(self) -> tuple[int, ...]:
         if self.deal_over or self.match_over:
             return ()
-        return self.RULES[self.phase].to_act(self)
+        return self.core.to_act()
 
     def has_chosen(self, seat: int) -> bool:
-        return not (self.deal_over or self.match_over) and self.RULES[self.phase].has_chosen(
+        return not (self.deal_over or self.match_over) and self.RULES[self.core.phase].has_chosen(
             self, seat
         )
 
     def check(self, seat: int, action: Action) -> str | None:
-        reason = self.malformed(seat, action) or self.turn_reason(seat)
+        # an action this game handed out (from legal_actions or a decision) is known by
+        # its identity: legal when the core lists its move for this seat now
+        known = KNOWN.get(id(action))
+        core = self.core
+        if (
+            known is not None
+            and known[0] == core.phase
+            and type(seat) is int
+            and not (self.deal_over or self.match_over)
+            and seat in core.to_act()
+            and known[1] in core.legal(seat)
+        ):
+            return None
+        reason = self.malformed(seat, action)
         if reason:
             return reason
-        rules = self.RULES[self.phase]
-        if action.kind != self.phase:
+        if self.deal_over or self.match_over or seat not in self.core.to_act():
+            reason = self.turn_reason(seat)
+            if reason:
+                return reason
+        rules = self.RULES[self.core.phase]
+        if action.kind != self.core.phase:
             return f"Now is the time to {rules.verb}, not to {action.kind}."
         return rules.check(self, seat, action)
 
     def _apply(self, seat: int, action: Action) -> None:
-        self.RULES[self.phase].apply(self, seat, action)
+        self.RULES[self.core.phase].apply(self, seat, action)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.deal_over or self.match_over or seat not in self.to_act():
+        core = self.core
+        if self.deal_over or self.match_over or seat not in core.to_act():
             return []
-        return self.RULES[self.phase].legal_actions(self, seat)
+        return [*map(ACTIONS[core.phase].__getitem__, core.legal(seat))]
 
     def decision(self, seat: int) -> Decision | None:
-        if self.deal_over or self.match_over or seat not in self.to_act():
+        if self.deal_over or self.match_over or seat not in self.core.to_act():
             return None
-        return self.RULES[self.phase].decision(self, seat)
+        return self.RULES[self.core.phase].decision(self, seat)
 
     # ----- card accounting -----------------------------------------------------------------
     def deck_cards(self) -> list[str]:
@@ -251,7 +346,7 @@ class TwoVOneGame(Game):
     def hidden_from(self, seat: int) -> set[str]:
         """Every card ``seat`` has not seen this round (never in its hand, never shown
         face up): other hands, face-down cards, the others' choices, the duo discards."""
-        return set(DECK) - self.seen[seat]
+        return {CODES[i] for i in bits(ALL & ~self.seen[seat])}
 
     # ----- display helpers -------------------------------------------------------------------
     def card_face(self, code: str) -> CardFace:
@@ -282,11 +377,8 @@ class TwoVOneGame(Game):
             raise ValueError("the hands must hold the whole deck exactly once")
         self._reset_round_state()
         self.dealer = (self.deal_number + 1) % self.players
-        self.hands = [hand_order(h) for h in codes]
-        for s in range(self.players):
-            self.seen[s].update(self.hands[s])
-        self.rainbow_origin = self.rainbow_holder()
-        self.enter("bid")
+        self._deal([mask_of(h) for h in codes])
+        self.begin_bidding()
 
     def set_position(
         self,
@@ -308,15 +400,16 @@ class TwoVOneGame(Game):
             raise ValueError("a card is in two hands")
         self._reset_round_state()
         self.dealer = (self.deal_number + 1) % self.players
-        self.hands = [hand_order(h) for h in codes]
-        for s in range(self.players):
-            self.seen[s].update(self.hands[s])
-        self.lone, self.bid, self.high_bid, self.high_seat = lone, bid, bid, lone
+        self._deal([mask_of(h) for h in codes])
+        self.rainbow_origin = 0  # (as a position set by hand always had)
+        core = self.core
+        core.lone, core.bid, core.high_bid, core.high_seat = lone, bid, bid, lone
         self.pile = list(out if out is not None else rest)
-        self.hand_no = hand_no - 1
-        self.hands_won = list(hands_won)
+        core.pile = mask_of(self.pile)
+        core.hand_no = hand_no - 1
+        core.won = list(hands_won)
         self.reveal(*self.pile)
-        self.enter("lead")
+        core.start_hand()
 
     # ----- JSON --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -3,7 +3,11 @@
 The first to the target (option ``coins_to_win``, 7) wins; if two or three players reach
 it in the same round, one more round is played in which only they may bid, and its
 winner (the lone player if exact, else the other tied player) wins the match; if several
-of them win that round together, it is played again among them (§5.10)."""
+of them win that round together, it is played again among them (§5.10).
+
+The coins of a round are the core's (:attr:`~.core.RoundSim.changes`, set when its
+round ends); this module is the judge of the match: the totals, the play-off and the
+winner, and the words of the result."""
 
 from __future__ import annotations
 
@@ -23,38 +27,35 @@ class OverPhase(Phase):
     name = "over"
     verb = "wait"
 
-    def enter(self, g: TwoVOneGame) -> None:
-        assert g.lone is not None and g.bid is not None
-        n = g.players
-        g.phase = "over"
-        g.keep_seat = None
+    def entered(self, g: TwoVOneGame) -> None:
+        core = g.core
+        changes = core.changes
+        assert changes is not None and core.lone >= 0
+        lone, bid = core.lone, core.bid
         g.deal_over = True
-        took = g.hands_won[0]
-        duo = g.duo()
-        changes = [0] * n
-        if took == g.bid:
-            changes[g.lone] = 2
-            round_winners = [g.lone]
+        took = core.won[0]
+        duo = core.duo()
+        if changes[lone]:  # the bid was exact
+            round_winners = [lone]
             summary = (
-                f"{g.names[g.lone]} took exactly {took} hands as bid and "
-                f"{verb(g.names[g.lone], 'gains')} 2 coins."
+                f"{g.names[lone]} took exactly {took} hands as bid and "
+                f"{verb(g.names[lone], 'gains')} {changes[lone]} coins."
             )
         else:
-            for s in duo:
-                changes[s] = 1
             round_winners = list(duo)
             summary = (
-                f"{g.names[g.lone]} bid {g.bid} but took {took}: "
+                f"{g.names[lone]} bid {bid} but took {took}: "
                 f"{g.names[duo[0]]} and {g.names[duo[1]]} "
                 f"gain a coin each."
             )
+        changes = list(changes)
         totals = [t + c for t, c in zip(g.totals, changes, strict=False)]
         g.totals = totals
         details = self._match_end(g, round_winners)
         g.results.append(
             DealResult(g.deal_number, round_winners, changes, list(totals), summary, details)
         )
-        g.log(summary, g.lone, kind="deal-end")
+        g.log(summary, lone, kind="deal-end")
         for d in details:
             g.log(d, None, kind="deal-end")
         if g.match_over:
@@ -93,17 +94,11 @@ class OverPhase(Phase):
             ]
         return []
 
-    def to_act(self, g: TwoVOneGame) -> tuple[int, ...]:
-        return ()
-
     def check(self, g: TwoVOneGame, seat: int, action: Action) -> str | None:
         return "Nothing to do now."
 
     def apply(self, g: TwoVOneGame, seat: int, action: Action) -> None:
         raise AssertionError("nothing is played after the round")
-
-    def legal_actions(self, g: TwoVOneGame, seat: int) -> list[Action]:
-        return []
 
     def decision(self, g: TwoVOneGame, seat: int) -> Decision | None:
         return None
