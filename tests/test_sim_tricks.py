@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
-
 from twos_tui.ai import agent_for, ai_rng
 from twos_tui.engine import load_game, new_game
 from twos_tui.engine import sim_twos_tricks as T
