@@ -257,9 +257,9 @@ def _join(d: Fields, v: int, rid: RequestId) -> M.Join:
     name = _text(d, "name", MAX_NAME, rid)
     token = _text(d, "token", 128, rid, identifier=True)
     role = d.get("role", "player")
-    if role not in ROLES:
-        raise BadMessage("The role is 'player' or 'watch'.", req=rid)
-    return M.Join(v=v, id=rid, code=code, name=name, token=token, role=role)
+    if role == "player" or role == "watch":
+        return M.Join(v=v, id=rid, code=code, name=name, token=token, role=role)
+    raise BadMessage("The role is 'player' or 'watch'.", req=rid)
 
 
 def _chat(d: Fields, v: int, rid: RequestId) -> M.Chat:
