@@ -149,3 +149,40 @@ _NEEDS_FIELDS = {
     "check": '{"v":1,"type":"check","action":{"kind":"pass"}}',
     "describe": '{"v":1,"type":"describe","action":{"kind":"pass"}}',
 }
+
+
+def test_the_hosts_typed_messages_go_on_the_wire_as_before() -> None:
+    """The host's answers, refusals, goodbyes and welcomes are types now: the text on the
+    wire is what the dicts made before, key for key and in the same order."""
+    assert P.encode(M.Error(code=P.E_JOIN, reason="No.", id="r1")) == P.encode(
+        P.error(P.E_JOIN, "No.", "r1")
+    )
+    assert P.encode(M.Error(code=P.E_BAD, reason="No.")) == P.encode(P.error(P.E_BAD, "No."))
+    assert P.encode(M.Bye(reason="Goodbye.")) == '{"v":1,"type":"bye","reason":"Goodbye."}'
+    assert P.encode(M.Answer(id=None, kind="ping", result="pong")) == (
+        '{"v":1,"type":"answer","id":null,"kind":"ping","result":"pong"}'
+    )
+    table = M.TableInfo(
+        variant="twos",
+        players=3,
+        options={"a": 1},
+        names=["A", "B", "C"],
+        hold_s=120.0,
+        can_sit=True,
+    )
+    player = M.Welcome(id=4, role="player", seat=1, code="ABCD-EFGH", table=table, token="t")
+    watcher = M.Welcome(
+        id=None, role="watch", seat=None, code="ABCD-EFGH", table=table, note="Full."
+    )
+    assert P.encode(player) == (
+        '{"v":1,"type":"welcome","id":4,"role":"player","seat":1,"code":"ABCD-EFGH",'
+        '"table":{"variant":"twos","players":3,"options":{"a":1},"names":["A","B","C"],'
+        '"hold_s":120.0,"can_sit":true},"token":"t"}'
+    )
+    assert P.encode(watcher) == (
+        '{"v":1,"type":"welcome","id":null,"role":"watch","seat":null,"code":"ABCD-EFGH",'
+        '"table":{"variant":"twos","players":3,"options":{"a":1},"names":["A","B","C"],'
+        '"hold_s":120.0,"can_sit":true},"note":"Full."}'
+    )
+    with pytest.raises(P.Unsendable):
+        P.encode(M.Bye(reason="a\ud800"))

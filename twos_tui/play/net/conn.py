@@ -15,6 +15,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from .. import saves
+from . import messages as M
 from . import protocol as P
 
 if TYPE_CHECKING:
@@ -52,18 +53,18 @@ class Conn:
             self.outbox.append(_STATE)
             self.wake.set()
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: dict[str, Any] | M.ServerMessage) -> None:
         self.outbox.append(msg)
         self.wake.set()
 
     def bye(self, reason: str) -> None:
-        self.send({"type": "bye", "reason": reason})
+        self.send(M.Bye(reason=reason))
         self.closing = True
         self.wake.set()
 
     def refuse(self, code: str, reason: str, req: Any = None) -> None:
         self.bad += 1
-        self.send(P.error(code, reason, req))
+        self.send(M.Error(code=code, reason=reason, id=req))
         if self.bad >= self.server.max_bad:
             self.bye("Too many refused messages.")
 

@@ -75,8 +75,8 @@ def dispatch(server: TableServer, conn: Conn, msg: M.ClientMessage) -> None:
     route.run(server, conn, msg)
 
 
-def _answer(msg: M.ClientMessage, result: Any = None) -> dict[str, Any]:
-    return {"type": "answer", "id": msg.id, "kind": msg.TYPE, "result": result}
+def _answer(msg: M.ClientMessage, result: str | None = None) -> M.Answer:
+    return M.Answer(id=msg.id, kind=msg.TYPE, result=result)
 
 
 def _at_table(conn: Conn) -> HostedTable:
@@ -96,22 +96,22 @@ def _seated(conn: Conn) -> tuple[HostedTable, int]:
 def _hello(server: TableServer, conn: Conn, msg: M.Hello) -> None:
     if msg.v < P.MIN_VERSION:
         conn.send(
-            P.error(
-                P.E_UPGRADE,
-                f"This host speaks protocol {P.PROTOCOL_VERSION}; your twos-tui is "
+            M.Error(
+                code=P.E_UPGRADE,
+                reason=f"This host speaks protocol {P.PROTOCOL_VERSION}; your twos-tui is "
                 "too old: update it (pip install -U twos-tui).",
-                msg.id,
+                id=msg.id,
             )
         )
         conn.bye("Update twos-tui to join this table.")
         return
     if msg.v > P.PROTOCOL_VERSION:
         conn.send(
-            P.error(
-                P.E_NEWER,
-                f"This host runs an older twos-tui (protocol {P.PROTOCOL_VERSION}): "
+            M.Error(
+                code=P.E_NEWER,
+                reason=f"This host runs an older twos-tui (protocol {P.PROTOCOL_VERSION}): "
                 "ask the host to update.",
-                msg.id,
+                id=msg.id,
             )
         )
         conn.bye("The host's twos-tui is older than yours.")
@@ -151,10 +151,7 @@ def _join(server: TableServer, conn: Conn, msg: M.Join) -> None:
             rs, note = None, "The table is full: you are watching."
     if rs is None:  # a spectator
         table.watch(conn, msg.name)
-        welcome = welcome_message(table, rid, None)
-        if note:
-            welcome["note"] = note
-        conn.send(welcome)
+        conn.send(welcome_message(table, rid, None, note))
     else:
         conn.table = table
         conn.seat = rs.seat
@@ -166,28 +163,28 @@ def _join(server: TableServer, conn: Conn, msg: M.Join) -> None:
     conn.push_state()
 
 
-def welcome_message(table: HostedTable, rid: Any, rs: RemoteSeat | None) -> dict[str, Any]:
+def welcome_message(
+    table: HostedTable, rid: M.RequestId, rs: RemoteSeat | None, note: str | None = None
+) -> M.Welcome:
     """The answer to a join (and to a spectator's ``sit``): the table, and the seat
     with its reconnect token (none for a spectator)."""
     g = table.game
-    msg: dict[str, Any] = {
-        "type": "welcome",
-        "id": rid,
-        "role": "player" if rs is not None else "watch",
-        "seat": rs.seat if rs is not None else None,
-        "code": table.code,
-        "table": {
-            "variant": g.variant_id,
-            "players": g.players,
-            "options": g.options,
-            "names": list(g.names),
-            "hold_s": table.hold_s,
-            "can_sit": table.allow_sit,
-        },
-    }
-    if rs is not None:
-        msg["token"] = rs.token
-    return msg
+    return M.Welcome(
+        id=rid,
+        role="player" if rs is not None else "watch",
+        seat=rs.seat if rs is not None else None,
+        code=table.code,
+        table=M.TableInfo(
+            variant=g.variant_id,
+            players=g.players,
+            options=g.options,
+            names=list(g.names),
+            hold_s=table.hold_s,
+            can_sit=table.allow_sit,
+        ),
+        token=rs.token if rs is not None else None,
+        note=note or None,
+    )
 
 
 # ----- at a table, seated or watching -------------------------------------------------------

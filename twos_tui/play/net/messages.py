@@ -1,9 +1,11 @@
-"""The client's messages as types: one frozen dataclass per message type.
+"""The network messages as types: one frozen dataclass per message type.
 
 :func:`~.protocol.decode_client` checks a message's text at the door and makes it one
 of these (or refuses it with a reason); the host's dispatcher
 (:mod:`~.dispatch`) picks a handler by the message's class. Nothing here checks
-anything: a message of one of these types has passed the door.
+anything: a message of one of these types has passed the door. The host's own
+answers, refusals, goodbyes and welcomes are types too (:class:`ServerMessage`),
+encoded from them.
 
 Frozen dataclasses (not msgspec Structs): eleven small types of one to four fields,
 made once per message after our own checks (which word every refusal in our own
@@ -12,7 +14,7 @@ words), so a decoder library would add a dependency and no speed worth having.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar, Literal
 
 from ...engine import Action
@@ -148,3 +150,87 @@ CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
     cls.TYPE: cls
     for cls in (Hello, Join, Act, Ready, Check, Describe, Ping, Leave, Chat, Watch, Sit)
 }
+
+
+# ----- the host's messages (the ones it makes itself; ``state`` and ``chat`` are made
+# from the game's observation and the chat log) ------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class ServerMessage:
+    """A message of the host, made as a type and encoded from it
+    (:func:`~.protocol.encode` takes one)."""
+
+    TYPE: ClassVar[str] = ""
+    #: fields left out of the wire when they are ``None``
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.name in self.OPTIONAL:
+                continue
+            out[f.name] = asdict(value) if isinstance(value, TableInfo) else value
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class Answer(ServerMessage):
+    """The answer to request ``id`` of type ``kind`` (its ``result``, or null)."""
+
+    TYPE: ClassVar[str] = "answer"
+
+    id: RequestId
+    kind: str
+    result: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Error(ServerMessage):
+    """A refused message: the error ``code`` and the ``reason`` in words (and the
+    request's ``id``, if it had one)."""
+
+    TYPE: ClassVar[str] = "error"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"id"})
+
+    code: str
+    reason: str
+    id: RequestId = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Bye(ServerMessage):
+    """The host closes this connection, saying why."""
+
+    TYPE: ClassVar[str] = "bye"
+
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableInfo:
+    """What a welcome says of the table."""
+
+    variant: str
+    players: int
+    options: dict[str, Any]
+    names: list[str]
+    hold_s: float
+    can_sit: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class Welcome(ServerMessage):
+    """The answer to a join (and to a spectator's ``sit``): the table, the seat and its
+    reconnect ``token`` (a spectator: ``role`` "watch", no seat, no token; ``note``
+    when a player was made a spectator because the table is full)."""
+
+    TYPE: ClassVar[str] = "welcome"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"token", "note"})
+
+    id: RequestId
+    role: Role
+    seat: int | None
+    code: str
+    table: TableInfo
+    token: str | None = None
+    note: str | None = None

@@ -97,9 +97,12 @@ class Unsendable(ValueError):
     and no other is touched."""
 
 
-def encode(msg: dict[str, Any]) -> str:
-    """A message as compact JSON text (``v`` added); :class:`Unsendable` if a string in
-    it is not valid text (it would fail to encode on the wire)."""
+def encode(msg: dict[str, Any] | M.ServerMessage) -> str:
+    """A message (a host's typed one, or a dict) as compact JSON text (``v`` added);
+    :class:`Unsendable` if a string in it is not valid text (it would fail to encode on
+    the wire)."""
+    if isinstance(msg, M.ServerMessage):
+        msg = msg.to_json()
     if "v" not in msg:
         msg = {"v": PROTOCOL_VERSION, **msg}
     text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False, allow_nan=False)

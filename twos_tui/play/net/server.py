@@ -23,6 +23,7 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from . import messages as M
 from . import protocol as P
 from .conn import Conn
 from .dispatch import dispatch
@@ -216,7 +217,7 @@ class TableServer:
             conn.bad -= 1  # garbage is what keeps coming: a good message counts too
         return True
 
-    def note_answer(self, answer: dict[str, Any]) -> None:
+    def note_answer(self, answer: M.Answer) -> None:
         """Benchmarks (:attr:`timings`): time ``answer`` from its move's arrival to the
         socket."""
         if self.timings is not None:
