@@ -27,11 +27,24 @@ def _imports(path: pathlib.Path):
             yield mod
 
 
+#: the command line: the top of the package (``cli`` and the subcommands' modules)
+COMMAND_LINE = (
+    "twos_tui.cli",
+    "twos_tui.cli_common",
+    "twos_tui.arena",
+    "twos_tui.bench",
+    "twos_tui.history_cli",
+    "twos_tui.net_cli",
+    "twos_tui.odds_cli",
+    "twos_tui.puzzles_cli",
+    "twos_tui.serve",
+)
+
 #: each layer and what it must never import (the layers above it, and the UI toolkits)
 LAYERS = {
-    "engine": FORBIDDEN + ("twos_tui.ai", "twos_tui.play"),
-    "ai": FORBIDDEN + ("twos_tui.play",),
-    "play": FORBIDDEN,
+    "engine": FORBIDDEN + COMMAND_LINE + ("twos_tui.ai", "twos_tui.play"),
+    "ai": FORBIDDEN + COMMAND_LINE + ("twos_tui.play",),
+    "play": FORBIDDEN + COMMAND_LINE,
     # the puzzle data, model and solver use the engine only
     "puzzles": FORBIDDEN + ("twos_tui.ai", "twos_tui.play"),
 }
@@ -48,6 +61,21 @@ def test_core_imports_no_ui(sub):
         if any(m == x or m.startswith(x + ".") for x in LAYERS[sub])
     ]
     assert bad == []
+
+
+def test_no_subcommand_imports_back_from_cli():
+    """``cli.py`` is the top: the subcommands' modules take what they share from
+    ``cli_common`` below them (only ``__main__`` runs ``cli.main``)."""
+    bad = [
+        (f.name, m)
+        for f in sorted(PKG.rglob("*.py"))
+        if f.name != "__main__.py"
+        for m in _imports(f)
+        if m == "twos_tui.cli"
+    ]
+    assert bad == []
+    common = [m for m in _imports(PKG / "cli_common.py") if m.startswith("twos_tui")]
+    assert all(m == "twos_tui.play.names" for m in common), common
 
 
 def test_engine_import_loads_no_ui_module():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from twos_tui.engine import Action
+from twos_tui.play.net import messages as M
 from twos_tui.play.net import protocol as P
 from twos_tui.play.net.status import waiting_text
 
@@ -13,8 +14,8 @@ def test_a_good_move_decodes_to_an_action() -> None:
     msg = P.decode_client(
         '{"v":1,"type":"act","id":7,"action":{"kind":"play","cards":["3S","3H"]},"n":4}'
     )
-    assert msg["action"] == Action("play", ("3S", "3H"))
-    assert (msg["id"], msg["n"]) == (7, 4)
+    assert msg == M.Act(v=1, id=7, action=Action("play", ("3S", "3H")), n=4)
+    assert (msg.id, msg.n) == (7, 4)
 
 
 @pytest.mark.parametrize(
@@ -96,6 +97,92 @@ def test_chat_lines_are_cleaned_and_cut() -> None:
     assert P.clean_chat("a\u202eb\u200bc") == "a b c"
     assert len(P.clean_chat("y" * 1000)) == P.MAX_CHAT
     msg = P.decode_client('{"v":1,"type":"chat","text":"gg\\u0007 wp"}')
-    assert msg["text"] == "gg wp"
-    assert P.decode_client('{"v":1,"type":"join","code":"A","role":"watch"}')["role"] == "watch"
-    assert P.decode_client('{"v":1,"type":"sit"}')["name"] is None
+    assert isinstance(msg, M.Chat) and msg.text == "gg wp"
+    join = P.decode_client('{"v":1,"type":"join","code":"A","role":"watch"}')
+    assert isinstance(join, M.Join) and join.role == "watch"
+    sit = P.decode_client('{"v":1,"type":"sit"}')
+    assert isinstance(sit, M.Sit) and sit.name is None
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        M.Hello(v=1, id="h", client="twos-tui 1.0"),
+        M.Hello(v=2),
+        M.Join(v=1, id=3, code="ABCD-EFGH", name="Ana"),
+        M.Join(v=1, code="ABCD-EFGH", token="tok_en-1", role="watch"),
+        M.Act(v=1, id="m1", action=Action("play", ("3S", "10H")), n=12),
+        M.Act(v=1, action=Action("bid", (), 5)),
+        M.Check(v=1, id=9, action=Action("pass", ())),
+        M.Describe(v=1, action=Action("choose", ("2C",), "trumps")),
+        M.Ready(v=1, deal=3),
+        M.Ready(v=1),
+        M.Ping(v=1, id=1),
+        M.Leave(v=1),
+        M.Chat(v=1, id="c", text="gg [wp]"),
+        M.Watch(v=1),
+        M.Sit(v=1, name="Bo"),
+        M.Sit(v=1),
+    ],
+    ids=lambda m: type(m).__name__,
+)
+def test_every_client_message_type_goes_through_the_door_unchanged(msg) -> None:
+    """What the client's types put on the wire, the door decodes back into the same
+    typed message (each type its own class, with its own fields)."""
+    assert P.decode_client(P.encode(msg.to_json())) == msg
+
+
+def test_every_client_message_type_has_a_type_and_a_handler() -> None:
+    from twos_tui.play.net.dispatch import ROUTES
+
+    assert sorted(M.CLIENT_MESSAGES) == sorted(P.CLIENT_TYPES)
+    assert set(ROUTES) == set(M.CLIENT_MESSAGES.values())
+    for kind, cls in M.CLIENT_MESSAGES.items():
+        raw = _NEEDS_FIELDS.get(kind, f'{{"v":1,"type":"{kind}"}}')
+        assert type(P.decode_client(raw)) is cls, kind
+
+
+_NEEDS_FIELDS = {
+    "join": '{"v":1,"type":"join","code":"A"}',
+    "chat": '{"v":1,"type":"chat","text":"hi"}',
+    "act": '{"v":1,"type":"act","action":{"kind":"pass"}}',
+    "check": '{"v":1,"type":"check","action":{"kind":"pass"}}',
+    "describe": '{"v":1,"type":"describe","action":{"kind":"pass"}}',
+}
+
+
+def test_the_hosts_typed_messages_go_on_the_wire_as_before() -> None:
+    """The host's answers, refusals, goodbyes and welcomes are types now: the text on the
+    wire is what the dicts made before, key for key and in the same order."""
+    assert P.encode(M.Error(code=P.E_JOIN, reason="No.", id="r1")) == P.encode(
+        P.error(P.E_JOIN, "No.", "r1")
+    )
+    assert P.encode(M.Error(code=P.E_BAD, reason="No.")) == P.encode(P.error(P.E_BAD, "No."))
+    assert P.encode(M.Bye(reason="Goodbye.")) == '{"v":1,"type":"bye","reason":"Goodbye."}'
+    assert P.encode(M.Answer(id=None, kind="ping", result="pong")) == (
+        '{"v":1,"type":"answer","id":null,"kind":"ping","result":"pong"}'
+    )
+    table = M.TableInfo(
+        variant="twos",
+        players=3,
+        options={"a": 1},
+        names=["A", "B", "C"],
+        hold_s=120.0,
+        can_sit=True,
+    )
+    player = M.Welcome(id=4, role="player", seat=1, code="ABCD-EFGH", table=table, token="t")
+    watcher = M.Welcome(
+        id=None, role="watch", seat=None, code="ABCD-EFGH", table=table, note="Full."
+    )
+    assert P.encode(player) == (
+        '{"v":1,"type":"welcome","id":4,"role":"player","seat":1,"code":"ABCD-EFGH",'
+        '"table":{"variant":"twos","players":3,"options":{"a":1},"names":["A","B","C"],'
+        '"hold_s":120.0,"can_sit":true},"token":"t"}'
+    )
+    assert P.encode(watcher) == (
+        '{"v":1,"type":"welcome","id":null,"role":"watch","seat":null,"code":"ABCD-EFGH",'
+        '"table":{"variant":"twos","players":3,"options":{"a":1},"names":["A","B","C"],'
+        '"hold_s":120.0,"can_sit":true},"note":"Full."}'
+    )
+    with pytest.raises(P.Unsendable):
+        P.encode(M.Bye(reason="a\ud800"))

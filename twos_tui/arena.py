@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .ai import BASELINES, EXTRA_LEVELS, LEVELS, agent_for, ai_rng, normalize_level
+from .ai.options import parse_options
 from .engine import new_game, variant_class
 
 MAX_MOVES_PER_DEAL = 20_000
@@ -305,22 +306,6 @@ def format_report(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def parse_options(items: list[str] | None) -> dict[str, Any]:
-    """``["passing=locked", "target=50"]`` -> ``{"passing": "locked", "target": 50}``."""
-    out: dict[str, Any] = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--option takes ID=VALUE, not {item!r}")
-        v: Any = value
-        if value.lstrip("-").isdigit():
-            v = int(value)
-        elif value in ("true", "false"):
-            v = value == "true"
-        out[key] = v
-    return out
-
-
 def add_arena_parser(sub: Any) -> None:
     p = sub.add_parser(
         "arena",
@@ -333,7 +318,7 @@ def add_arena_parser(sub: Any) -> None:
         required=True,
         help="one agent per seat, comma-separated (e.g. hard,normal,normal,normal)",
     )
-    from .cli import SEED, int_range
+    from .cli_common import SEED, int_range
 
     p.add_argument(
         "--deals",

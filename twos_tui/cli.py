@@ -4,118 +4,39 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from . import __version__
+from .cli_common import (
+    COMMAND_HELP,
+    SEED,
+    SEED_DIGITS,
+    HelpFormatter,
+    OneLineParser,
+    RawEpilogFormatter,
+    count_words,
+    int_range,
+    shown,
+)
 
-TYPE_CHECKING = False  # (not ``typing``'s: importing typing is a sixth of --help's time)
-if TYPE_CHECKING:
-    from typing import NoReturn
-
-    from .play.net.server import HostedTable, TableServer
-
-
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, sized from ``os.get_terminal_size`` (argparse asks shutil,
-    whose import costs more than the rest of ``twos-tui --help``)."""
-
-    def __init__(
-        self,
-        prog: str,
-        indent_increment: int = 2,
-        max_help_position: int = 24,
-        width: int | None = None,
-    ) -> None:
-        if width is None:
-            width = _columns() - 2  # (as argparse does)
-        super().__init__(prog, indent_increment, max_help_position, width)
-
-
-def _columns() -> int:
-    try:
-        return max(int(os.environ["COLUMNS"]), 20)
-    except (KeyError, ValueError):
-        pass
-    try:
-        return max(os.get_terminal_size(sys.__stdout__.fileno()).columns, 20)  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        return 80
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """Every bad command line: one line on stderr (no usage block) and exit status 2;
-    the values echoed are cleaned of control characters (an escape code typed in an
-    argument never reaches the terminal raw)."""
-
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        kwargs.setdefault("formatter_class", HelpFormatter)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> NoReturn:
-        from .play.names import clean_text
-
-        self.exit(2, f"{self.prog}: error: {clean_text(message, 300)} (see --help)\n")
-
-
-def int_range(lo: int | None = None, hi: int | None = None):
-    """An argparse type: a whole number from ``lo`` to ``hi`` (a clear message and exit
-    status 2 otherwise, as argparse does for every bad argument)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number") from None
-        if lo is not None and value < lo or hi is not None and value > hi:
-            if hi is None:
-                raise argparse.ArgumentTypeError(f"must be at least {lo} (got {value})")
-            if lo is None:
-                raise argparse.ArgumentTypeError(f"must be at most {hi} (got {value})")
-            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi} (got {value})")
-        return value
-
-    parse.__name__ = "whole number"
-    return parse
-
-
-#: a seed is any whole number of at most this many digits (what a save may hold: a game
-#: started with a longer seed could never be continued)
-SEED_DIGITS = 400
-
-
-def SEED(text: str) -> int:  # noqa: N802 (an argparse type, named for its messages)
-    digits = text.strip().lstrip("+-")
-    if len(digits) > SEED_DIGITS:
-        raise argparse.ArgumentTypeError(f"a seed has at most {SEED_DIGITS} digits")
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number") from None
-
-
-def _shown(text: str) -> str:
-    from .play.names import clean_text
-
-    return repr(clean_text(text, 40))
-
-
-SEED.__name__ = "seed"
-
-
-def count_words(counts: tuple[int, ...] | list[int]) -> str:
-    """A game's player counts in words: "4", "2 or 3", "2 to 4", "2, 4 or 6"."""
-    counts = sorted(counts)
-    if len(counts) == 1:
-        return str(counts[0])
-    if counts == list(range(counts[0], counts[-1] + 1)) and len(counts) > 2:
-        return f"{counts[0]} to {counts[-1]}"
-    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
-
-
-class RawEpilogFormatter(HelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """:class:`HelpFormatter` that keeps the lines of the description and epilog (a
-    table stays a table)."""
+__all__ = [
+    "ALL",
+    "COMMAND_HELP",
+    "COMMAND_PARSERS",
+    "SEED",
+    "SEED_DIGITS",
+    "SEATS",
+    "HelpFormatter",
+    "OneLineParser",
+    "RawEpilogFormatter",
+    "build_parser",
+    "command_in",
+    "count_words",
+    "int_range",
+    "main",
+    "parse_seats",
+    "play_seats",
+]
 
 
 #: ``--seats``: what one seat may be (after an optional ``NAME=``)
@@ -147,10 +68,10 @@ def parse_seats(text: str) -> list[tuple[str | None, str, str | None]]:
             if cleaned != name:
                 if not cleaned or " ".join(clean_text(name, 200).split()) != name:
                     raise ValueError(
-                        f"seat {i}: the name {_shown(name)} has characters a name cannot have"
+                        f"seat {i}: the name {shown(name)} has characters a name cannot have"
                     )
                 raise ValueError(
-                    f"seat {i}: the name {_shown(name)} is too long "
+                    f"seat {i}: the name {shown(name)} is too long "
                     f"(at most {MAX_NAME_CELLS} characters)"
                 )
         kind, colon, level = word.lower().partition(":")
@@ -163,15 +84,15 @@ def parse_seats(text: str) -> list[tuple[str | None, str, str | None]]:
         elif kind == "ai":
             raise ValueError(
                 f"seat {i}: an AI's level is {', '.join(LEVELS[:-1])} or {LEVELS[-1]}, "
-                f"not {_shown(level)}"
+                f"not {shown(level)}"
             )
         else:
-            raise ValueError(f"seat {i} must be {SEAT_KINDS_TEXT}, not {_shown(word)}")
+            raise ValueError(f"seat {i} must be {SEAT_KINDS_TEXT}, not {shown(word)}")
     taken: set[str] = set()
     for name, _kind, _level in seats:
         if name is not None:
             if name.casefold() in taken:
-                raise ValueError(f"two seats are named {_shown(name)}: give each its own name")
+                raise ValueError(f"two seats are named {shown(name)}: give each its own name")
             taken.add(name.casefold())
     return seats
 
@@ -305,22 +226,6 @@ def add_odds_parser(sub: argparse._SubParsersAction) -> None:
     )
 
 
-#: The one-line help of every subcommand, in the order ``--help`` lists them.
-COMMAND_HELP: dict[str, str] = {
-    "play": "open a table of one variant directly",
-    "learn": "open the lessons (with a game: start that game's lesson at once)",
-    "puzzles": "positions with one best move, for each game",
-    "bench": "play random games and print engine speed",
-    "arena": "AI agents play seeded deals against each other (duplicate-style)",
-    "odds": "exact chances of every run shape in a dealt hand",
-    "stats": "your results per game, from the history",
-    "replay": "watch a recorded deal again, step by step",
-    "export": "export the history: one game as text, or CSV",
-    "serve": "play in a web browser (needs the web extra)",
-    "host": "host a table that friends join from their own computers",
-    "join": "sit at a table hosted on another computer",
-}
-
 #: Who defines each subcommand's arguments: ``"module:function"``, the function taking the
 #: subparsers object and adding its command(s). Only the module of the command being run
 #: is imported (``twos-tui --help`` and the home screen import none of them: the start
@@ -396,29 +301,6 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     )
     parser: argparse.ArgumentParser = sub.choices[command]
     return parser
-
-
-def run_hosted_ui(table: HostedTable, server: TableServer, seat: int) -> int:
-    """``twos-tui host`` with a screen: the host plays ``seat`` of ``table`` in the app
-    (``twos_tui.ui.app.run_hosted``), which starts ``server`` on its own loop
-    (``await server.start()``: ``server.host``/``server.port`` say where; ``port`` is
-    the bound one after it) and shows a :class:`~.play.net.host_view.HostSeatView` of
-    the table with the join code (``table.code``; ``net_cli.announce(table, server)``
-    has the lines to show)."""
-    from .ui import app
-
-    run_hosted = getattr(app, "run_hosted", None)
-    if run_hosted is None:  # the app's side comes with the UI work of issue 17
-        table.session.close()
-        if not table.reopened:
-            table.forget()
-        print(
-            "twos-tui: this version cannot show a hosted table yet (try --headless)",
-            file=sys.stderr,
-        )
-        return 2
-    result: int = run_hosted(table, server, seat)
-    return result
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -355,9 +355,30 @@ def run_host_cli(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             table.session.close()
             return 0
-    from .cli import run_hosted_ui
-
     return run_hosted_ui(table, server, seat)
+
+
+def run_hosted_ui(table: HostedTable, server: TableServer, seat: int) -> int:
+    """``twos-tui host`` with a screen: the host plays ``seat`` of ``table`` in the app
+    (``twos_tui.ui.app.run_hosted``), which starts ``server`` on its own loop
+    (``await server.start()``: ``server.host``/``server.port`` say where; ``port`` is
+    the bound one after it) and shows a :class:`~.play.net.host_view.HostSeatView` of
+    the table with the join code (``table.code``; ``net_cli.announce(table, server)``
+    has the lines to show)."""
+    from .ui import app
+
+    run_hosted = getattr(app, "run_hosted", None)
+    if run_hosted is None:  # the app's side comes with the UI work of issue 17
+        table.session.close()
+        if not table.reopened:
+            table.forget()
+        print(
+            "twos-tui: this version cannot show a hosted table yet (try --headless)",
+            file=sys.stderr,
+        )
+        return 2
+    result: int = run_hosted(table, server, seat)
+    return result
 
 
 # ----- join --------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any
 
-from .cli import COMMAND_HELP
+from .cli_common import COMMAND_HELP
 from .engine import VARIANT_IDS
 
 

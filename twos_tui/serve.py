@@ -66,7 +66,7 @@ INSTALL_HINT = (
 
 
 def add_serve_parser(sub: Any) -> None:
-    from .cli import int_range
+    from .cli_common import int_range
 
     p = sub.add_parser(
         "serve",

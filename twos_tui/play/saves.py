@@ -22,6 +22,9 @@ Nothing in the saves folder is trusted:
 
 Writes go to a temporary file made with exclusive creation in the saves folder (a planted
 link is never followed), are flushed to disk (``fsync``), then renamed over the save.
+
+The files are here (reading, writing, listing); what a save holds, its formats and its
+validation are :mod:`.save_data`, re-exported here (callers import ``saves``).
 """
 
 from __future__ import annotations
@@ -40,23 +43,73 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from .names import clean_name, clean_strings, clean_text, needs_cleaning
+from .names import clean_text
 from .paths import data_dir
 
-SAVE_FORMAT = 2  #: the format this version writes (see MIGRATIONS for older ones)
+# (what a save holds: its format and validation, imported from here as ``saves.X``)
+from .save_data import (
+    MAX_CLOCK_S,
+    MAX_HINT_ENTRIES,
+    MIGRATIONS,
+    SAVE_FIELDS,
+    SAVE_FORMAT,
+    LoadedSave,
+    NewerSaveError,
+    SaveError,
+    check_replays,
+    load_save_data,
+    migrate,
+    replayed_exactly,
+)
+
+__all__ = [
+    "APP_TAG",
+    "KEEP_SAVES",
+    "MAX_BLANK_BYTES",
+    "MAX_CLOCK_S",
+    "MAX_HINT_ENTRIES",
+    "MAX_SAVE_BYTES",
+    "MIGRATIONS",
+    "SAVE_FIELDS",
+    "SAVE_FORMAT",
+    "SAVE_ID_RE",
+    "TEMP_MAX_AGE",
+    "WRITER",
+    "LoadedSave",
+    "NewerSaveError",
+    "SaveError",
+    "SaveInfo",
+    "SaveWriter",
+    "check_replays",
+    "check_save_id",
+    "damaged_dir",
+    "delete_save",
+    "describe_when",
+    "describe_write_error",
+    "forget",
+    "inspect_save",
+    "list_saves",
+    "load_save_data",
+    "migrate",
+    "move_to_damaged",
+    "now",
+    "parse_save_bytes",
+    "prune_saves",
+    "read_save",
+    "read_save_bytes",
+    "remove_stray_temp_files",
+    "replayed_exactly",
+    "save_path",
+    "saves_dir",
+    "scan_saves",
+    "write_save",
+]
+
 KEEP_SAVES = 30  #: older finished saves beyond this many are deleted
 MAX_SAVE_BYTES = 16 * 2**20  #: a save file larger than this is refused unread
 MAX_BLANK_BYTES = 64 * 1024  #: more blank space than this (and a quarter of the file): refused
 SAVE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
 TEMP_MAX_AGE = 3600.0  #: a temporary file older than this (seconds) is a leftover
-
-
-class SaveError(Exception):
-    """A save that cannot be offered; ``str(err)`` is the reason, for the player."""
-
-
-class NewerSaveError(SaveError):
-    """A save written by a newer version of twos-tui (never overwritten)."""
 
 
 def saves_dir() -> Path:
@@ -164,254 +217,6 @@ def parse_save_bytes(raw: bytes) -> dict[str, Any]:
 def read_save(path: Path) -> dict[str, Any]:
     """A save file's data as it was written (not migrated, not validated)."""
     return parse_save_bytes(read_save_bytes(Path(path)))
-
-
-# ----- formats ------------------------------------------------------------------------
-
-
-def _from_format_1(data: dict[str, Any]) -> dict[str, Any]:
-    """Format 1 (twos-tui 0.1): no ``created`` time, no writer version, and AI levels
-    could carry the old alias ``basic``. Format 2 adds ``created`` and ``app`` and keeps
-    levels by their current names."""
-    from ..ai import LEVEL_ALIASES
-
-    out = dict(data)
-    out["format"] = 2
-    out.setdefault("created", data.get("updated"))
-    out.setdefault("app", "twos-tui 0.1")
-    seats = data.get("seats")
-    if isinstance(seats, list):
-        new = []
-        for s in seats:
-            if isinstance(s, dict) and isinstance(s.get("level"), str):
-                s = {**s, "level": LEVEL_ALIASES.get(s["level"], s["level"])}
-            new.append(s)
-        out["seats"] = new
-    return out
-
-
-#: format N -> the function that turns a format-N save into format N + 1
-MIGRATIONS = {1: _from_format_1}
-
-
-def migrate(data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` in the current :data:`SAVE_FORMAT`; :class:`NewerSaveError` for a save
-    from a newer version, :class:`SaveError` for one with no usable format."""
-    fmt = data.get("format")
-    if type(fmt) is not int or fmt < 1:
-        raise SaveError(f"it has no save format version (found {fmt!r:.20})")
-    if fmt > SAVE_FORMAT:
-        app = data.get("app")
-        # (the program's name is shown: escape codes in it never reach the terminal)
-        by = f" by {clean_name(app, '')}" if isinstance(app, str) and len(app) < 40 else ""
-        by = "" if by == " by " else by
-        raise NewerSaveError(
-            f"it was saved{by} in format {fmt}, newer than this version reads "
-            f"(format {SAVE_FORMAT}): update twos-tui to continue it"
-        )
-    while fmt < SAVE_FORMAT:
-        data = MIGRATIONS[fmt](data)
-        fmt = data["format"]
-    return data
-
-
-# ----- validation --------------------------------------------------------------------
-
-
-@dataclass
-class LoadedSave:
-    """A validated save: the rebuilt game and what the session needs around it."""
-
-    data: dict[str, Any]  #: migrated and cleaned
-    game: Any  #: the engine game
-    seats: list[dict[str, Any]]  #: name, kind, level per seat (cleaned, checked)
-    ai_rngs: dict[int, Any]  #: seat -> random.Random
-    updated: float
-    created: float
-
-
-#: the fields of a save (format 2); any other is damage, not something to ignore
-SAVE_FIELDS = frozenset(
-    ("format", "app", "created", "updated", "variant_name", "seats", "ai_rngs", "clock")
-    + ("hints", "game")
-)
-MAX_CLOCK_S = 10 * 365 * 24 * 3600  #: ten years at one table: more is a damaged clock
-MAX_HINT_ENTRIES = 100_000
-
-
-def _check_extras(data: dict[str, Any], players: int, deal_number: int) -> None:
-    """The save's own fields around the game, as strictly as the game's: unknown
-    fields, a clock that is not two sensible durations, hint counts that are not
-    ``[deal, seat, count]`` of this game are refused, with the reason."""
-    unknown = sorted(k for k in data if k not in SAVE_FIELDS)
-    if unknown:
-        raise SaveError(f"it holds a field no save has ({unknown[0]!r:.30})")
-    app = data.get("app")
-    if app is not None and (not isinstance(app, str) or len(app) > 100):
-        raise SaveError("the name of the program that wrote it is damaged")
-    name = data.get("variant_name")
-    if name is not None and (not isinstance(name, str) or len(name) > 100):
-        raise SaveError("the name of its game is damaged")
-    clock = data.get("clock")
-    if clock is not None:
-        if type(clock) is not dict or set(clock) - {"match", "deal"}:
-            raise SaveError("its clock is damaged (not the time at the table and in the deal)")
-        for key, what in (("match", "the match"), ("deal", "the deal")):
-            v = clock.get(key, 0)
-            if type(v) not in (int, float) or not 0 <= v <= MAX_CLOCK_S:
-                raise SaveError(f"its clock is damaged (the time in {what} is {v!r:.30})")
-    hints = data.get("hints")
-    if hints is not None:
-        if type(hints) is not list or len(hints) > MAX_HINT_ENTRIES:
-            raise SaveError("its hint counts are damaged (not a list of counts)")
-        for i, entry in enumerate(hints):
-            ok = (
-                type(entry) is list
-                and len(entry) == 3
-                and all(type(x) is int for x in entry)
-                and 0 <= entry[0] <= deal_number
-                and 0 <= entry[1] < players
-                and 0 < entry[2] <= 1_000_000
-            )
-            if not ok:
-                raise SaveError(
-                    f"its hint counts are damaged (entry {i + 1} is {entry!r:.40}, "
-                    "not [deal, seat, count])"
-                )
-
-
-def _finite_time(v: Any, where: str) -> float:
-    if type(v) not in (int, float) or not (0 <= v < 1e11):  # NaN fails both comparisons
-        raise SaveError(f"{where} is not a time ({v!r:.30})")
-    return float(v)
-
-
-def _first_difference(a: Any, b: Any, where: str = "") -> str:
-    """Where two JSON values first differ, as a short path (``hands[2]``)."""
-    if type(a) is dict and type(b) is dict:
-        for k in sorted(set(a) | set(b), key=str):
-            if a.get(k) != b.get(k):
-                return _first_difference(a.get(k), b.get(k), f"{where}.{k}" if where else str(k))
-    elif type(a) is list and type(b) is list and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            if x != y:
-                return _first_difference(x, y, f"{where}[{i}]")
-    return where or "the game"
-
-
-def replayed_exactly(data: dict[str, Any]) -> Any | None:
-    """The game a save's data describes, made by the engine from its seed and its moves,
-    when that gives exactly the data (every key, every value); else ``None`` (then
-    :func:`check_replays` and the engine's own checks say what is wrong). A genuine save
-    is its own replay: this is the whole check for it, and cheaper than the engine's
-    checks of a state it is given (a finished match of 500 moves: about 15 ms)."""
-    from ..engine import Action, new_game
-
-    try:
-        g = new_game(
-            data["variant"], data["players"], dict(data["options"]), data["seed"], data["names"]
-        )
-        for seat, act in data["actions"]:
-            if g.deal_over and not g.match_over and not g.to_act():
-                g.next_deal()
-            g.apply(seat, Action.from_json(act))
-        target = data["deal_number"]
-        while type(target) is int and g.deal_number < target and g.deal_over:
-            if g.match_over:
-                break
-            g.next_deal()
-        same = json.loads(json.dumps(g.to_json(), allow_nan=False)) == data
-    except Exception:  # whatever the data breaks: not its own replay
-        return None
-    return g if same else None
-
-
-def check_replays(game: Any, held: Any = None) -> None:
-    """A save is accepted only if replaying its seed and its moves with the engine gives
-    exactly the state it holds: a list of moves reversed, emptied or cut, cards moved
-    or swapped between hands, scores or flags changed by hand are all refused here with
-    a short reason (the engine's own checks see only that the cards add up). ``held``:
-    the keys the saved game data holds (an older save lacks what the engine gained
-    since, filled in on loading: only what it holds is compared)."""
-    from ..engine import EngineError
-
-    try:
-        replayed = game.replay()
-    except EngineError as e:
-        raise SaveError(f"its moves do not replay from its seed ({str(e)[:120]})") from None
-    except Exception as e:  # a move the engine cannot even read
-        raise SaveError(f"its moves do not replay from its seed ({type(e).__name__})") from None
-    mine, again = game.to_json(), replayed.to_json()
-    if held is not None:
-        mine = {k: v for k, v in mine.items() if k in held}
-        again = {k: v for k, v in again.items() if k in held}
-    if mine != again:
-        where = _first_difference(mine, again)
-        raise SaveError(
-            f"it does not match a replay of its own seed and moves ({where[:60]} differs)"
-        )
-
-
-def load_save_data(data: Any) -> LoadedSave:
-    """Migrate, clean and validate a save's data as a whole, rebuilding its game;
-    :class:`SaveError` (or :class:`NewerSaveError`) with the reason if it fails."""
-    from ..ai import BASELINES, LEVELS
-    from ..engine import GameDataError, load_game
-    from ..engine.validate import rng_state
-
-    if type(data) is not dict:
-        raise SaveError("it is not a save (not a JSON object)")
-    data = migrate(data)
-    if needs_cleaning(data):
-        data = clean_strings(data)
-    updated = _finite_time(data.get("updated"), "the time it was saved")
-    created = data.get("created", updated)
-    created = _finite_time(created, "the time it was started") if created is not None else updated
-    game_data = data.get("game")
-    if type(game_data) is not dict:
-        raise SaveError("it holds no game")
-    # the engine's own names are shown too: cleaned the same way as the seats'
-    names = game_data.get("names")
-    if type(names) is list:
-        game_data["names"] = [
-            clean_name(n, f"Player {i + 1}") if isinstance(n, str) else n
-            for i, n in enumerate(names)
-        ]
-    game = replayed_exactly(game_data)
-    if game is None:  # not a replay of itself: the engine's checks say what is wrong
-        try:
-            game = load_game(game_data)
-        except GameDataError as e:
-            raise SaveError(f"the game in it is damaged: {e}") from None
-        check_replays(game, set(game_data))
-    _check_extras(data, game.players, game.deal_number)
-    raw_seats = data.get("seats")
-    if type(raw_seats) is not list or len(raw_seats) != game.players:
-        have = len(raw_seats) if type(raw_seats) is list else "no"
-        raise SaveError(f"it has {have} seats for {game.players} players")
-    seats = []
-    for i, s in enumerate(raw_seats):
-        if type(s) is not dict or not isinstance(s.get("name"), str):
-            raise SaveError(f"seat {i + 1} is damaged")
-        kind = s.get("kind", "human")
-        level = s.get("level", "normal")
-        if kind not in ("human", "ai"):
-            raise SaveError(f"seat {i + 1} is neither a person nor the computer ({kind!r:.20})")
-        if not isinstance(level, str) or level not in LEVELS + BASELINES:
-            raise SaveError(f"seat {i + 1} has an unknown AI level ({level!r:.20})")
-        seats.append({"name": game.names[i], "kind": kind, "level": level})
-    raw_rngs = data.get("ai_rngs", {})
-    if type(raw_rngs) is not dict:
-        raise SaveError("the AI players' random generators are damaged")
-    rngs = {}
-    for k, v in raw_rngs.items():
-        if not (isinstance(k, str) and k.isdigit() and int(k) < game.players):
-            raise SaveError(f"an AI generator belongs to no seat ({k!r:.20})")
-        try:
-            rngs[int(k)] = rng_state(v, f"the AI generator of seat {int(k) + 1}")
-        except GameDataError as e:
-            raise SaveError(str(e)) from None
-    return LoadedSave(data, game, seats, rngs, updated, created)
 
 
 # ----- writing -----------------------------------------------------------------------

@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hidden", default="128,64")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
-    from ...arena import parse_options
+    from ..options import parse_options
 
     options = parse_options(a.option)
     counts = [int(x) for x in a.players.split(",")]

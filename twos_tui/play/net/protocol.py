@@ -2,11 +2,11 @@
 
 Every message is one JSON object in one WebSocket text frame, ``{"v": 1, "type": ...}``.
 ``v`` is the protocol version of the sender. Nothing here touches a game: it only turns
-text into checked dicts (or a :class:`BadMessage` with a reason a person can read) and
-dicts into text.
+text into checked, typed messages (:mod:`~.messages`), or a :class:`BadMessage` with a
+reason a person can read, and dicts into text.
 
-Why our own validator and not msgspec: the client sends seven small message types of
-two to five fields each; a table of field rules is a page of code with no dependency,
+Why our own validator and not msgspec: the client sends eleven small message types of
+none to four fields each; a table of field rules is a page of code with no dependency,
 and every refusal gets a reason in our own words (msgspec's messages name Python types
 and JSON paths). The cost of checking is far below the cost of the engine's ``check``.
 """
@@ -16,11 +16,14 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ...engine import Action
 from ...textdoor import TextRefused, checked_text, first_broken, may_hold_broken, mended, sendable
+from . import messages as M
+from .messages import RequestId
 
 PROTOCOL_VERSION = 1  #: the version this code speaks
 MIN_VERSION = 1  #: the oldest client version a host still serves
@@ -40,7 +43,7 @@ CHAT_RATE_PER_S = 0.5  #: chat lines a connection may send per second, on averag
 CHAT_BURST = 4.0  #: and at most this many in a burst
 CHAT_KEPT = 50  #: the last chat lines a table keeps for those who join later
 
-#: the client's messages and their fields: name -> (required?, checker)
+#: the client's messages (their types: :data:`~.messages.CLIENT_MESSAGES`)
 CLIENT_TYPES = (
     "hello",
     "join",
@@ -94,9 +97,12 @@ class Unsendable(ValueError):
     and no other is touched."""
 
 
-def encode(msg: dict[str, Any]) -> str:
-    """A message as compact JSON text (``v`` added); :class:`Unsendable` if a string in
-    it is not valid text (it would fail to encode on the wire)."""
+def encode(msg: dict[str, Any] | M.ServerMessage) -> str:
+    """A message (a host's typed one, or a dict) as compact JSON text (``v`` added);
+    :class:`Unsendable` if a string in it is not valid text (it would fail to encode on
+    the wire)."""
+    if isinstance(msg, M.ServerMessage):
+        msg = msg.to_json()
     if "v" not in msg:
         msg = {"v": PROTOCOL_VERSION, **msg}
     text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
@@ -110,7 +116,7 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not a number")
 
 
-def _req_id(d: dict[str, Any]) -> Any:
+def _req_id(d: Mapping[str, object]) -> RequestId:
     rid = d.get("id")
     if rid is None:
         return None
@@ -163,7 +169,7 @@ def _ident(value: str, what: str, rid: Any) -> str:
 
 
 def _text(
-    d: dict[str, Any],
+    d: Mapping[str, object],
     key: str,
     limit: int,
     rid: Any,
@@ -200,9 +206,10 @@ _ALLOWED: dict[str, frozenset[str]] = {
 }
 
 
-def decode_client(raw: str | bytes) -> dict[str, Any]:
-    """A client's message, checked: a dict whose fields have the right kinds (an
-    ``action`` field is made an :class:`Action`), or :class:`BadMessage`."""
+def decode_client(raw: str | bytes) -> M.ClientMessage:
+    """A client's message, checked: one of the types of :mod:`~.messages` (an
+    ``action`` field is made an :class:`Action`), or :class:`BadMessage` with the
+    reason."""
     if isinstance(raw, bytes):
         raise BadMessage("Messages are JSON text, not binary frames.")
     if len(raw) > MAX_MESSAGE_BYTES:
@@ -236,38 +243,89 @@ def decode_client(raw: str | bytes) -> dict[str, Any]:
     extra = set(d) - allowed
     if extra:
         raise BadMessage(f"A {kind} message has no field {sorted(extra)[0][:20]!r}.", req=rid)
-    out: dict[str, Any] = {"v": v, "type": kind, "id": rid}
-    if kind == "hello":
-        out["client"] = _text(d, "client", 80, rid, identifier=True) or ""
-    elif kind == "join":
-        out["code"] = _text(d, "code", 32, rid, required=True, identifier=True)
-        out["name"] = _text(d, "name", MAX_NAME, rid)
-        out["token"] = _text(d, "token", 128, rid, identifier=True)
-        role = d.get("role", "player")
-        if role not in ROLES:
-            raise BadMessage("The role is 'player' or 'watch'.", req=rid)
-        out["role"] = role
-    elif kind == "chat":
-        text = _text(d, "text", MAX_CHAT_RAW, rid, required=True) or ""
-        clean = clean_chat(text)
-        if not clean:
-            raise BadMessage("A chat line needs some text.", req=rid)
-        out["text"] = clean
-    elif kind == "sit":
-        out["name"] = _text(d, "name", MAX_NAME, rid)
-    elif kind in ("act", "check", "describe"):
-        out["action"] = _action(d.get("action"), rid)
-        if kind == "act":
-            n = d.get("n")
-            if n is not None and (type(n) is not int or not 0 <= n < 10**9):
-                raise BadMessage("The n of a move is the move counter it was made at.", req=rid)
-            out["n"] = n
-    elif kind == "ready":
-        deal = d.get("deal")
-        if deal is not None and (type(deal) is not int or not 0 <= deal < 10**9):
-            raise BadMessage("The deal of a ready is the number of the deal that ended.", req=rid)
-        out["deal"] = deal
-    return out
+    return _DECODERS[kind](d, v, rid)
+
+
+#: a client message's object, as JSON gave it (read only: its fields are checked one by
+#: one as the message's type is made)
+Fields = Mapping[str, object]
+
+
+def _hello(d: Fields, v: int, rid: RequestId) -> M.Hello:
+    return M.Hello(v=v, id=rid, client=_text(d, "client", 80, rid, identifier=True) or "")
+
+
+def _join(d: Fields, v: int, rid: RequestId) -> M.Join:
+    code = _text(d, "code", 32, rid, required=True, identifier=True) or ""
+    name = _text(d, "name", MAX_NAME, rid)
+    token = _text(d, "token", 128, rid, identifier=True)
+    role = d.get("role", "player")
+    if role == "player" or role == "watch":
+        return M.Join(v=v, id=rid, code=code, name=name, token=token, role=role)
+    raise BadMessage("The role is 'player' or 'watch'.", req=rid)
+
+
+def _chat(d: Fields, v: int, rid: RequestId) -> M.Chat:
+    text = _text(d, "text", MAX_CHAT_RAW, rid, required=True) or ""
+    clean = clean_chat(text)
+    if not clean:
+        raise BadMessage("A chat line needs some text.", req=rid)
+    return M.Chat(v=v, id=rid, text=clean)
+
+
+def _sit(d: Fields, v: int, rid: RequestId) -> M.Sit:
+    return M.Sit(v=v, id=rid, name=_text(d, "name", MAX_NAME, rid))
+
+
+def _act(d: Fields, v: int, rid: RequestId) -> M.Act:
+    action = _action(d.get("action"), rid)
+    n = d.get("n")
+    if n is not None and (type(n) is not int or not 0 <= n < 10**9):
+        raise BadMessage("The n of a move is the move counter it was made at.", req=rid)
+    return M.Act(v=v, id=rid, action=action, n=n)
+
+
+def _check(d: Fields, v: int, rid: RequestId) -> M.Check:
+    return M.Check(v=v, id=rid, action=_action(d.get("action"), rid))
+
+
+def _describe(d: Fields, v: int, rid: RequestId) -> M.Describe:
+    return M.Describe(v=v, id=rid, action=_action(d.get("action"), rid))
+
+
+def _ready(d: Fields, v: int, rid: RequestId) -> M.Ready:
+    deal = d.get("deal")
+    if deal is not None and (type(deal) is not int or not 0 <= deal < 10**9):
+        raise BadMessage("The deal of a ready is the number of the deal that ended.", req=rid)
+    return M.Ready(v=v, id=rid, deal=deal)
+
+
+_Decoder = Callable[[Fields, int, RequestId], M.ClientMessage]
+
+
+def _bare(cls: type[M.ClientMessage]) -> _Decoder:
+    """A message of ``cls`` with no fields of its own (``ping``, ``leave``, ``watch``)."""
+
+    def make(d: Fields, v: int, rid: RequestId) -> M.ClientMessage:
+        return cls(v=v, id=rid)
+
+    return make
+
+
+#: how each client message type is made from its checked object (its fields' own rules)
+_DECODERS: dict[str, _Decoder] = {
+    "hello": _hello,
+    "join": _join,
+    "act": _act,
+    "ready": _ready,
+    "check": _check,
+    "describe": _describe,
+    "ping": _bare(M.Ping),
+    "leave": _bare(M.Leave),
+    "chat": _chat,
+    "watch": _bare(M.Watch),
+    "sit": _sit,
+}
 
 
 _CONTROL = re.compile(
