@@ -41,8 +41,9 @@ the self-test: every ratio should come out near 1.0.
 
 Times are CPU seconds of the worker process (``--clock cpu``, the default: on a shared
 machine the wall clock also counts the waits for a core) or wall seconds (``--clock
-wall``). The default run (about a minute of CPU against a REF) is for a quick look; use
-more ``--rounds``, ``--games`` and ``--deals`` for figures to quote.
+wall``). The default run against a REF takes about 45 s of CPU (3.5 minutes of wall clock
+at a load average of 10 on two cores): a quick look; use more ``--rounds``, ``--games``
+and ``--deals`` for figures to quote.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -203,8 +205,10 @@ def worker(root: str) -> int:
 class Side:
     """One tree and its worker process."""
 
-    def __init__(self, name: str, root: Path) -> None:
+    def __init__(self, name: str, label: str, root: Path) -> None:
+        #: "this" or "ref" (the column and the key in --json), and what it is
         self.name = name
+        self.label = label
         self.root = root
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--worker", str(root)],
@@ -219,10 +223,10 @@ class Side:
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line:
-            raise RuntimeError(f"the worker of {self.name} ({self.root}) stopped")
+            raise RuntimeError(f"the worker of {self.label} ({self.root}) stopped")
         out: dict[str, Any] = json.loads(line)
         if "error" in out:
-            raise RuntimeError(f"{self.name} ({self.root}): {out['error']}")
+            raise RuntimeError(f"{self.label} ({self.root}): {out['error']}")
         return out
 
     def run(self, job: dict[str, Any]) -> dict[str, Any]:
@@ -358,15 +362,19 @@ def print_rows(section: str, rows: list[dict[str, Any]], sides: list[Side], a: A
             f"{a.decisions} decisions x {a.deals} deals a round, each searching "
             f"{a.rollouts} rollouts (climbing games) or {a.worlds} worlds (2v1, trick-taking)"
         )
-    print(f"\n{title} ({what}; min / median / max of {a.rounds} rounds, {a.clock} clock)")
-    head = f"{'game':<14}{'unit':>10}" + "".join(f"{s.name:>28}" for s in sides)
+    about = f"{title}: {what}; min / median / max of {a.rounds} rounds, {a.clock} clock"
+    if len(sides) == 2:
+        about += "; ratio: this tree's median over ref's"
+    print("\n" + textwrap.fill(about, 79))
+    head = f"{'game':<14}{'unit':>11}" + "".join(f"{s.name:>23}" for s in sides)
     print(head + ("   ratio" if len(sides) == 2 else ""))
+    print("-" * len(head + ("   ratio" if len(sides) == 2 else "")))
     for row in rows:
         cells = "".join(
-            f"{'{min:,.0f} / {median:,.0f} / {max:,.0f}'.format(**row[s.name]):>28}" for s in sides
+            f"{'{min:,.0f} / {median:,.0f} / {max:,.0f}'.format(**row[s.name]):>23}" for s in sides
         )
         ratio = f"   {row['ratio']:.2f}x" if row.get("ratio") else ""
-        print(f"{row['variant']:<14}{row['unit'] + '/s':>10}{cells}{ratio}", flush=True)
+        print(f"{row['variant']:<14}{row['unit'] + '/s':>11}{cells}{ratio}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -399,15 +407,16 @@ def main(argv: list[str] | None = None) -> int:
 
     out: dict[str, Any] = {"load_start": load(), "cores": os.cpu_count(), "settings": vars(a)}
     with tree_of(a.vs) if a.vs else _no_tree() as other:
-        sides = [Side("this tree", ROOT)]
+        sides = [Side("this", "this tree", ROOT)]
         try:
             if other is not None:
-                sides.append(Side(f"vs {other[1]}", other[0]))
+                sides.append(Side("ref", f"--vs {other[1]}", other[0]))
             out["trees"] = {s.name: s.package for s in sides}
+            out["ref"] = other[1] if other is not None else None
             if not a.json:
                 print(f"load average (1, 5, 15 min) at the start: {out['load_start']}")
                 for s in sides:
-                    print(f"{s.name}: {s.package}")
+                    print(f"{s.name}: {s.label}, {s.package}")
             for section in sections:
                 rows = measure(sides, section, variants, a, say)
                 out[section] = rows
