@@ -9,6 +9,7 @@ import random
 
 import pytest
 from ui_helpers import (
+    deal_over,
     play_until,
     screen_lines,
     screen_text,
@@ -31,14 +32,6 @@ pytestmark = pytest.mark.slow
 def data_home(tmp_path, monkeypatch):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
     return tmp_path
-
-
-def deal_over(variant: str, seed: int = 1, players: int | None = None) -> Session:
-    """A session (seat 0 human) whose first deal is over, the match not."""
-    session = Session.start(variant, None, players, {}, seed)
-    play_until(session.game, lambda g: g.deal_over, random.Random(seed))
-    assert not session.game.match_over
-    return session
 
 
 async def wait_screen(pilot, kind):
