@@ -9,6 +9,7 @@ import random
 
 import pytest
 from ui_helpers import (
+    ai_plays_the_deal,
     deal_over,
     play_until,
     screen_lines,
@@ -103,9 +104,7 @@ async def test_every_footer_shows_its_leave_key_at_80_columns():
     # a replay
     seats = [SeatConfig(n, AI) for n in ("Ada", "Bram", "Cleo", "Dev")]
     s = Session.start("big-two", seats, seed=12)
-    while not s.game.deal_over:
-        seat = s.game.to_act()[0]
-        s.apply(seat, s.ai_choose(seat))
+    ai_plays_the_deal(s)
     history.RECORDER.flush()
     app = make_app(ai_pause=0, replay=1)
     async with app.run_test(size=(80, 24)) as pilot:

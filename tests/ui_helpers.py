@@ -183,6 +183,13 @@ def deal_over(variant: str, seed: int = 1, players: int | None = None) -> Sessio
     return session
 
 
+def ai_plays_the_deal(session: Session) -> None:
+    """Every seat (a person's too) plays the session's deal to its end with its AI."""
+    while not session.game.deal_over:
+        seat = session.game.to_act()[0]
+        session.apply(seat, session.ai_choose(seat))
+
+
 async def press_hint(pilot) -> None:
     """``h``, then wait for the hint: a hard hint is searched for on a thread."""
     await pilot.press("h")
