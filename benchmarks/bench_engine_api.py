@@ -35,9 +35,11 @@ add`` in a temporary folder and removed after; or the path of a checkout already
 the two are INTERLEAVED: per round and per game, one side then the other (the order
 swapped every round), so a change of machine load falls on both alike. Round ``k`` plays
 the same seeds on both sides and other seeds than round ``k - 1``. Printed per game:
-min / median / max of the rounds per side and the ratio of the medians (this tree over
-REF), and the load average at the start and the end. ``--vs HEAD`` on a clean tree is
-the self-test: every ratio should come out near 1.0.
+min / median / max of the rounds per side and the ratio (this tree over REF): the median
+of the rounds' own ratios (a round's positions are the same on both sides, so its ratio
+is free of how hard that round's deals are, which moves the rates themselves), and the
+load average at the start and the end. ``--vs HEAD`` on a clean tree is the self-test:
+every ratio should come out near 1.0.
 
 Times are CPU seconds of the worker process (``--clock cpu``, the default: on a shared
 machine the wall clock also counts the waits for a core) or wall seconds (``--clock
@@ -346,8 +348,10 @@ def measure(
                 "all": [round(x, 1) for x in xs],
             }
         if len(sides) == 2:
-            ref = row[sides[1].name]["median"]
-            row["ratio"] = round(row[sides[0].name]["median"] / ref, 3) if ref else None
+            pairs = zip(rates[(sides[0].name, v)], rates[(sides[1].name, v)], strict=True)
+            ratios = [x / y for x, y in pairs if y > 0]
+            row["ratio"] = round(statistics.median(ratios), 3) if ratios else None
+            row["ratios"] = [round(r, 3) for r in ratios]
         rows.append(row)
     return rows
 
@@ -364,7 +368,7 @@ def print_rows(section: str, rows: list[dict[str, Any]], sides: list[Side], a: A
         )
     about = f"{title}: {what}; min / median / max of {a.rounds} rounds, {a.clock} clock"
     if len(sides) == 2:
-        about += "; ratio: this tree's median over ref's"
+        about += "; ratio: this over ref, the median of the rounds' ratios"
     print("\n" + textwrap.fill(about, 79))
     head = f"{'game':<14}{'unit':>11}" + "".join(f"{s.name:>23}" for s in sides)
     print(head + ("   ratio" if len(sides) == 2 else ""))
