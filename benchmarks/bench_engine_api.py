@@ -170,15 +170,23 @@ def search(
 
 
 def worker(root: str) -> int:
-    """Answer one JSON job a line on stdin with one JSON line on stdout."""
+    """Answer one JSON job a line on stdin with one JSON line on stdout (what the code
+    under test prints goes to stderr, so it cannot garble an answer)."""
+    answers = sys.stdout
+    sys.stdout = sys.stderr
+
+    def answer(out: dict[str, Any]) -> None:
+        answers.write(json.dumps(out) + "\n")
+        answers.flush()
+
     sys.path.insert(0, root)
     import twos_tui
 
     where = Path(twos_tui.__file__).resolve()
     if not where.is_relative_to(Path(root).resolve()):
-        print(json.dumps({"error": f"twos_tui came from {where}, not from {root}"}), flush=True)
+        answer({"error": f"twos_tui came from {where}, not from {root}"})
         return 1
-    print(json.dumps({"ready": str(where.parent)}), flush=True)
+    answer({"ready": str(where.parent)})
     for line in sys.stdin:
         job = json.loads(line)
         clock = clock_of(job["clock"])
@@ -196,7 +204,7 @@ def worker(root: str) -> int:
                 )
         except Exception as e:  # said to the driver, which stops the run
             out = {"error": f"{type(e).__name__}: {e}"}
-        print(json.dumps(out), flush=True)
+        answer(out)
     return 0
 
 
@@ -219,7 +227,11 @@ class Side:
             text=True,
             cwd=str(root),
         )
-        self.package = str(self._read()["ready"])
+        try:
+            self.package = str(self._read()["ready"])
+        except BaseException:
+            self.close()
+            raise
 
     def _read(self) -> dict[str, Any]:
         assert self.proc.stdout is not None
@@ -410,25 +422,29 @@ def main(argv: list[str] | None = None) -> int:
             print(text, file=sys.stderr, flush=True)
 
     out: dict[str, Any] = {"load_start": load(), "cores": os.cpu_count(), "settings": vars(a)}
-    with tree_of(a.vs) if a.vs else _no_tree() as other:
-        sides = [Side("this", "this tree", ROOT)]
-        try:
-            if other is not None:
-                sides.append(Side("ref", f"--vs {other[1]}", other[0]))
-            out["trees"] = {s.name: s.package for s in sides}
-            out["ref"] = other[1] if other is not None else None
-            if not a.json:
-                print(f"load average (1, 5, 15 min) at the start: {out['load_start']}")
-                for s in sides:
-                    print(f"{s.name}: {s.label}, {s.package}")
-            for section in sections:
-                rows = measure(sides, section, variants, a, say)
-                out[section] = rows
+    try:
+        with tree_of(a.vs) if a.vs else _no_tree() as other:
+            sides = [Side("this", "this tree", ROOT)]
+            try:
+                if other is not None:
+                    sides.append(Side("ref", f"--vs {other[1]}", other[0]))
+                out["trees"] = {s.name: s.package for s in sides}
+                out["ref"] = other[1] if other is not None else None
                 if not a.json:
-                    print_rows(section, rows, sides, a)
-        finally:
-            for s in sides:
-                s.close()
+                    print(f"load average (1, 5, 15 min) at the start: {out['load_start']}")
+                    for s in sides:
+                        print(f"{s.name}: {s.label}, {s.package}")
+                for section in sections:
+                    rows = measure(sides, section, variants, a, say)
+                    out[section] = rows
+                    if not a.json:
+                        print_rows(section, rows, sides, a)
+            finally:
+                for s in sides:
+                    s.close()
+    except RuntimeError as e:  # a worker stopped or said what went wrong
+        print(f"bench_engine_api: {e}", file=sys.stderr)
+        return 1
     out["load_end"] = load()
     if a.json:
         print(json.dumps(out))

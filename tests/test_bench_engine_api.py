@@ -97,3 +97,20 @@ def test_a_ref_that_is_neither_a_commit_nor_a_checkout_is_refused() -> None:
     done = run("--vs", "no-such-ref-anywhere", "--section", "games", "--variant", "2v1")
     assert done.returncode != 0
     assert "neither a git ref" in done.stderr
+
+
+def test_a_checkout_whose_games_fail_is_named_with_its_error(tmp_path: Path) -> None:
+    """The other side's package prints as it loads (its worker still answers) and then
+    fails to start a game: one line says which side and why, and the run fails."""
+    pkg = tmp_path / "twos_tui"
+    (pkg / "engine").mkdir(parents=True)
+    (pkg / "__init__.py").write_text('print("hello from a chatty package")\n')
+    (pkg / "engine" / "__init__.py").write_text(
+        "def new_game(*args, **kw):\n    raise RuntimeError('no games in this tree')\n"
+    )
+    done = run("--vs", str(tmp_path), "--section", "games", "--variant", "twos")
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == (
+        f"bench_engine_api: --vs {tmp_path} ({tmp_path}): RuntimeError: no games in this tree"
+    )
