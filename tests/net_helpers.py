@@ -115,6 +115,18 @@ async def ssh_connect(door: Any, key: Any, username: str = "ana") -> Any:
     )
 
 
+async def at_the_code_prompt(
+    conn: Any, term_type: str = "xterm", term_size: tuple[int, int] | None = None
+) -> tuple[Any, SshScreen]:
+    """A terminal session on the SSH connection ``conn`` (its process and its screen),
+    read until the door asks for the table's code."""
+    size = {} if term_size is None else {"term_size": term_size}
+    proc = await conn.create_process(term_type=term_type, encoding=None, **size)
+    screen = SshScreen(proc)
+    await screen.until(lambda s: s.has("Code:"))
+    return proc, screen
+
+
 async def join(server: TableServer, table: HostedTable, name: str, **kw: Any) -> TableClient:
     c = TableClient("127.0.0.1", server.port, table.code, name, retry_delays=(0.05, 0.1, 0.2), **kw)
     await c.open()

@@ -14,6 +14,7 @@ import sys
 import pytest
 from net_helpers import (
     SshScreen,
+    at_the_code_prompt,
     live_server,
     open_door,
     plain,
@@ -47,11 +48,7 @@ async def test_a_guest_types_the_code_sees_the_table_and_plays(tmp_path, monkeyp
         server.add(table)
         door = await open_door(server, authorized_keys=auth)
         async with await ssh_connect(door, good, "ana") as conn:
-            proc = await conn.create_process(
-                term_type="xterm-256color", term_size=(100, 30), encoding=None
-            )
-            screen = SshScreen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+            proc, screen = await at_the_code_prompt(conn, "xterm-256color", (100, 30))
             proc.stdin.write(b"NOPE\r")
             await screen.until(lambda s: s.has("No table here has that code."))
             proc.stdin.write(table.code.lower().replace("-", "").encode() + b"\r")
@@ -100,11 +97,7 @@ async def test_a_guest_who_types_the_code_and_watch_sees_every_seat(tmp_path, mo
         server.add(table)
         door = await open_door(server, authorized_keys=auth)
         async with await ssh_connect(door, good, "eve") as conn:
-            proc = await conn.create_process(
-                term_type="xterm-256color", term_size=(80, 24), encoding=None
-            )
-            screen = SshScreen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+            proc, screen = await at_the_code_prompt(conn, "xterm-256color", (80, 24))
             proc.stdin.write(table.code.encode() + b" watch\r")
             names = list(g.names)
             await screen.until(
@@ -154,9 +147,7 @@ async def test_no_terminal_wrong_key_and_the_per_address_cap_are_refused(
             assert "needs a terminal" in str(result.stderr)
         # one connection from 127.0.0.1 at a time: the second is refused with a sentence
         async with await ssh_connect(door, good) as first:
-            proc = await first.create_process(term_type="xterm", encoding=None)
-            screen = SshScreen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+            proc, _ = await at_the_code_prompt(first)
             with pytest.raises(asyncssh.DisconnectError) as e:
                 await ssh_connect(door, good)
             assert "Too many connections from your address (1 at most)." in str(e.value.reason)
@@ -166,8 +157,7 @@ async def test_no_terminal_wrong_key_and_the_per_address_cap_are_refused(
         # once the first has gone, the address may come in again
         await until(lambda: not door.by_address, "the first connection's address let go", 30)
         async with await ssh_connect(door, good) as again:
-            proc = await again.create_process(term_type="xterm", encoding=None)
-            await SshScreen(proc).until(lambda s: s.has("Code:"))
+            await at_the_code_prompt(again)
 
 
 def test_the_host_key_is_made_once_and_kept_private(tmp_path) -> None:

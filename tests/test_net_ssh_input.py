@@ -11,7 +11,15 @@ import os
 import re
 
 import pytest
-from net_helpers import SshScreen, live_server, open_door, plain, remote_table, ssh_connect, until
+from net_helpers import (
+    at_the_code_prompt,
+    live_server,
+    open_door,
+    plain,
+    remote_table,
+    ssh_connect,
+    until,
+)
 from ui_helpers import wait_for
 
 asyncssh = pytest.importorskip("asyncssh")
@@ -53,11 +61,7 @@ async def test_a_1_mib_paste_is_capped_and_the_guest_game_stays_responsive(
         server.add(table)
         door = await open_door(server)
         async with await ssh_connect(door, key, "ana") as conn:
-            proc = await conn.create_process(
-                term_type="xterm-256color", term_size=(100, 30), encoding=None
-            )
-            screen = SshScreen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+            proc, screen = await at_the_code_prompt(conn, "xterm-256color", (100, 30))
             proc.stdin.write(table.code.encode() + b"\r")
             await screen.until(lambda s: s.has("c Chat") and s.has("ana"), timeout=90)
             (pid,) = door.children
@@ -97,9 +101,7 @@ async def test_each_line_at_the_code_prompt_is_a_try(tmp_path, monkeypatch, key)
         server.add(remote_table("twos", seed=5, autosave=False))
         door = await open_door(server)
         async with await ssh_connect(door, key) as conn:
-            proc = await conn.create_process(term_type="xterm", encoding=None)
-            screen = SshScreen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+            proc, screen = await at_the_code_prompt(conn)
             proc.stdin.write(b"NOPE1\rNOPE2\r\nNOPE3\r")
             await asyncio.wait_for(proc.wait_closed(), 30)
             rest = await proc.stdout.read()
@@ -119,9 +121,7 @@ async def test_a_good_code_after_a_wrong_one_in_one_write_opens_the_table(
         table = server.add(remote_table("twos", seed=5, autosave=False))
         door = await open_door(server)
         async with await ssh_connect(door, key) as conn:
-            proc = await conn.create_process(term_type="xterm", encoding=None)
-            screen = SshScreen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+            proc, screen = await at_the_code_prompt(conn)
             proc.stdin.write(b"NOPE\r" + table.code.encode() + b" watch\r")
             await screen.until(lambda s: s.has("No table here has that code."))
             await until(lambda: door.children, "the guest's app started", 30)
@@ -139,9 +139,7 @@ async def test_a_guest_who_leaves_at_the_code_prompt_is_one_quiet_line(
         server.add(remote_table("twos", seed=5, autosave=False))
         door = await open_door(server)
         conn = await ssh_connect(door, key, "bo")
-        proc = await conn.create_process(term_type="xterm", encoding=None)
-        screen = SshScreen(proc)
-        await screen.until(lambda s: s.has("Code:"))
+        proc, _ = await at_the_code_prompt(conn)
         proc.stdin.write(b"AB")
         conn.abort()  # the guest's network goes: no goodbye
         await until(lambda: door.open_count == 0 and not door._sessions, "the session closed", 30)
