@@ -1,10 +1,11 @@
-"""Helpers of the network tests: a live server on 127.0.0.1 (an ephemeral port) and bot
-clients on the same loop."""
+"""Helpers of the network tests: a live server on 127.0.0.1 (an ephemeral port), bot
+clients on the same loop, and an SSH door with a guest's terminal read as it comes."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from typing import Any
 
 from twos_tui.engine import Action
@@ -53,6 +54,77 @@ async def until(cond, what: str = "the condition", timeout: float = 60.0, step: 
             raise AssertionError(f"waited {timeout:.0f} s for {what}")
         await asyncio.sleep(step)
     return value
+
+
+# ----- the SSH door ------------------------------------------------------------------
+#: the escape codes a terminal gets (CSI, charset, keypad and OSC sequences)
+ESCAPES = re.compile(
+    rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\][^\x07]*\x07"
+)
+
+
+def plain(data: bytes) -> str:
+    """The text of a terminal's bytes, its escape codes taken out."""
+    return ESCAPES.sub(b"", data).decode("utf-8", "replace")
+
+
+class SshScreen:
+    """The bytes an SSH session's terminal got, read as they come."""
+
+    def __init__(self, process: Any) -> None:
+        self.process = process
+        self.data = b""
+
+    async def until(self, pred: Any, timeout: float = 60.0) -> None:
+        async def read() -> None:
+            while not pred(self):
+                chunk = await self.process.stdout.read(65536)
+                if not chunk:
+                    raise AssertionError(f"the session ended; it showed {plain(self.data)[-800:]}")
+                self.data += chunk
+
+        await asyncio.wait_for(read(), timeout)
+
+    def has(self, text: str) -> bool:
+        return text in plain(self.data)
+
+
+async def open_door(server: TableServer, **kw: Any) -> Any:
+    """An SSH door of ``server`` on an ephemeral port (``kw`` go to ``SshDoor``), started."""
+    from twos_tui.play.net.ssh_door import SshDoor
+
+    door = SshDoor(0, **kw)
+    server.doors.append(door)
+    await door.start(server)
+    return door
+
+
+async def ssh_connect(door: Any, key: Any, username: str = "ana") -> Any:
+    """An asyncssh client connection to ``door`` with ``key``, as a guest's ssh makes."""
+    import asyncssh
+
+    return await asyncssh.connect(
+        "127.0.0.1",
+        door.port,
+        username=username,
+        client_keys=[key],
+        known_hosts=None,
+        agent_path=None,
+        password=None,
+        kbdint_auth=False,
+    )
+
+
+async def at_the_code_prompt(
+    conn: Any, term_type: str = "xterm", term_size: tuple[int, int] | None = None
+) -> tuple[Any, SshScreen]:
+    """A terminal session on the SSH connection ``conn`` (its process and its screen),
+    read until the door asks for the table's code."""
+    size = {} if term_size is None else {"term_size": term_size}
+    proc = await conn.create_process(term_type=term_type, encoding=None, **size)
+    screen = SshScreen(proc)
+    await screen.until(lambda s: s.has("Code:"))
+    return proc, screen
 
 
 async def join(server: TableServer, table: HostedTable, name: str, **kw: Any) -> TableClient:

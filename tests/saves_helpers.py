@@ -2,14 +2,62 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
 import random
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
+
+#: another twos-tui process holding a save open: "session" resumes it as the app does,
+#: "lock" only takes its lock; each says "open", then waits to be killed
+HOLDERS = {
+    "session": textwrap.dedent(
+        """
+        import sys, time
+        from twos_tui.play import saves
+        from twos_tui.play.session import Session
+        info = next(i for i in saves.list_saves() if i.save_id == sys.argv[1])
+        s = Session.resume(info)
+        print("open", flush=True)
+        time.sleep(60)
+        """
+    ),
+    "lock": textwrap.dedent(
+        """
+        import sys, time
+        from twos_tui.play import locks
+        locks.acquire(sys.argv[1])
+        print("open", flush=True)
+        time.sleep(60)
+        """
+    ),
+}
+
+
+@contextlib.contextmanager
+def open_elsewhere(
+    home: Path, save_id: str, how: str = "session"
+) -> Iterator[subprocess.Popen[str]]:
+    """The save ``save_id`` of the data folder ``home`` held open by another process
+    (:data:`HOLDERS`) for the block; the process is killed at its end."""
+    env = dict(os.environ, TWOS_TUI_HOME=str(home))
+    other = subprocess.Popen(
+        [sys.executable, "-c", HOLDERS[how], save_id], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert other.stdout is not None and other.stdout.readline().strip() == "open"
+        yield other
+    finally:
+        other.kill()
+        other.wait()
 
 
 def real_save(variant: str = "big-two", moves: int = 6, seed: int = 3, **kw: Any) -> dict:

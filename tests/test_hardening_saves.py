@@ -11,13 +11,12 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 from pathlib import Path
 
 import pytest
-from saves_helpers import crafted_saves, place, real_save, snapshot
+from saves_helpers import crafted_saves, open_elsewhere, place, real_save, snapshot
 
 from twos_tui.play import locks, saves
 from twos_tui.play.saves import SaveError
@@ -305,28 +304,11 @@ def test_a_full_or_read_only_disk_gives_one_notice_and_play_goes_on(monkeypatch,
 
 # ----- case 7: two apps on one save ----------------------------------------------------
 
-HOLDER = textwrap.dedent(
-    """
-    import sys, time
-    from twos_tui.play import saves
-    from twos_tui.play.session import Session
-    info = next(i for i in saves.list_saves() if i.save_id == sys.argv[1])
-    s = Session.resume(info)
-    print("open", flush=True)
-    time.sleep(60)
-    """
-)
-
 
 def test_a_save_open_in_another_app_is_locked_and_offered_as_a_copy(folder, data_home):
     first = Session.start("twos", seed=8)
     first.close()
-    env = dict(os.environ, TWOS_TUI_HOME=str(data_home))
-    other = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, first.save_id], stdout=subprocess.PIPE, text=True, env=env
-    )
-    try:
-        assert other.stdout.readline().strip() == "open"
+    with open_elsewhere(data_home, first.save_id) as other:
         (info,) = saves.list_saves()
         assert locks.holder(info.save_id)["pid"] == other.pid
         with pytest.raises(locks.SaveLocked) as err:
@@ -337,9 +319,6 @@ def test_a_save_open_in_another_app_is_locked_and_offered_as_a_copy(folder, data
         seat = copy.game.to_act()[0]
         copy.apply(seat, copy.game.legal_actions(seat)[0])
         copy.close()
-    finally:
-        other.kill()
-        other.wait()
     # the other app was killed: its lock is stale and the save opens again
     original = next(i for i in saves.list_saves() if i.save_id == info.save_id)
     assert locks.holder(original.save_id) is None

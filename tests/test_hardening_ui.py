@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import errno
 import json
-import os
 import random
 
 import pytest
 import ui_helpers
 from rich.text import Text
-from saves_helpers import crafted_saves, mutate, place, real_save
+from saves_helpers import crafted_saves, mutate, open_elsewhere, place, real_save
 from textual.command import CommandPalette
 
 from twos_tui.engine import VARIANT_IDS
@@ -306,19 +305,9 @@ async def test_the_app_starts_with_every_crafted_and_mutated_save(data_home):
 
 
 async def test_a_save_open_elsewhere_is_offered_as_a_copy(data_home):
-    import subprocess
-    import sys
-
-    from test_hardening_saves import HOLDER
-
     first = Session.start("twos", seed=8)
     first.close()
-    env = dict(os.environ, TWOS_TUI_HOME=str(data_home))
-    other = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, first.save_id], stdout=subprocess.PIPE, text=True, env=env
-    )
-    try:
-        assert other.stdout.readline().strip() == "open"
+    with open_elsewhere(data_home, first.save_id):
         app = make_app(ai_pause=0)
         async with app.run_test(size=(100, 30)) as pilot:
             screen = await open_continue(pilot, app)
@@ -329,9 +318,6 @@ async def test_a_save_open_elsewhere_is_offered_as_a_copy(data_home):
             await pilot.press("c")
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
             assert app.session.save_id != first.save_id
-    finally:
-        other.kill()
-        other.wait()
     assert len(saves.list_saves()) == 2
 
 

@@ -11,6 +11,7 @@ import textwrap
 import time
 
 import pytest
+from saves_helpers import open_elsewhere
 from ui_helpers import wait_for, wait_for_screen
 
 from twos_tui.play import locks, saves
@@ -25,34 +26,15 @@ def data_home(tmp_path, monkeypatch):
     locks.release_all()
 
 
-HOLDER = textwrap.dedent(
-    """
-    import sys, time
-    from twos_tui.play import locks
-    locks.acquire(sys.argv[1])
-    print("open", flush=True)
-    time.sleep(60)
-    """
-)
-
-
 def test_a_save_open_in_another_app_is_not_deleted(data_home):
     s = Session.start("twos", seed=8)
     s.close()
     path = saves.save_path(s.save_id)
-    env = dict(os.environ, TWOS_TUI_HOME=str(data_home))
-    other = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, s.save_id], stdout=subprocess.PIPE, text=True, env=env
-    )
-    try:
-        assert other.stdout.readline().strip() == "open"
+    with open_elsewhere(data_home, s.save_id, "lock") as other:
         with pytest.raises(locks.SaveLocked) as err:
             locks.delete_locked_save(s.save_id)
         assert f"process {other.pid}" in err.value.who()
         assert path.exists()
-    finally:
-        other.kill()
-        other.wait()
     locks.delete_locked_save(s.save_id)  # nobody has it now
     assert not path.exists()
 
@@ -132,12 +114,7 @@ async def test_the_continue_list_refuses_to_delete_a_save_open_elsewhere(data_ho
 
     s = Session.start("twos", seed=5)
     s.close()
-    env = dict(os.environ, TWOS_TUI_HOME=str(data_home))
-    other = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, s.save_id], stdout=subprocess.PIPE, text=True, env=env
-    )
-    try:
-        assert other.stdout.readline().strip() == "open"
+    with open_elsewhere(data_home, s.save_id, "lock") as other:
         app = make_app(ai_pause=0)
         async with app.run_test(size=(100, 30)) as pilot:
             await wait_for_screen(pilot, HomeScreen)
@@ -150,9 +127,6 @@ async def test_the_continue_list_refuses_to_delete_a_save_open_elsewhere(data_ho
             notes = [str(n.message) for n in app._notifications]
             assert any("Not deleted" in n and f"process {other.pid}" in n for n in notes), notes
             assert len(saves.list_saves()) == 1
-    finally:
-        other.kill()
-        other.wait()
 
 
 # ----- item 12: saves checked as strictly as the game state ------------------------------

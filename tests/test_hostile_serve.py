@@ -62,9 +62,8 @@ def test_the_malformed_classes_are_refused_and_sizes_clamped():
     assert clamp_size("9" * 50, 80, MAX_COLS) == 80
 
 
-#: the stand-in app: reads what the server sends until it says quit (or 60 s pass)
-STAND_IN = (
-    "import os, select, sys, time\n"
+#: a stand-in app's loop: read what the server sends until it says quit (or 60 s pass)
+READ_UNTIL_QUIT = (
     "end = time.monotonic() + 60\n"
     "seen = b''\n"
     "while time.monotonic() < end and b'quit' not in seen:\n"
@@ -74,6 +73,8 @@ STAND_IN = (
     "            break\n"
     "        seen = seen[-100:] + chunk\n"
 )
+#: the stand-in app: reads what the server sends until it says quit
+STAND_IN = "import os, select, sys, time\n" + READ_UNTIL_QUIT
 SLEEPER = f"{shlex.quote(sys.executable)} -c {shlex.quote(STAND_IN)}"
 
 

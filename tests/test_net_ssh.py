@@ -8,47 +8,26 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import stat
 import sys
 
 import pytest
-from net_helpers import live_server, remote_table
+from net_helpers import (
+    SshScreen,
+    at_the_code_prompt,
+    live_server,
+    open_door,
+    plain,
+    remote_table,
+    ssh_connect,
+    until,
+)
 
 asyncssh = pytest.importorskip("asyncssh")
 if os.name != "posix":  # pragma: no cover
     pytest.skip("the SSH door needs pseudo-terminals (POSIX)", allow_module_level=True)
 
-from twos_tui.play.net.ssh_door import SshDoor, host_key  # noqa: E402
-
-ESCAPES = re.compile(
-    rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\][^\x07]*\x07"
-)
-
-
-def plain(data: bytes) -> str:
-    return ESCAPES.sub(b"", data).decode("utf-8", "replace")
-
-
-class Screen:
-    """The bytes an SSH session's terminal got, read as they come."""
-
-    def __init__(self, process) -> None:
-        self.process = process
-        self.data = b""
-
-    async def until(self, pred, timeout: float = 60.0) -> None:
-        async def read() -> None:
-            while not pred(self):
-                chunk = await self.process.stdout.read(65536)
-                if not chunk:
-                    raise AssertionError(f"the session ended; it showed {plain(self.data)[-800:]}")
-                self.data += chunk
-
-        await asyncio.wait_for(read(), timeout)
-
-    def has(self, text: str) -> bool:
-        return text in plain(self.data)
+from twos_tui.play.net.ssh_door import host_key  # noqa: E402
 
 
 @pytest.fixture
@@ -60,19 +39,6 @@ def keys(tmp_path):
     return good, bad, str(auth)
 
 
-async def connect(door: SshDoor, key, username: str = "ana"):
-    return await asyncssh.connect(
-        "127.0.0.1",
-        door.port,
-        username=username,
-        client_keys=[key],
-        known_hosts=None,
-        agent_path=None,
-        password=None,
-        kbdint_auth=False,
-    )
-
-
 @pytest.mark.slow
 async def test_a_guest_types_the_code_sees_the_table_and_plays(tmp_path, monkeypatch, keys):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path / "home"))
@@ -80,15 +46,9 @@ async def test_a_guest_types_the_code_sees_the_table_and_plays(tmp_path, monkeyp
     table = remote_table("twos", seed=5, kinds=["ai", "remote", "ai"], autosave=False)
     async with live_server() as server:
         server.add(table)
-        door = SshDoor(0, authorized_keys=auth)
-        server.doors.append(door)
-        await door.start(server)
-        async with await connect(door, good, "ana") as conn:
-            proc = await conn.create_process(
-                term_type="xterm-256color", term_size=(100, 30), encoding=None
-            )
-            screen = Screen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+        door = await open_door(server, authorized_keys=auth)
+        async with await ssh_connect(door, good, "ana") as conn:
+            proc, screen = await at_the_code_prompt(conn, "xterm-256color", (100, 30))
             proc.stdin.write(b"NOPE\r")
             await screen.until(lambda s: s.has("No table here has that code."))
             proc.stdin.write(table.code.lower().replace("-", "").encode() + b"\r")
@@ -135,15 +95,9 @@ async def test_a_guest_who_types_the_code_and_watch_sees_every_seat(tmp_path, mo
     g = table.game
     async with live_server() as server:
         server.add(table)
-        door = SshDoor(0, authorized_keys=auth)
-        server.doors.append(door)
-        await door.start(server)
-        async with await connect(door, good, "eve") as conn:
-            proc = await conn.create_process(
-                term_type="xterm-256color", term_size=(80, 24), encoding=None
-            )
-            screen = Screen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+        door = await open_door(server, authorized_keys=auth)
+        async with await ssh_connect(door, good, "eve") as conn:
+            proc, screen = await at_the_code_prompt(conn, "xterm-256color", (80, 24))
             proc.stdin.write(table.code.encode() + b" watch\r")
             names = list(g.names)
             await screen.until(
@@ -168,7 +122,7 @@ async def test_a_guest_who_types_the_code_and_watch_sees_every_seat(tmp_path, mo
             await asyncio.wait_for(proc.wait_closed(), 30)
 
 
-def shows_none(screen: Screen, texts: list[str]) -> bool:
+def shows_none(screen: SshScreen, texts: list[str]) -> bool:
     """None of ``texts`` was ever drawn on ``screen``."""
     shown = plain(screen.data)
     return not [t for t in texts if t in shown]
@@ -182,36 +136,28 @@ async def test_no_terminal_wrong_key_and_the_per_address_cap_are_refused(
     good, bad, auth = keys
     async with live_server() as server:
         table = server.add(remote_table("twos", seed=5, autosave=False))
-        door = SshDoor(0, authorized_keys=auth, per_address=1)
-        server.doors.append(door)
-        await door.start(server)
+        door = await open_door(server, authorized_keys=auth, per_address=1)
         # a key not in the authorized keys
         with pytest.raises(asyncssh.PermissionDenied):
-            await connect(door, bad)
+            await ssh_connect(door, bad)
         # no terminal: a sentence, status 1
-        async with await connect(door, good) as conn:
+        async with await ssh_connect(door, good) as conn:
             result = await conn.run(term_type=None)
             assert result.exit_status == 1
             assert "needs a terminal" in str(result.stderr)
         # one connection from 127.0.0.1 at a time: the second is refused with a sentence
-        async with await connect(door, good) as first:
-            proc = await first.create_process(term_type="xterm", encoding=None)
-            screen = Screen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+        async with await ssh_connect(door, good) as first:
+            proc, _ = await at_the_code_prompt(first)
             with pytest.raises(asyncssh.DisconnectError) as e:
-                await connect(door, good)
+                await ssh_connect(door, good)
             assert "Too many connections from your address (1 at most)." in str(e.value.reason)
             proc.stdin.write(b"\x03")
             await asyncio.wait_for(proc.wait_closed(), 10)
         assert table.code  # the table was never touched
         # once the first has gone, the address may come in again
-        for _ in range(200):
-            if not door.by_address:
-                break
-            await asyncio.sleep(0.05)
-        async with await connect(door, good) as again:
-            proc = await again.create_process(term_type="xterm", encoding=None)
-            await Screen(proc).until(lambda s: s.has("Code:"))
+        await until(lambda: not door.by_address, "the first connection's address let go", 30)
+        async with await ssh_connect(door, good) as again:
+            await at_the_code_prompt(again)
 
 
 def test_the_host_key_is_made_once_and_kept_private(tmp_path) -> None:

@@ -11,7 +11,15 @@ import os
 import re
 
 import pytest
-from net_helpers import live_server, remote_table
+from net_helpers import (
+    at_the_code_prompt,
+    live_server,
+    open_door,
+    plain,
+    remote_table,
+    ssh_connect,
+    until,
+)
 from ui_helpers import wait_for
 
 asyncssh = pytest.importorskip("asyncssh")
@@ -20,58 +28,6 @@ if os.name != "posix":  # pragma: no cover
 
 from twos_tui.play.net import ssh_door  # noqa: E402
 from twos_tui.play.net.ssh_door import SshDoor  # noqa: E402
-
-ESCAPES = re.compile(
-    rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\][^\x07]*\x07"
-)
-
-
-def plain(data: bytes) -> str:
-    return ESCAPES.sub(b"", data).decode("utf-8", "replace")
-
-
-class Screen:
-    """The bytes an SSH session's terminal got, read as they come."""
-
-    def __init__(self, process) -> None:
-        self.process = process
-        self.data = b""
-
-    async def until(self, pred, timeout: float = 60.0) -> None:
-        async def read() -> None:
-            while not pred(self):
-                chunk = await self.process.stdout.read(65536)
-                if not chunk:
-                    raise AssertionError(f"the session ended; it showed {plain(self.data)[-800:]}")
-                self.data += chunk
-
-        await asyncio.wait_for(read(), timeout)
-
-    def has(self, text: str) -> bool:
-        return text in plain(self.data)
-
-
-async def connect(door: SshDoor, key, username: str = "ana"):
-    return await asyncssh.connect(
-        "127.0.0.1",
-        door.port,
-        username=username,
-        client_keys=[key],
-        known_hosts=None,
-        agent_path=None,
-        password=None,
-        kbdint_auth=False,
-    )
-
-
-async def state(pred, timeout: float = 30.0) -> None:
-    """Wait for ``pred()`` to hold (polled), at most ``timeout`` seconds."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not pred():
-        if loop.time() > end:
-            raise AssertionError("the state never came")
-        await asyncio.sleep(0.02)
 
 
 def rss_kib(pid: int) -> int:
@@ -103,15 +59,9 @@ async def test_a_1_mib_paste_is_capped_and_the_guest_game_stays_responsive(
     table = remote_table("twos", seed=5, kinds=["ai", "remote", "ai"], autosave=False)
     async with live_server() as server:
         server.add(table)
-        door = SshDoor(0)
-        server.doors.append(door)
-        await door.start(server)
-        async with await connect(door, key, "ana") as conn:
-            proc = await conn.create_process(
-                term_type="xterm-256color", term_size=(100, 30), encoding=None
-            )
-            screen = Screen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+        door = await open_door(server)
+        async with await ssh_connect(door, key, "ana") as conn:
+            proc, screen = await at_the_code_prompt(conn, "xterm-256color", (100, 30))
             proc.stdin.write(table.code.encode() + b"\r")
             await screen.until(lambda s: s.has("c Chat") and s.has("ana"), timeout=90)
             (pid,) = door.children
@@ -119,7 +69,7 @@ async def test_a_1_mib_paste_is_capped_and_the_guest_game_stays_responsive(
             # a 1 MiB paste (a key the table does not use, over and over)
             paste = b"x" * (1 << 20)
             proc.stdin.write(paste)
-            await state(lambda: door.input_seen >= len(paste), timeout=60)
+            await until(lambda: door.input_seen >= len(paste), "the whole paste read", timeout=60)
             forwarded = door.input_seen - door.input_dropped
             assert forwarded <= ssh_door.INPUT_BURST + ssh_door.INPUT_PER_S * 30
             assert door.input_dropped >= len(paste) - forwarded
@@ -134,7 +84,7 @@ async def test_a_1_mib_paste_is_capped_and_the_guest_game_stays_responsive(
             assert spent < 2.0, f"the guest's game spent {spent:.1f} s of CPU ({grew} KiB)"
             proc.stdin.write(b"y")
             await asyncio.wait_for(proc.wait_closed(), 30)
-        await state(lambda: not door.children)
+        await until(lambda: not door.children, "the guest's app gone", 30)
     # one line in the host's log for the paste (with the numbers), and the total at the end
     over = [r.getMessage() for r in caplog.records if "over the input limit" in r.getMessage()]
     assert len(over) == 1, over
@@ -149,13 +99,9 @@ async def test_each_line_at_the_code_prompt_is_a_try(tmp_path, monkeypatch, key)
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path / "home"))
     async with live_server() as server:
         server.add(remote_table("twos", seed=5, autosave=False))
-        door = SshDoor(0)
-        server.doors.append(door)
-        await door.start(server)
-        async with await connect(door, key) as conn:
-            proc = await conn.create_process(term_type="xterm", encoding=None)
-            screen = Screen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+        door = await open_door(server)
+        async with await ssh_connect(door, key) as conn:
+            proc, screen = await at_the_code_prompt(conn)
             proc.stdin.write(b"NOPE1\rNOPE2\r\nNOPE3\r")
             await asyncio.wait_for(proc.wait_closed(), 30)
             rest = await proc.stdout.read()
@@ -173,16 +119,12 @@ async def test_a_good_code_after_a_wrong_one_in_one_write_opens_the_table(
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path / "home"))
     async with live_server() as server:
         table = server.add(remote_table("twos", seed=5, autosave=False))
-        door = SshDoor(0)
-        server.doors.append(door)
-        await door.start(server)
-        async with await connect(door, key) as conn:
-            proc = await conn.create_process(term_type="xterm", encoding=None)
-            screen = Screen(proc)
-            await screen.until(lambda s: s.has("Code:"))
+        door = await open_door(server)
+        async with await ssh_connect(door, key) as conn:
+            proc, screen = await at_the_code_prompt(conn)
             proc.stdin.write(b"NOPE\r" + table.code.encode() + b" watch\r")
             await screen.until(lambda s: s.has("No table here has that code."))
-            await state(lambda: bool(door.children), timeout=30)
+            await until(lambda: door.children, "the guest's app started", 30)
             proc.stdin.write(b"\x03")
             conn.close()
 
@@ -195,16 +137,12 @@ async def test_a_guest_who_leaves_at_the_code_prompt_is_one_quiet_line(
     caplog.set_level(logging.DEBUG)
     async with live_server() as server:
         server.add(remote_table("twos", seed=5, autosave=False))
-        door = SshDoor(0)
-        server.doors.append(door)
-        await door.start(server)
-        conn = await connect(door, key, "bo")
-        proc = await conn.create_process(term_type="xterm", encoding=None)
-        screen = Screen(proc)
-        await screen.until(lambda s: s.has("Code:"))
+        door = await open_door(server)
+        conn = await ssh_connect(door, key, "bo")
+        proc, _ = await at_the_code_prompt(conn)
         proc.stdin.write(b"AB")
         conn.abort()  # the guest's network goes: no goodbye
-        await state(lambda: door.open_count == 0 and not door._sessions)
+        await until(lambda: door.open_count == 0 and not door._sessions, "the session closed", 30)
     ours = [r for r in caplog.records if r.name.startswith("twos_tui")]
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], [
         (r.name, r.getMessage()) for r in caplog.records if r.exc_info

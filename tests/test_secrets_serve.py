@@ -12,7 +12,7 @@ import shlex
 import sys
 
 import pytest
-from test_hostile_serve import HAS_WEB, door, pong, shut
+from test_hostile_serve import HAS_WEB, READ_UNTIL_QUIT, door, pong, shut
 
 needs_web = pytest.mark.skipif(not HAS_WEB, reason="the web extra (textual-serve) is missing")
 
@@ -21,15 +21,7 @@ STAND_IN = (
     "import os, select, time\n"
     "home = os.environ.get('TWOS_TUI_HOME', '')\n"
     "open(os.path.join(os.environ['PROBE_DIR'], str(os.getpid())), 'w').write(home)\n"
-    "end = time.monotonic() + 60\n"
-    "seen = b''\n"
-    "while time.monotonic() < end and b'quit' not in seen:\n"
-    "    if select.select([0], [], [], 1)[0]:\n"
-    "        chunk = os.read(0, 4096)\n"
-    "        if not chunk:\n"
-    "            break\n"
-    "        seen = seen[-100:] + chunk\n"
-)
+) + READ_UNTIL_QUIT
 PROBE = f"{shlex.quote(sys.executable)} -c {shlex.quote(STAND_IN)}"
 
 

@@ -9,6 +9,8 @@ import random
 
 import pytest
 from ui_helpers import (
+    ai_plays_the_deal,
+    deal_over,
     play_until,
     screen_lines,
     screen_text,
@@ -31,14 +33,6 @@ pytestmark = pytest.mark.slow
 def data_home(tmp_path, monkeypatch):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
     return tmp_path
-
-
-def deal_over(variant: str, seed: int = 1, players: int | None = None) -> Session:
-    """A session (seat 0 human) whose first deal is over, the match not."""
-    session = Session.start(variant, None, players, {}, seed)
-    play_until(session.game, lambda g: g.deal_over, random.Random(seed))
-    assert not session.game.match_over
-    return session
 
 
 async def wait_screen(pilot, kind):
@@ -110,9 +104,7 @@ async def test_every_footer_shows_its_leave_key_at_80_columns():
     # a replay
     seats = [SeatConfig(n, AI) for n in ("Ada", "Bram", "Cleo", "Dev")]
     s = Session.start("big-two", seats, seed=12)
-    while not s.game.deal_over:
-        seat = s.game.to_act()[0]
-        s.apply(seat, s.ai_choose(seat))
+    ai_plays_the_deal(s)
     history.RECORDER.flush()
     app = make_app(ai_pause=0, replay=1)
     async with app.run_test(size=(80, 24)) as pilot:

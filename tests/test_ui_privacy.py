@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ui_helpers import wait_for
+from ui_helpers import ai_plays_the_deal, wait_for
 
 from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
 from twos_tui.ui.app import make_app
@@ -426,9 +426,7 @@ async def test_replay_from_the_command_line_closes_to_the_shell(data_home):
     from twos_tui.ui.screens.replay import ReplayScreen
 
     s = Session.start("big-two", seed=6)
-    while not s.game.deal_over:
-        seat = s.game.to_act()[0]
-        s.apply(seat, s.ai_choose(seat))
+    ai_plays_the_deal(s)
     history.RECORDER.flush()
     app = make_app(ai_pause=0, replay=1)
     async with app.run_test(size=(80, 24)) as pilot:

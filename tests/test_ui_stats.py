@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 from test_ui_play import drive, human_turn
 from textual.widgets import DataTable, Static
-from ui_helpers import polls, wait_for, wait_for_screen
+from ui_helpers import ai_plays_the_deal, polls, wait_for, wait_for_screen
 
 from twos_tui.engine import Action, new_game
 from twos_tui.play import history, saves
@@ -139,9 +139,7 @@ async def test_a_deal_played_in_the_app_is_in_stats_and_replays(data_home):
 
 async def test_replay_id_opens_the_replay(data_home):
     s = Session.start("big-two", seed=6)
-    while not s.game.deal_over:
-        seat = s.game.to_act()[0]
-        s.apply(seat, s.ai_choose(seat))
+    ai_plays_the_deal(s)
     history.RECORDER.flush()
     app = make_app(ai_pause=0, replay=1)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -271,9 +269,7 @@ def test_snapshot_replay(snap_compare):
     seats = [SeatConfig(n, AI, lv) for n, lv in (("Ada", "easy"), ("Bram", "normal"))]
     seats += [SeatConfig("Cleo", AI, "normal"), SeatConfig("Dev", AI, "easy")]
     s = Session.start("big-two", seats, seed=12)
-    while not s.game.deal_over:
-        seat = s.game.to_act()[0]
-        s.apply(seat, s.ai_choose(seat))
+    ai_plays_the_deal(s)
     history.RECORDER.flush()
 
     async def run_before(pilot):
@@ -311,9 +307,7 @@ async def test_the_deals_list_reads_older_deals_at_its_end(data_home):
 
 async def test_key_hints_can_be_clicked(data_home):
     s = Session.start("twos", seed=13)
-    while not s.game.deal_over:
-        seat = s.game.to_act()[0]
-        s.apply(seat, s.ai_choose(seat))
+    ai_plays_the_deal(s)
     history.RECORDER.flush()
     app = make_app(ai_pause=0, replay=1)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -335,9 +329,7 @@ async def test_every_game_replays_on_screen(data_home, variant):
     """Big Two is replayed above; here every other game, from the first step to the
     last and back, with every hand and the log on screen at each step."""
     s = Session.start(variant, seed=14)
-    while not s.game.deal_over:
-        seat = s.game.to_act()[0]
-        s.apply(seat, s.ai_choose(seat))
+    ai_plays_the_deal(s)
     history.RECORDER.flush()
     app = make_app(ai_pause=0, replay=1)
     async with app.run_test(size=(80, 24)) as pilot:

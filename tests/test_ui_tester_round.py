@@ -8,6 +8,7 @@ import random
 
 import pytest
 from ui_helpers import (
+    deal_over,
     flat,
     play_until,
     press_hint,
@@ -34,14 +35,6 @@ pytestmark = pytest.mark.slow
 def data_home(tmp_path, monkeypatch):
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
     return tmp_path
-
-
-def deal_over(variant: str, seed: int = 1, players: int | None = None) -> Session:
-    """A session (seat 0 human) whose first deal is over, the match not."""
-    session = Session.start(variant, None, players, {}, seed)
-    play_until(session.game, lambda g: g.deal_over, random.Random(seed))
-    assert not session.game.match_over
-    return session
 
 
 async def at_deal_end(pilot) -> DealEndScreen:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from textual.widget import Widget
 
 from twos_tui.engine import Game
+from twos_tui.play.session import Session
 from twos_tui.ui.screens.table import TableScreen
 
 
@@ -172,6 +173,21 @@ def play_until(game: Game, done, rng: random.Random | None = None, limit: int = 
         seat = game.to_act()[0]
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     raise AssertionError("not reached")
+
+
+def deal_over(variant: str, seed: int = 1, players: int | None = None) -> Session:
+    """A session (seat 0 human) whose first deal is over, the match not."""
+    session = Session.start(variant, None, players, {}, seed)
+    play_until(session.game, lambda g: g.deal_over, random.Random(seed))
+    assert not session.game.match_over
+    return session
+
+
+def ai_plays_the_deal(session: Session) -> None:
+    """Every seat (a person's too) plays the session's deal to its end with its AI."""
+    while not session.game.deal_over:
+        seat = session.game.to_act()[0]
+        session.apply(seat, session.ai_choose(seat))
 
 
 async def press_hint(pilot) -> None:
