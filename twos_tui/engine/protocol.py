@@ -50,6 +50,7 @@ from typing import Any, ClassVar, Self, Unpack, cast
 
 from .cards import CardFace, standard_face
 from .observation import DealScore, LogEntry, LogExtras, Observation
+from .views import AnyView
 from .words import names_text, whom
 
 
@@ -519,6 +520,14 @@ class Game(ABC):
         ``status`` (one line about the state of play), ``deal_over``, ``match_over``.
         Variants add their own keys.
         """
+
+    def observe(self, seat: int) -> AnyView:
+        """``observation(seat)`` typed: the frozen view of the game's family
+        (:mod:`.views`, made by the family's observer in :mod:`.observer`). Every reader
+        (the screen, the AI, the hints) reads this; ``view.to_json()`` is the JSON form."""
+        from .observer import observe
+
+        return observe(self, seat)
 
     @abstractmethod
     def next_deal(self) -> None:
