@@ -20,7 +20,8 @@ from typing import Any
 
 from ..ai import DEFAULT_LEVEL, LEVEL_ALIASES, RandomAgent, agent_for, ai_rng
 from ..engine import Action, Game, new_game, variant_class
-from ..engine.protocol import rng_state_to_json
+from ..engine.protocol import Decision, rng_state_to_json
+from ..engine.views import AnyView
 from . import locks, saves
 from .names import clean_name
 from .tracker import Tracker
@@ -211,10 +212,10 @@ class Session:
                 self._agents[seat] = RandomAgent()
         return self._agents[seat]
 
-    def ai_inputs(self, seat: int):
-        """What the AI of ``seat`` sees: its observation, legal actions and decision."""
+    def ai_inputs(self, seat: int) -> tuple[AnyView, list[Action], Decision | None]:
+        """What the AI of ``seat`` sees: its typed view, legal actions and decision."""
         g = self.game
-        return g.observation(seat), g.legal_actions(seat), g.decision(seat)
+        return g.observe(seat), g.legal_actions(seat), g.decision(seat)
 
     def ai_choose(self, seat: int, inputs=None) -> Action:
         obs, legal, decision = inputs or self.ai_inputs(seat)

@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 from ...engine.protocol import Action, Decision
+from ...engine.views import ClimbingView
 from .. import Suggestion
 from ..climbing_ai import NormalClimbingAgent, show, splits_a_set
 
@@ -27,7 +28,7 @@ def _name(a: Action) -> str:
 
 
 def explain(
-    obs: Any,
+    obs: ClimbingView,
     legal: list[Action],
     decision: Decision,
     rng: random.Random,
@@ -41,7 +42,7 @@ def explain(
     base = NormalClimbingAgent().suggest(obs, legal, decision, random.Random(0))
     if base.action == act:
         return Suggestion(act, base.reason)
-    if act.kind == "play" and len(act.cards) == len(obs["hand"]):
+    if act.kind == "play" and len(act.cards) == len(obs.hand):
         return Suggestion(act, f"Play {show(act.cards)}: it empties your hand.")
     est = {legal[i]: p for p, i in ranked}
     mine = est.get(act)
@@ -67,7 +68,7 @@ def explain(
     facts = []
     if len(act.cards) >= 3:
         facts.append(f"it gets {len(act.cards)} cards out")
-    if len(act.cards) > 1 and not splits_a_set(obs["variant"], obs["hand"], act.cards):
+    if len(act.cards) > 1 and not splits_a_set(obs.variant, obs.hand, act.cards):
         facts.append("it is played without breaking up your hand")
     head = f"Play {show(act.cards)}"
     body = "; ".join(facts + ([stat] if stat else []))
