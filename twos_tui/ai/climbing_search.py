@@ -344,8 +344,9 @@ def clearly_better(
     return best_i
 
 
-def belief_weights(obs: ClimbingView, rules: Rules) -> dict[Any, dict[str, float]]:
+def belief_weights(observed: ObsIn, rules: Rules) -> dict[Any, dict[str, float]]:
     """Per-card weights for the opponents (see the module docstring, step 3)."""
+    obs = as_climbing(observed)
     seat = obs.me
     deal = obs.deal_number
     codes = rules.codes
@@ -408,7 +409,7 @@ def belief_weights(obs: ClimbingView, rules: Rules) -> dict[Any, dict[str, float
     return out
 
 
-def erratic(obs: ClimbingView, rules: Rules) -> list[float]:
+def erratic(observed: ObsIn, rules: Rules) -> list[float]:
     """Per seat, the share of random moves the rollouts give that opponent (0 for the
     seat itself): read from the odd follows of this deal that later plays reveal.
 
@@ -417,6 +418,7 @@ def erratic(obs: ClimbingView, rules: Rules) -> list[float]:
     above one it held that was enough: both shown by that player playing the card alone
     later in the deal. Sound players almost never do either (measured: 0 to 6% of the
     singles they follow; random players 22 to 25%)."""
+    obs = as_climbing(observed)
     seat = obs.me
     deal = obs.deal_number
     n = obs.players
