@@ -170,3 +170,32 @@ def test_a_public_view_reads_with_the_missing_keys_blank() -> None:
             view_from_json(public)
         with pytest.raises(ViewError, match="a public view belongs to no seat"):
             _ = view.me
+
+
+def test_a_hosts_state_is_typed_at_the_door_and_a_malformed_one_refused(caplog) -> None:
+    """The network client reads a host's ``state`` into the view as it arrives; a state
+    whose observation is not one is set aside with the reason, and the last good one
+    stays; a spectator's (``seat`` null) reads as a public view."""
+    import logging
+    from dataclasses import replace
+
+    from twos_tui.play.net.client import TableClient
+
+    g = new_game("big-two", 4, {}, 3)
+    obs = dict(g.observation(1))
+    del obs["history"]  # type: ignore[misc]  # the log travels beside it
+    client = TableClient("localhost", 1, "ABCD")
+    good = {"type": "state", "seat": 1, "deal": 1, "observation": obs, "log": []}
+    client._handle(good)
+    assert client.state is good and client.view == replace(g.observe(1), history=())
+    bad = {**good, "observation": {**obs, "hand": "3S"}}
+    with caplog.at_level(logging.WARNING):
+        client._handle(bad)
+    assert client.state is good and client.view == replace(g.observe(1), history=())
+    assert "observation.hand should be a list" in caplog.text
+    other = {**good, "observation": {**obs, "seat": 2}}
+    client._handle(other)
+    assert client.state is good and "of another seat" in caplog.text
+    watching = {**good, "seat": None, "observation": {**obs, "seat": None, "hand": []}}
+    client._handle(watching)
+    assert client.state is watching and client.view is not None and client.view.public

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..engine import Action, Decision
+from ..engine.views import AnyView, ClimbingView, TricksView
 
 #: (variant, moment) -> (title, text)
 TIPS: dict[tuple[str, str], tuple[str, str]] = {}
@@ -168,7 +169,7 @@ def _rank(code: str) -> str:
 
 def moments_for_turn(
     variant: str,
-    obs: dict[str, Any],
+    obs: AnyView,
     decision: Decision | None,
     legal: Sequence[Action],
 ) -> list[str]:
@@ -181,9 +182,9 @@ def moments_for_turn(
         return [kind] if (variant, kind) in TIPS else []
     if kind == "choose-hand":
         return ["choose-hand"]
-    if variant == "twos-tricks":
-        hand = [str(c) for c in obs.get("hand", [])]
-        led = obs.get("led_suit")
+    if isinstance(obs, TricksView):
+        hand = [str(c) for c in obs.hand]
+        led = obs.led_suit
         if led is None:
             out.append("lead")
         elif not any(c[-1] == led and _rank(c) != "2" for c in hand):
@@ -191,7 +192,7 @@ def moments_for_turn(
         if any(_rank(c) == "2" for c in hand):
             out.append("wild-two")
         return out
-    if obs.get("top") is None:
+    if not isinstance(obs, ClimbingView) or obs.top is None:
         out.append("lead")
     elif legal and all(a.kind == "pass" for a in legal):
         out.append("cannot-beat")

@@ -96,7 +96,7 @@ class TipCoach:
         seat = screen.viewer
         d = screen._decision
         if seat is not None and d is not None:
-            obs = dict(g.observation(seat))
+            obs = g.observation(seat)
             legal = g.legal_actions(seat)
             moments += moments_for_turn(variant, obs, d, legal)
         for m in moments:
