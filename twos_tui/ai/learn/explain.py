@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ...engine.observer import ObsIn, as_climbing
 from ...engine.protocol import Action, Decision
-from ...engine.views import ClimbingView
 from .. import Suggestion
 from ..climbing_ai import NormalClimbingAgent, show, splits_a_set
 
@@ -28,7 +28,7 @@ def _name(a: Action) -> str:
 
 
 def explain(
-    obs: ClimbingView,
+    seen: ObsIn,
     legal: list[Action],
     decision: Decision,
     rng: random.Random,
@@ -39,6 +39,7 @@ def explain(
 ) -> Suggestion:
     """The hint of ``level`` for ``act``; ``ranked``: (estimate, index in ``legal``) of
     the moves weighed; ``last``: the search's figures (``worlds``)."""
+    obs = as_climbing(seen)
     base = NormalClimbingAgent().suggest(obs, legal, decision, random.Random(0))
     if base.action == act:
         return Suggestion(act, base.reason)
