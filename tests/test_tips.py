@@ -11,7 +11,7 @@ from ui_helpers import wait_for
 
 from twos_tui.engine import Action, Decision, new_game
 from twos_tui.engine.positions import Position, build_game
-from twos_tui.engine.views import TopPlay
+from twos_tui.engine.views import LogLine, TopPlay
 from twos_tui.play import settings as settings_file
 from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
 from twos_tui.ui.app import make_app
@@ -158,7 +158,7 @@ def test_moments_for_a_turn():
 
 
 def test_moments_for_news_and_every_tip_is_short_and_ours():
-    news = [{"bomb": True}, {"kind": "trick", "text": "Ada catches Ben's 2"}]
+    news = [LogLine(0, "Ada bombs", 1, bomb=True), LogLine(0, "Ada catches Ben's 2", 1, "trick")]
     assert moments_for_news("twos", news) == ["bomb"]
     assert moments_for_news("twos-tricks", news) == ["catch"]
     assert moments_for_news("big-two", news) == []

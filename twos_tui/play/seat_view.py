@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -241,8 +241,8 @@ class SeatView(ABC):
 
     @property
     @abstractmethod
-    def history(self) -> list[LogEntry]:
-        """The public log."""
+    def history(self) -> Sequence[LogLine]:
+        """The public log, typed (each line a :class:`~twos_tui.engine.views.LogLine`)."""
 
     @property
     @abstractmethod
@@ -401,6 +401,9 @@ class LocalSeatView(SeatView):
         self.remote_seats = tuple(remote_seats)
         self._seat_notes: dict[int, str] = {}
         self._connected: dict[int, bool] = {}
+        #: the match's log typed, line by line as it grows (``_log_of``: the list read)
+        self._log: list[LogLine] = []
+        self._log_of: list[LogEntry] | None = None
 
     # ----- who sits where ---------------------------------------------------------------
     @property
@@ -485,8 +488,14 @@ class LocalSeatView(SeatView):
         self.session.apply(seat, action)
 
     @property
-    def history(self) -> list[LogEntry]:
-        return self.game.history
+    def history(self) -> Sequence[LogLine]:
+        raw = self.game.history
+        if self._log_of is not raw or len(self._log) > len(raw):
+            # another game (a new match, an undo's replay) or a shorter log: read again
+            self._log_of, self._log = raw, []
+        if len(self._log) < len(raw):
+            self._log.extend(LogLine.from_json(e, "log") for e in raw[len(self._log) :])
+        return self._log
 
     @property
     def action_count(self) -> int:

@@ -11,10 +11,9 @@ texts are ours; they say what to do, not the whole rule (the help page has that)
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from ..engine import Action, Decision
-from ..engine.views import AnyView, ClimbingView, TricksView
+from ..engine.views import AnyView, ClimbingView, LogLine, TricksView
 
 #: (variant, moment) -> (title, text)
 TIPS: dict[tuple[str, str], tuple[str, str]] = {}
@@ -199,12 +198,12 @@ def moments_for_turn(
     return out
 
 
-def moments_for_news(variant: str, entries: Iterable[dict[str, Any]]) -> list[str]:
+def moments_for_news(variant: str, entries: Iterable[LogLine]) -> list[str]:
     """The tips new log lines may call for (a bomb, a catch)."""
     out = []
     for e in entries:
-        if e.get("bomb"):
+        if e.bomb:
             out.append("bomb")
-        elif e.get("kind") == "trick" and "catches" in str(e.get("text", "")):
+        elif e.kind == "trick" and "catches" in e.text:
             out.append("catch")
     return [m for m in out if (variant, m) in TIPS]

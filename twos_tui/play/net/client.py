@@ -18,7 +18,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -812,8 +812,8 @@ class RemoteSeatView(SeatView):
             raise IllegalAction(str(reply.get("reason", "The host refused that move.")))
 
     @property
-    def history(self) -> list[LogEntry]:
-        return self.client.log_with_chat()  # type: ignore[return-value]
+    def history(self) -> Sequence[LogLine]:
+        return self._log_lines()
 
     @property
     def action_count(self) -> int:

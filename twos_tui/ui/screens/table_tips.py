@@ -92,7 +92,7 @@ class TipCoach:
         if st is None or not self.enabled or screen.demo or self.showing:
             return
         variant = g.variant_id
-        moments = moments_for_news(variant, [dict(e) for e in news])
+        moments = moments_for_news(variant, news)
         seat = screen.viewer
         d = screen._decision
         if seat is not None and d is not None:
