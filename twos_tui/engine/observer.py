@@ -15,7 +15,7 @@ JSON edge such as a tool or a test driving an AI) to one family::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .views import AnyView, ClimbingView, TricksView, TwoVOneView, ViewError, view_class
 
@@ -64,6 +64,16 @@ TRICKS: Observer[TricksView] = Observer(TricksView, "tricks")
 TWO_V_ONE: Observer[TwoVOneView] = Observer(TwoVOneView, "2v1")
 
 
+class Observable:
+    """What :class:`~.protocol.Game` gets from here: ``game.observe(seat)``."""
+
+    def observe(self, seat: int) -> AnyView:
+        """``observation(seat)`` typed: the frozen view of the game's family (made by its
+        observer). Every reader (the screen, the AI, the hints) reads this;
+        ``view.to_json()`` is the JSON form."""
+        return observe(cast("Game", self), seat)
+
+
 def observe(game: Game, seat: int) -> AnyView:
     """``seat``'s typed view of ``game`` (by its family's observer)."""
     return view_class(game.variant_id).from_json(game.observation(seat))
@@ -93,6 +103,7 @@ __all__ = [
     "TRICKS",
     "TWO_V_ONE",
     "ObsIn",
+    "Observable",
     "Observer",
     "ViewError",
     "as_climbing",

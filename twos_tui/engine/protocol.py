@@ -50,7 +50,7 @@ from typing import Any, ClassVar, Self, Unpack, cast
 
 from .cards import CardFace, standard_face
 from .observation import DealScore, LogEntry, LogExtras, Observation
-from .views import AnyView
+from .observer import Observable
 from .words import names_text, whom
 
 
@@ -316,7 +316,7 @@ def _short(value: Any, n: int = 40) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
-class Game(ABC):
+class Game(Observable, ABC):
     """Base class of every variant. Subclasses set the class attributes and implement
     the abstract methods; the base keeps the shared bookkeeping (seed, rng, names,
     history, totals, deal results, JSON of those)."""
@@ -520,14 +520,6 @@ class Game(ABC):
         ``status`` (one line about the state of play), ``deal_over``, ``match_over``.
         Variants add their own keys.
         """
-
-    def observe(self, seat: int) -> AnyView:
-        """``observation(seat)`` typed: the frozen view of the game's family
-        (:mod:`.views`, made by the family's observer in :mod:`.observer`). Every reader
-        (the screen, the AI, the hints) reads this; ``view.to_json()`` is the JSON form."""
-        from .observer import observe
-
-        return observe(self, seat)
 
     @abstractmethod
     def next_deal(self) -> None:
