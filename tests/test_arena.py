@@ -1,6 +1,7 @@
 """The arena: duplicate seating, figures, reproducibility, bad command lines."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -125,7 +126,8 @@ def test_greedy2_leads_its_lowest_whole_combination_and_never_passes():
         g.apply(seat, act)
     assert led and followed
     # a hand 3 3 5 on a free lead: the pair, not a single three
-    obs = {"variant": "twos", "hand": ["3♠", "3♥", "5♦"], "top": None}
+    start = new_game("twos", 3, {}, 1).observe(0)
+    obs = replace(start, hand=("3♠", "3♥", "5♦"), top=None)
     legal = [Action("play", ("3♠",)), Action("play", ("3♠", "3♥")), Action("play", ("5♦",))]
     from twos_tui.engine.protocol import Decision
 

@@ -184,7 +184,15 @@ def test_arena_with_hard_is_reproducible_and_runs_in_workers():
 
 
 def _obs_with(events, seat=0, players=4):
-    return {"seat": seat, "players": players, "deal_number": 1, "history": events}
+    """``seat``'s view of a first deal whose log is ``events``."""
+    from dataclasses import replace
+
+    from twos_tui.engine import new_game
+    from twos_tui.engine.views import LogLine
+
+    view = new_game("big-two", players, {}, 1).observe(seat)
+    lines = tuple(LogLine.from_json({"text": "", "seat": None, **e}, "log") for e in events)
+    return replace(view, deal_number=1, history=lines)
 
 
 def test_erratic_reads_odd_follows_from_later_plays():

@@ -66,7 +66,7 @@ async def test_app_joins_a_hosted_table_and_plays(tmp_path, monkeypatch):
                     )
                     if view.deal_over:
                         break
-                    hand = view.observation(seat)["hand"]
+                    hand = view.observation(seat).hand
                     shown = hand_text(screen)
                     for code in hand:
                         assert view.card_face(code).label in shown
@@ -284,9 +284,9 @@ async def test_app_watches_chats_and_takes_a_free_seat(tmp_path, monkeypatch):
                 await pilot.press("j")
                 await wait_until(pilot, lambda: screen.viewer == 1)
                 assert not view.watching
-                await wait_until(pilot, lambda: bool(view.observation(1)["hand"]))
+                await wait_until(pilot, lambda: bool(view.observation(1).hand))
                 shown = hand_text(screen)
-                for code in view.observation(1)["hand"]:
+                for code in view.observation(1).hand:
                     assert view.card_face(code).label in shown
         finally:
             await asyncio.to_thread(view.close)

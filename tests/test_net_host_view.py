@@ -199,7 +199,7 @@ async def test_the_hosts_screen_chats_with_the_table() -> None:
         assert [c["text"] for c in friend.chat] == ["Chat · Hosta: welcome [1m all"]
         assert await friend.send_chat("thanks") is None
         await until(lambda: len(view.chat_lines) == 2, "the friend's chat line at the host")
-        texts = [h["text"] for h in view.observation(0)["history"]]
+        texts = [h.text for h in view.observation(0).history]
         assert texts[-2:] == ["Chat · Hosta: welcome [1m all", "Chat · Friend: thanks"]
         view.close()
         await friend.close()

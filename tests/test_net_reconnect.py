@@ -161,8 +161,8 @@ async def test_remote_seat_view_joins_plays_and_rejoins_with_its_kept_token(tmp_
         g = table.game
         await until(lambda: view.my_seat in view.to_act() and view.decision(0) is not None)
         obs = view.observation(0)
-        assert obs["hand"] == g.observation(0)["hand"]
-        assert set(obs["hand"]).isdisjoint(g.hidden_from(0))
+        assert list(obs.hand) == g.observation(0)["hand"]
+        assert set(obs.hand).isdisjoint(g.hidden_from(0))
         legal = view.legal_actions(0)
         assert legal and await asyncio.to_thread(view.check, 0, legal[0]) is None
         # an illegal move: the host's reason, and nothing changes

@@ -44,7 +44,8 @@ async def wait_until(pilot, cond, what: str = "the state", tries: int = 0) -> No
 
 
 def public_counts(view: RemoteSeatView) -> list[int]:
-    return list((view.public_observation() or {}).get("hand_counts") or [])
+    public = view.public_observation()
+    return list(public.hand_counts) if public is not None else []
 
 
 def box_text(app, widget) -> str:

@@ -160,7 +160,7 @@ def test_puzzle_table_refuses_wrong_and_takes_the_answer(variant: str) -> None:
     # the others' cards never show: the seat's view only
     obs = view.observation(seat)
     for c in view.game.hidden_from(seat):
-        assert f"'{c}'" not in str(obs["hand"])
+        assert f"'{c}'" not in str(obs.hand)
     for a in p.answer:
         view.act(seat, a)
     assert view.solved

@@ -4,11 +4,14 @@ the app the tests and screenshots build unless asked for."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from ui_helpers import wait_for
 
-from twos_tui.engine import Action, Decision
+from twos_tui.engine import Action, Decision, new_game
 from twos_tui.engine.positions import Position, build_game
+from twos_tui.engine.views import LogLine, TopPlay
 from twos_tui.play import settings as settings_file
 from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
 from twos_tui.ui.app import make_app
@@ -135,22 +138,27 @@ async def test_2v1_first_bid_tip():
 
 
 def test_moments_for_a_turn():
+    # the views a turn reads (typed), set to the positions each tip is about
+    twos = new_game("twos", 3, {}, 1).observe(0)
+    big_two = new_game("big-two", 4, {}, 1).observe(0)
+    tricks = new_game("twos-tricks", 4, {}, 1).observe(0)
+    two_v_one = new_game("2v1", 3, {}, 1).observe(0)
     play = Decision(0, "play", "", (1, 13), "play")
-    assert moments_for_turn("twos", {"top": None}, play, []) == ["lead"]
+    assert moments_for_turn("twos", replace(twos, top=None), play, []) == ["lead"]
     only_pass = [Action("pass")]
-    assert moments_for_turn("big-two", {"top": {"cards": ["2S"]}}, play, only_pass) == [
-        "cannot-beat"
-    ]
-    assert moments_for_turn("big-two", {"top": {"cards": ["3S"]}}, play, [Action("play")]) == []
+    top_2s = replace(big_two, top=TopPlay(1, ("2S",), "single"))
+    assert moments_for_turn("big-two", top_2s, play, only_pass) == ["cannot-beat"]
+    top_3s = replace(big_two, top=TopPlay(1, ("3S",), "single"))
+    assert moments_for_turn("big-two", top_3s, play, [Action("play")]) == []
     trick = Decision(0, "play", "", (1, 1), "play")
-    obs = {"led_suit": "H", "hand": ["4S", "2C"]}
+    obs = replace(tricks, led_suit="H", hand=("4S", "2C"))
     assert moments_for_turn("twos-tricks", obs, trick, []) == ["cannot-follow", "wild-two"]
-    assert moments_for_turn("2v1", {}, Decision(0, "hide", ""), []) == ["hide"]
-    assert moments_for_turn("twos", {}, None, []) == []
+    assert moments_for_turn("2v1", two_v_one, Decision(0, "hide", ""), []) == ["hide"]
+    assert moments_for_turn("twos", twos, None, []) == []
 
 
 def test_moments_for_news_and_every_tip_is_short_and_ours():
-    news = [{"bomb": True}, {"kind": "trick", "text": "Ada catches Ben's 2"}]
+    news = [LogLine(0, "Ada bombs", 1, bomb=True), LogLine(0, "Ada catches Ben's 2", 1, "trick")]
     assert moments_for_news("twos", news) == ["bomb"]
     assert moments_for_news("twos-tricks", news) == ["catch"]
     assert moments_for_news("big-two", news) == []

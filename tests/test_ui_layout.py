@@ -318,7 +318,7 @@ async def test_four_player_climbing_tables_show_the_play_to_beat_at_60x20(varian
     app = make_app(session=session, ai_pause=0)
     async with app.run_test(size=(60, 20)) as pilot:
         table = await wait_for_human(pilot)
-        top = table.game.observation(0)["top"]
+        top = table.game.observation(0).top
         assert top is not None
         panel = table.query_one("TrickPlays")
         r = panel.region

@@ -223,7 +223,9 @@ def test_the_trick_caption_has_one_space_before_the_cards():
 
         face = staticmethod(new_game("twos", 3).card_face)
 
-    last = {"plays": [{"seat": 0, "cards": ["AH"], "kind": "single"}], "winner": 0}
+    from twos_tui.engine.views import ClimbingLastTrick, TrickMove
+
+    last = ClimbingLastTrick((TrickMove(0, ("AH",), "single"),), winner=0)
     text = climbing_caption(View(), last, leads=False).plain
     assert "  " not in text and text == "Ana won the trick with single A♥ "
 

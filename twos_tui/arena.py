@@ -115,7 +115,7 @@ def play_deal(
             legal = g.legal_actions(seat)
             if not legal:
                 continue
-            obs = g.observation(seat)
+            obs = g.observe(seat)
             dec = g.decision(seat)
             assert dec is not None
             t = clock()

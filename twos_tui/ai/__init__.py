@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..engine.observation import Observation
+from ..engine.observer import ObsIn
 from ..engine.protocol import Action, Decision
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -79,9 +79,9 @@ class Agent(Protocol):
     name: str
 
     def choose(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
-        """Pick one of ``legal`` (never empty) for the seat ``obs["seat"]``. The
+        """Pick one of ``legal`` (never empty) for the seat ``obs.me``. The
         observation is of the variant the agent was made for (:func:`agent_for`)."""
 
 
@@ -129,7 +129,7 @@ DEFAULT_HINT_LEVEL = "hard"
 
 def suggest(
     variant_id: str,
-    obs: Observation,
+    obs: ObsIn,
     legal: list[Action],
     decision: Decision,
     rng: random.Random,

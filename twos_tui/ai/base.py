@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine.observation import Observation
+from ..engine.observer import ObsIn
 from ..engine.protocol import Action, Decision
 from . import Suggestion
 
@@ -19,13 +19,13 @@ class SuggestingAgent:
         pass
 
     def choose(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
         return self.suggest(obs, legal, decision, rng).action
 
     def suggest(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:  # pragma: no cover - overridden
         raise NotImplementedError

@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable
 
 from ..engine import variant_class
-from ..engine.observation import Observation
+from ..engine.observer import ObsIn, as_view
 from ..engine.protocol import Action, Decision
 
 #: a card's position in a variant's rank order
@@ -33,7 +33,7 @@ class RandomAgent:
     name = "random"
 
     def choose(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         return legal[rng.randrange(len(legal))]
 
@@ -58,9 +58,9 @@ class GreedyAgent:
         self._keys: dict[str, CardKey] = {}
 
     def choose(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
-        variant = obs["variant"]
+        variant = as_view(obs).variant
         key = self._keys.get(variant)
         if key is None:
             key = self._keys[variant] = _order(variant)
@@ -90,17 +90,18 @@ class WholeGreedyAgent(GreedyAgent):
     name = "greedy2"
 
     def choose(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         with_cards = [a for a in legal if a.cards and a.kind == "play"]
         if not with_cards or decision.kind != "play":
             return super().choose(obs, legal, decision, rng)
-        variant = obs["variant"]
+        view = as_view(obs)
+        variant = view.variant
         key = self._keys.get(variant)
         if key is None:
             key = self._keys[variant] = _order(variant)
         held: dict[str, int] = {}
-        for c in obs["hand"]:
+        for c in view.hand:
             r = _rank_of(c)
             held[r] = held.get(r, 0) + 1
 
@@ -114,7 +115,7 @@ class WholeGreedyAgent(GreedyAgent):
         def low(a: Action) -> tuple[object, ...]:
             return (max(key(c) for c in a.cards), len(a.cards), sorted(map(key, a.cards)))
 
-        if obs.get("top") is None:  # a free lead
+        if getattr(view, "top", None) is None:  # a free lead
             lowest = min((c for a in with_cards for c in a.cards), key=key)
             holding = [a for a in with_cards if lowest in a.cards]
             whole = [a for a in holding if not splits(a)] or holding

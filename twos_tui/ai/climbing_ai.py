@@ -45,14 +45,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from ..engine.cards import display
 from ..engine.climbing import reading_order
-from ..engine.observation import ChinesePokerObservation, ClimbingObservation, Observation
+from ..engine.observer import ObsIn, as_climbing
 from ..engine.poker_hands import CODE_IDX, penalty_50_40_30
 from ..engine.protocol import Action, Decision
 from ..engine.twos import CODE_INT
+from ..engine.views import ClimbingView
 from ..engine.words import says
 from . import Suggestion
 from .hand_plan import BigTwoPlanner, Combo, Planner, _Opp, planner_for
@@ -100,32 +101,32 @@ def _plays(legal: list[Action]) -> tuple[list[Action], Action | None]:
     return plays, (passes[0] if passes else None)
 
 
-def _climbing(obs: Observation) -> ClimbingObservation:
+def _climbing(obs: ObsIn) -> ClimbingView:
     """The observation as what it is: a climbing game's (the registry gives these agents
     no other family)."""
-    return cast(ClimbingObservation, obs)
+    return as_climbing(obs)
 
 
-def _offered(obs: ClimbingObservation) -> Mapping[str, list[str]]:
+def _offered(obs: ClimbingView) -> Mapping[str, tuple[str, ...]]:
     """The hands on offer to this seat (Chinese Poker's hand choice), or none."""
-    return cast(ChinesePokerObservation, obs).get("offered_hands") or {}
+    return obs.offered_hands or {}
 
 
-def _names(obs: ClimbingObservation) -> list[str]:
-    return list(obs.get("names") or [f"Player {i + 1}" for i in range(obs["players"])])
+def _names(obs: ClimbingView) -> list[str]:
+    return list(obs.names or [f"Player {i + 1}" for i in range(obs.players)])
 
 
-def penalty(obs: ClimbingObservation, left: int) -> int:
+def penalty(obs: ClimbingView, left: int) -> int:
     """What holding ``left`` cards costs when someone else goes out (0 where only the
     winner counts)."""
-    variant = obs["variant"]
+    variant = obs.variant
     if left <= 0:
         return 0
     if variant == "twos":
-        return left if (obs.get("options") or {}).get("scoring") == "penalty" else 0
+        return left if (obs.options or {}).get("scoring") == "penalty" else 0
     if variant == "big-two-5r":
         return left * (3 if left >= 13 else 2 if left >= 10 else 1)
-    full = 13 if variant == "big-two" else (12 if obs["players"] == 4 else 16)
+    full = 13 if variant == "big-two" else (12 if obs.players == 4 else 16)
     return penalty_50_40_30(left, full)
 
 
@@ -241,31 +242,31 @@ class NormalClimbingAgent:
 
     # ----- the agent interface -------------------------------------------------------------
     def choose(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         return self._decide(_climbing(obs), legal, decision, False)[0]
 
     def suggest(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
         act, why = self._decide(_climbing(obs), legal, decision, True)
         return Suggestion(act, why)
 
     # ----- deciding --------------------------------------------------------------------------
     def _decide(
-        self, obs: ClimbingObservation, legal: list[Action], decision: Decision, explain: bool
+        self, obs: ClimbingView, legal: list[Action], decision: Decision, explain: bool
     ) -> tuple[Action, str]:
         if decision.kind == "choose-hand" or (legal and legal[0].kind == "choose-hand"):
             return self._choose_hand(obs, legal)
         plays, pass_act = _plays(legal)
-        top = obs.get("top")
+        top = obs.top
         if not plays:
             act = pass_act or legal[0]
             why = ""
             if explain and top:
-                why = f"Pass: nothing you hold beats {show(top['cards'])}."
+                why = f"Pass: nothing you hold beats {show(top.cards)}."
             return act, why or "Pass: you have nothing that can be played here."
-        hand_n = len(obs["hand"])
+        hand_n = len(obs.hand)
         for a in plays:
             if len(a.cards) == hand_n:
                 return a, f"Play {show(a.cards)}: it empties your hand."
@@ -280,15 +281,15 @@ class NormalClimbingAgent:
         return self._follow(obs, P, plays, pass_act, explain)
 
     # ----- who is close to going out ------------------------------------------------------
-    def _opponents(self, obs: ClimbingObservation, P: Planner) -> list[tuple[int, int, Any]]:
+    def _opponents(self, obs: ClimbingView, P: Planner) -> list[tuple[int, int, Any]]:
         """(seat, cards, planner's model of it) for each opponent still holding cards."""
-        counts = obs["hand_counts"]
-        seats = [s for s in range(obs["players"]) if s != obs["seat"] and counts[s]]
+        counts = obs.hand_counts
+        seats = [s for s in range(obs.players) if s != obs.me and counts[s]]
         return [(s, counts[s], o) for s, o in zip(seats, P.opps, strict=False)]
 
     # ----- leading ----------------------------------------------------------------------------
     def _lead(
-        self, obs: ClimbingObservation, P: Planner, plays: list[Action], explain: bool
+        self, obs: ClimbingView, P: Planner, plays: list[Action], explain: bool
     ) -> tuple[Action, str]:
         by_sig: dict[int, list[Action]] = {}
         for a in plays:
@@ -400,18 +401,18 @@ class NormalClimbingAgent:
 
     def _follow(
         self,
-        obs: ClimbingObservation,
+        obs: ClimbingView,
         P: Planner,
         plays: list[Action],
         pass_act: Action | None,
         explain: bool,
     ) -> tuple[Action, str]:
-        top = obs["top"]
+        top = obs.top
         assert top is not None  # following: there is a play to beat
         names = _names(obs)
         opps = self._opponents(obs, P)
         locked = P.options.get("passing") == "locked"
-        tags = obs.get("seat_tags") or [[] for _ in range(obs["players"])]
+        tags: Sequence[Sequence[str]] = obs.seat_tags or [() for _ in range(obs.players)]
         active = [o for s, _n, o in opps if not (locked and "passed" in tags[s])]
         hand = P.hand
         base = P.cost(hand)
@@ -446,12 +447,12 @@ class NormalClimbingAgent:
         # 2. opponents close to going out: how likely each is to win this trick if we pass
         # (the one on top, unless someone beats it; another, if it can beat the top)
         threats = []
-        top_combo = P.combo_of(top["cards"])
+        top_combo = P.combo_of(top.cards)
         for s, n, o in opps:
             w = self.THREAT.get(n, 0.0)
-            if not w or (locked and "passed" in tags[s] and s != top["seat"]):
+            if not w or (locked and "passed" in tags[s] and s != top.seat):
                 continue
-            if s == top["seat"]:
+            if s == top.seat:
                 p_win = 1.0
             else:
                 p_win = 1.0 - (P.strength(top_combo, [o]) if top_combo is not None else 1.0)
@@ -460,7 +461,7 @@ class NormalClimbingAgent:
         # win (worth having while weak combinations remain), minus the strength it spends
         best = None
         urgency = max((x[3] for x in threats), default=0.0)
-        left = len(obs["hand"])
+        left = len(obs.hand)
         for t in cands:
             v = self._follow_score(P, t, active)
             for _s, _n, o, w, p_win in threats:
@@ -472,12 +473,12 @@ class NormalClimbingAgent:
                 best = (v, t, P.key(t.a.cards))
         # passing hands the trick to whoever is on top unless a player between us beats
         # it: in a two-player game a pass always gives the opponent the lead
-        n_players = obs["players"]
-        me = obs["seat"]
+        n_players = obs.players
+        me = obs.me
         between = []
         seat = (me + 1) % n_players
-        while seat != top["seat"]:
-            if obs["hand_counts"][seat] and not (locked and "passed" in tags[seat]):
+        while seat != top.seat:
+            if obs.hand_counts[seat] and not (locked and "passed" in tags[seat]):
                 between.append(seat)
             seat = (seat + 1) % n_players
         by_seat = {s: o for s, _n, o in opps}
@@ -503,14 +504,14 @@ class NormalClimbingAgent:
                 return t.a, (
                     f"Play {show(t.a.cards)}: take the lead now — you have strong cards to spare."
                 )
-            beat = show(top["cards"])
+            beat = show(top.cards)
             if is_lowest(P, t.a, t.c, plays):
                 why = f"the lowest play that beats {beat}"
             elif t.gain >= max(x.gain for x in cands) - 1e-9:
                 why = f"the cheapest way to beat {beat}"
             else:
                 why = f"it beats {beat}"
-            if t.planned and not splits_a_set(obs["variant"], obs["hand"], t.a.cards):
+            if t.planned and not splits_a_set(obs.variant, obs.hand, t.a.cards):
                 why += " without breaking up your hand"
             return t.a, f"Play {show(t.a.cards)}: {why}."
         if pass_act is None:
@@ -524,13 +525,13 @@ class NormalClimbingAgent:
             what = show(t.a.cards) if t.c.n == 1 else f"{kind_word(t.c)} {show(t.a.cards)}"
             return pass_act, f"Pass: your {what} is worth more later."
         t = max(cands, key=lambda t: t.gain)
-        if all(splits_a_set(obs["variant"], obs["hand"], a.cards) for a in plays):
+        if all(splits_a_set(obs.variant, obs.hand, a.cards) for a in plays):
             return pass_act, (
-                f"Pass: beating {show(top['cards'])} would mean breaking up your hand "
+                f"Pass: beating {show(top.cards)} would mean breaking up your hand "
                 f"(for instance playing {show(t.a.cards)})."
             )
         return pass_act, (
-            f"Pass: beating {show(top['cards'])} costs your hand more than it gains "
+            f"Pass: beating {show(top.cards)} costs your hand more than it gains "
             f"(for instance playing {show(t.a.cards)})."
         )
 
@@ -583,7 +584,7 @@ class NormalClimbingAgent:
                 best = (v, a)
         return best[1] if best else plays[0]
 
-    def _choose_hand(self, obs: ClimbingObservation, legal: list[Action]) -> tuple[Action, str]:
+    def _choose_hand(self, obs: ClimbingView, legal: list[Action]) -> tuple[Action, str]:
         offered = _offered(obs)
         choices = [a for a in legal if a.value in offered]
         if not choices:
@@ -594,7 +595,9 @@ class NormalClimbingAgent:
             others = [c for k, cs in offered.items() if k != a.value for c in cs]
             # choosing second: the hand left over leaves the deal, so it is known
             known = others if len(offered) == 2 else None
-            P = planner_for(obs, hand=offered[str(a.value)], opponents=[size], known_out=known)
+            P = planner_for(
+                obs, hand=list(offered[str(a.value)]), opponents=[size], known_out=known
+            )
             plan = P.plan()
             scored.append((P.cost(P.hand), a, plan))
         cost, a, plan = min(scored, key=lambda t: (t[0], str(t[1].value)))
@@ -624,20 +627,20 @@ class EasyClimbingAgent:
         pass
 
     def choose(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         return self._decide(_climbing(obs), legal, decision, rng)[0]
 
     def suggest(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
         act, why = self._decide(_climbing(obs), legal, decision, rng)
         return Suggestion(act, why)
 
     def _decide(
-        self, obs: ClimbingObservation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ClimbingView, legal: list[Action], decision: Decision, rng: random.Random
     ) -> tuple[Action, str]:
-        variant = obs["variant"]
+        variant = obs.variant
         order = _ORDER[variant]
         if decision.kind == "choose-hand" or (legal and legal[0].kind == "choose-hand"):
             offered = _offered(obs)
@@ -653,16 +656,16 @@ class EasyClimbingAgent:
             a = max(choices, key=lambda a: (worth(a), str(a.value)))
             return a, f"Take hand {a.value}: it has the most high cards."
         plays, pass_act = _plays(legal)
-        top = obs.get("top")
+        top = obs.top
         if not plays:
             act = pass_act or legal[0]
-            return act, (f"Pass: nothing you hold beats {show(top['cards'])}." if top else "Pass.")
-        hand = obs["hand"]
+            return act, (f"Pass: nothing you hold beats {show(top.cards)}." if top else "Pass.")
+        hand = obs.hand
         for a in plays:
             if len(a.cards) == len(hand):
                 return a, f"Play {show(a.cards)}: it empties your hand."
-        counts = obs["hand_counts"]
-        me = obs["seat"]
+        counts = obs.hand_counts
+        me = obs.me
         near = min((n for s, n in enumerate(counts) if s != me and n), default=99)
         rank = [order[c] >> 2 for c in hand]
         per_rank: dict[int, int] = {}
@@ -728,7 +731,7 @@ class EasyClimbingAgent:
             keep = (t >> 2) >= high and long_hand and near > 3
             if pass_act is not None and keep and rng.random() < 0.8:
                 return pass_act, f"Pass: keep {show(a.cards)} for later."
-            return a, f"Play {show(a.cards)}: the lowest play that beats {show(top['cards'])}."
+            return a, f"Play {show(a.cards)}: the lowest play that beats {show(top.cards)}."
         bombs = [x for x in scored if x[2]]
         if bombs and (near <= 3 or len(hand) - len(bombs[0][4].cards) <= 2):
             bombs.sort(key=lambda x: (x[0], x[1]))
@@ -737,7 +740,7 @@ class EasyClimbingAgent:
                 return a, f"Bomb with {show(a.cards)}: someone is about to go out."
             return a, f"Bomb with {show(a.cards)}: you are nearly out yourself."
         if pass_act is not None:
-            return pass_act, f"Pass: beating {show(top['cards'])} would break up your hand."
+            return pass_act, f"Pass: beating {show(top.cards)} would break up your hand."
         scored.sort(key=lambda x: (x[2], x[0]))
         a = scored[0][4]
         return a, f"Play {show(a.cards)}: you must play."

@@ -85,12 +85,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.bitmask import bits
+from ..engine.observer import ObsIn, as_climbing
 from ..engine.protocol import Action, Decision
 from ..engine.sim import Move, Rules, Sampler, SimState, played_this_deal, rules_for
+from ..engine.views import ClimbingView
 
 #: rank index of a card int (every sim encoding is 4 * rank + suit, 3 lowest, 2 highest)
 ACE, TWO = 11, 12
@@ -342,17 +344,18 @@ def clearly_better(
     return best_i
 
 
-def belief_weights(obs: dict[str, Any], rules: Rules) -> dict[Any, dict[str, float]]:
+def belief_weights(observed: ObsIn, rules: Rules) -> dict[Any, dict[str, float]]:
     """Per-card weights for the opponents (see the module docstring, step 3)."""
-    seat = obs["seat"]
-    deal = obs["deal_number"]
+    obs = as_climbing(observed)
+    seat = obs.me
+    deal = obs.deal_number
     codes = rules.codes
     single_key = [0] * len(codes)
     for c in range(len(codes)):
         mv = rules.move_of(1 << c) if (rules.deck_mask >> c) & 1 else None
         single_key[c] = mv[2] if mv is not None else -1
-    seen = rules.mask_of(obs["hand"])
-    for _, cards in played_this_deal(obs):
+    seen = rules.mask_of(obs.hand)
+    for _, cards in played_this_deal(obs.to_json()):
         seen |= rules.mask_of(cards)
     unseen = [c for c in range(len(codes)) if (rules.deck_mask >> c) & 1 and not seen >> c & 1]
     w: dict[int, dict[int, float]] = {}
@@ -362,13 +365,13 @@ def belief_weights(obs: dict[str, Any], rules: Rules) -> dict[Any, dict[str, flo
         row[c] = row.get(c, 1.0) * f
 
     top = None
-    for e in obs["history"]:
-        if e.get("deal") != deal:
+    for e in obs.history:
+        if e.deal != deal:
             continue
-        kind = e.get("kind")
-        s = e.get("seat")
+        kind = e.kind
+        s = e.seat if e.seat is not None else -1  # a play or a pass: a seat
         if kind == "play":
-            mv = rules.move_of_codes(e["cards"])
+            mv = rules.move_of_codes(e.played)
             if (
                 mv is not None
                 and s != seat
@@ -406,7 +409,7 @@ def belief_weights(obs: dict[str, Any], rules: Rules) -> dict[Any, dict[str, flo
     return out
 
 
-def erratic(obs: dict[str, Any], rules: Rules) -> list[float]:
+def erratic(observed: ObsIn, rules: Rules) -> list[float]:
     """Per seat, the share of random moves the rollouts give that opponent (0 for the
     seat itself): read from the odd follows of this deal that later plays reveal.
 
@@ -415,44 +418,41 @@ def erratic(obs: dict[str, Any], rules: Rules) -> list[float]:
     above one it held that was enough: both shown by that player playing the card alone
     later in the deal. Sound players almost never do either (measured: 0 to 6% of the
     singles they follow; random players 22 to 25%)."""
-    seat = obs["seat"]
-    deal = obs["deal_number"]
-    n = obs["players"]
-    events = [
-        e
-        for e in obs["history"]
-        if e.get("deal") == deal and e.get("kind") in ("play", "pass", "trick")
-    ]
+    obs = as_climbing(observed)
+    seat = obs.me
+    deal = obs.deal_number
+    n = obs.players
+    events = [e for e in obs.history if e.deal == deal and e.kind in ("play", "pass", "trick")]
     # for each event, the singles its seat plays later (keys), walking backwards
     later: list[list[int]] = [[] for _ in range(n)]
     after: list[tuple[int, ...]] = [()] * len(events)
     for i in range(len(events) - 1, -1, -1):
         e = events[i]
-        if e["kind"] == "trick":
+        if e.kind == "trick":
             continue
-        after[i] = tuple(later[e["seat"]])
-        if e["kind"] == "play" and len(e["cards"]) == 1:
-            mv = rules.move_of_codes(e["cards"])
+        after[i] = tuple(later[e.by])
+        if e.kind == "play" and len(e.played) == 1:
+            mv = rules.move_of_codes(e.played)
             if mv is not None and (mv[0].bit_length() - 1) >> 2 < ACE:
-                later[e["seat"]].append(mv[2])
+                later[e.by].append(mv[2])
             elif mv is not None:
-                later[e["seat"]].append(-mv[2] - 1)  # an ace or two: marked
+                later[e.by].append(-mv[2] - 1)  # an ace or two: marked
     follows = [0] * n
     odd = [0] * n
     top = None
     for i, e in enumerate(events):
-        kind = e["kind"]
+        kind = e.kind
         if kind == "trick":
             top = None
             continue
-        s = e["seat"]
+        s = e.by
         if top is not None and s != seat and not top[3] and top[0].bit_count() == 1:
             follows[s] += 1
             if kind == "pass":
                 if any(k > top[2] for k in after[i]):
                     odd[s] += 1
             else:
-                mv = rules.move_of_codes(e["cards"])
+                mv = rules.move_of_codes(e.played)
                 if (
                     mv is not None
                     and mv[0].bit_count() == 1
@@ -460,7 +460,7 @@ def erratic(obs: dict[str, Any], rules: Rules) -> list[float]:
                 ):
                     odd[s] += 1
         if kind == "play":
-            top = rules.move_of_codes(e["cards"])
+            top = rules.move_of_codes(e.played)
     out = [0.0] * n
     for s in range(n):
         if s != seat:
@@ -490,8 +490,9 @@ class HardClimbingAgent:
 
     # ----- the protocol --------------------------------------------------------------
     def choose(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, seen: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
+        obs = as_climbing(seen)
         self.last = {"worlds": 0, "rollouts": 0}
         if len(legal) == 1:
             return legal[0]
@@ -502,18 +503,19 @@ class HardClimbingAgent:
         return self._choose_play(obs, legal, rng)
 
     def suggest(
-        self, obs: dict[str, Any], legal: list[Action], decision: Decision, rng: random.Random
+        self, seen: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Any:
         """The hint of this search: its own move; ``normal``'s reason when ``normal``
         would make the same move, else what the search did."""
         from . import Suggestion
         from .climbing_ai import NormalClimbingAgent, show
 
+        obs = as_climbing(seen)
         act = self.choose(obs, legal, decision, rng)
-        base = NormalClimbingAgent().suggest(obs, legal, decision, random.Random(0))  # type: ignore[arg-type]
+        base = NormalClimbingAgent().suggest(obs, legal, decision, random.Random(0))
         if base.action == act:
             return Suggestion(act, base.reason)
-        if act.kind == "play" and len(act.cards) == len(obs["hand"]):
+        if act.kind == "play" and len(act.cards) == len(obs.hand):
             return Suggestion(act, f"Play {show(act.cards)}: it empties your hand.")
         head = "Pass" if act.kind == "pass" else f"Play {show(act.cards)}"
         worlds = self.last.get("worlds", 0)
@@ -526,11 +528,11 @@ class HardClimbingAgent:
         return Suggestion(act, f"{head}: the search's choice.")
 
     # ----- playing -------------------------------------------------------------------
-    def _choose_play(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def _choose_play(self, obs: ClimbingView, legal: list[Action], rng: random.Random) -> Action:
         start = clock()
-        rules = rules_for(obs["variant"], obs["players"], obs["options"])
-        seat = obs["seat"]
-        hand = rules.mask_of(obs["hand"])
+        rules = rules_for(obs.variant, obs.players, obs.options)
+        seat = obs.me
+        hand = rules.mask_of(obs.hand)
         moves = []
         index = []  # legal[index[j]] is moves[j]
         for i, a in enumerate(legal):
@@ -546,7 +548,7 @@ class HardClimbingAgent:
             index.append(i)
         if not moves:
             return legal[0]
-        sampler = Sampler(obs, belief_weights(obs, rules) if BELIEFS else None)
+        sampler = Sampler(obs.to_json(), belief_weights(obs, rules) if BELIEFS else None)
         cand = self._candidates(sampler, moves, rng)
         if len(cand) == 1:
             return legal[index[cand[0]]]
@@ -668,16 +670,16 @@ class HardClimbingAgent:
         return index[best_i]
 
     # ----- Chinese Poker's hand choice -------------------------------------------------
-    def _choose_hand(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def _choose_hand(self, obs: ClimbingView, legal: list[Action], rng: random.Random) -> Action:
         start = clock()
-        offered: dict[str, list[str]] = obs.get("offered_hands") or {}
+        offered: Mapping[str, tuple[str, ...]] = obs.offered_hands or {}
         letters = [str(a.value) for a in legal]
         if not offered or any(L not in offered for L in letters):
             return legal[rng.randrange(len(legal))]
-        rules = rules_for(obs["variant"], obs["players"], obs["options"])
-        seat = obs["seat"]
+        rules = rules_for(obs.variant, obs.players, obs.options)
+        seat = obs.me
         other = 1 - seat
-        dealer = obs["dealer"]
+        dealer = obs.dealer
         masks = {L: rules.mask_of(offered[L]) for L in offered}
         if len(offered) == 2:  # the dealer holds the rest of the deck
             rest = rules.deck_mask

@@ -46,9 +46,10 @@ from ..engine.big_two import BigTwoGame
 from ..engine.big_two_5r import BigTwoFiveRoundGame
 from ..engine.bitmask import bits
 from ..engine.chinese_poker import CP_DECK, ChinesePokerGame
-from ..engine.observation import ClimbingObservation
+from ..engine.observer import ObsIn, as_climbing
 from ..engine.poker_hands import CODE_IDX, IDX_CODE
 from ..engine.twos import CODE_INT, CODES, bomb_order, default_hand_size
+from ..engine.views import ClimbingView
 
 INF = float("inf")
 
@@ -184,33 +185,33 @@ class Planner:
 
     def __init__(
         self,
-        obs: ClimbingObservation,
+        obs: ClimbingView,
         hand: list[str] | None = None,
         opponents: list[int] | None = None,
         known_out: list[str] | None = None,
     ) -> None:
         self.obs = obs
-        self.options: dict[str, Any] = dict(obs.get("options") or {})
-        self.seat = obs["seat"]
-        self.players = obs["players"]
+        self.options: dict[str, Any] = dict(obs.options or {})
+        self.seat = obs.me
+        self.players = obs.players
         enc = self.enc
-        codes = obs["hand"] if hand is None else hand
+        codes = obs.hand if hand is None else hand
         hm = 0
         for c in codes:
             hm |= 1 << enc[c]
         self.hand = hm
         played = 0
-        deal = obs.get("deal_number")
-        for h in obs.get("history") or ():
-            if h.get("kind") == "play" and h.get("deal") == deal:
-                for c in h.get("cards") or ():
+        deal = obs.deal_number
+        for h in obs.history or ():
+            if h.kind == "play" and h.deal == deal:
+                for c in h.cards or ():
                     played |= 1 << enc[c]
         self.played = played
         out = self.mask_of(known_out) if known_out else 0
         self.unseen = self.deck_mask() & ~hm & ~played & ~out
         self.total = self.unseen.bit_count()
         if opponents is None:
-            counts = obs["hand_counts"]
+            counts = obs.hand_counts
             opponents = [counts[s] for s in range(self.players) if s != self.seat and counts[s]]
         self.opp_counts = opponents
         per_rank = [self.unseen_rank(r) for r in range(13)]
@@ -222,26 +223,26 @@ class Planner:
         self.costs: dict[Any, Combo] = {}
         self._bomb_threat: float | None = None
 
-    def _read_passes(self, obs: ClimbingObservation) -> None:
+    def _read_passes(self, obs: ClimbingView) -> None:
         """Note, for each opponent, the lowest play of each kind it passed on this deal
         (replaying the public log: a play sets the table, a new trick clears it)."""
-        counts = obs["hand_counts"]
+        counts = obs.hand_counts
         seats = [s for s in range(self.players) if s != self.seat and counts[s]]
         by_seat = dict(zip(seats, self.opps, strict=False))
         if not by_seat:
             return
-        deal = obs.get("deal_number")
+        deal = obs.deal_number
         top = None
-        for h in obs.get("history") or ():
-            if h.get("deal") != deal:
+        for h in obs.history or ():
+            if h.deal != deal:
                 continue
-            kind = h.get("kind")
+            kind = h.kind
             if kind == "play":
-                top = h.get("cards")
+                top = h.cards
             elif kind == "trick":
                 top = None
             elif kind == "pass" and top:
-                seat = h["seat"]
+                seat = h.seat
                 o = by_seat.get(seat) if seat is not None else None
                 got = self.slot_of(top) if o is not None else None
                 if o is not None and got is not None:
@@ -357,7 +358,7 @@ class TwosPlanner(Planner):
 
     def __init__(
         self,
-        obs: ClimbingObservation,
+        obs: ClimbingView,
         hand: list[str] | None = None,
         opponents: list[int] | None = None,
         known_out: list[str] | None = None,
@@ -673,7 +674,7 @@ class BigTwoPlanner(Planner):
 
     def __init__(
         self,
-        obs: ClimbingObservation,
+        obs: ClimbingView,
         hand: list[str] | None = None,
         opponents: list[int] | None = None,
         known_out: list[str] | None = None,
@@ -1005,7 +1006,7 @@ class ChinesePokerPlanner(Planner):
 
     def __init__(
         self,
-        obs: ClimbingObservation,
+        obs: ClimbingView,
         hand: list[str] | None = None,
         opponents: list[int] | None = None,
         known_out: list[str] | None = None,
@@ -1289,12 +1290,13 @@ PLANNERS: dict[str, type[Planner]] = {
 
 
 def planner_for(
-    obs: ClimbingObservation,
+    obs: ObsIn,
     hand: list[str] | None = None,
     opponents: list[int] | None = None,
     known_out: list[str] | None = None,
 ) -> Planner:
-    """The planner of ``obs["variant"]`` for the seat of ``obs`` (or for ``hand``, with
+    """The planner of ``obs.variant`` for the seat of ``obs`` (or for ``hand``, with
     ``opponents`` holding that many cards each and ``known_out`` known to be out of
     play)."""
-    return PLANNERS[obs["variant"]](obs, hand, opponents, known_out)
+    view = as_climbing(obs)
+    return PLANNERS[view.variant](view, hand, opponents, known_out)

@@ -37,7 +37,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 from ..engine import sim_two_v_one as S
-from ..engine.observation import Observation, TwoVOneObservation, seat_card
+from ..engine.observation import TwoVOneObservation
+from ..engine.observer import ObsIn, as_two_v_one
 from ..engine.protocol import Action, Decision
 from ..engine.sim_two_v_one import (
     BID,
@@ -62,6 +63,7 @@ from ..engine.sim_two_v_one import (
     mask_of,
 )
 from ..engine.two_v_one import HANDS_PER_ROUND, label, labels, pair_reason
+from ..engine.views import TwoVOneView
 from .base import SuggestingAgent
 
 if TYPE_CHECKING:
@@ -403,16 +405,16 @@ FIGHTS: tuple[tuple[bool, ...], ...] = tuple(
 class View:
     """What a seat knows, as integers, with a few sampled deals of the unseen cards."""
 
-    def __init__(self, obs: TwoVOneObservation, rng: random.Random, samples: int) -> None:
+    def __init__(self, obs: TwoVOneView, rng: random.Random, samples: int) -> None:
         self.obs = obs
-        self.me = obs["seat"]
-        self.phase = obs["phase"]
-        self.hand = mask_of(obs["hand"])
-        self.lone = obs["lone"] if obs["lone"] is not None else -1
-        self.bid = obs["bid"] or 0
-        self.hand_no = obs["hand_no"]
-        self.won = obs["hands_won"]["lone"]
-        self.lost = obs["hands_won"]["duo"]
+        self.me = obs.me
+        self.phase = obs.phase
+        self.hand = mask_of(obs.hand)
+        self.lone = obs.lone if obs.lone is not None else -1
+        self.bid = obs.bid or 0
+        self.hand_no = obs.hand_no
+        self.won = obs.hands_won.lone
+        self.lost = obs.hands_won.duo
         self.rng = rng
         self.samples = samples
         self._worlds: list[RoundSim] | None = None
@@ -421,7 +423,7 @@ class View:
     def worlds(self) -> list[RoundSim]:
         """Sampled deals of the unseen cards (drawn on first use)."""
         if self._worlds is None:
-            sampler = S.Sampler(self.obs, keep_prior=_keep_prior(self.obs))
+            sampler = S.Sampler(_raw(self.obs), keep_prior=_keep_prior(self.obs))
             self._worlds = []
             for _ in range(self.samples):
                 try:
@@ -437,7 +439,7 @@ class View:
         return self.bid - self.won, left
 
 
-def _keep_prior(obs: TwoVOneObservation) -> S.KeepPrior:
+def _keep_prior(obs: TwoVOneView) -> S.KeepPrior:
     """A lone player who still needed hands keeps the stronger card; one that had its
     bid, the weaker. Without the score per hand, lean towards the stronger."""
 
@@ -477,15 +479,20 @@ class _Base(SuggestingAgent):
     name = "2v1"
 
 
-def _two_v_one(obs: Observation) -> TwoVOneObservation:
+def _two_v_one(obs: ObsIn) -> TwoVOneView:
     """The observation as what it is: a 2v1 seat's (the registry gives these agents no
     other variant)."""
-    return cast(TwoVOneObservation, obs)
+    return as_two_v_one(obs)
 
 
-def _led(obs: TwoVOneObservation) -> str:
+def _raw(obs: TwoVOneView) -> TwoVOneObservation:
+    """The observation's JSON form, for the integer core's sampler (it reads that)."""
+    return cast(TwoVOneObservation, obs.to_json())
+
+
+def _led(obs: TwoVOneView) -> str:
     """The face-up led card (there is one: the hand has been led)."""
-    lead = obs["lead"]
+    lead = obs.lead
     assert lead is not None
     return lead
 
@@ -496,17 +503,17 @@ class EasyTwoVOneAgent(_Base):
     name = "easy"
 
     def suggest(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
         from . import Suggestion
 
         o = _two_v_one(obs)
-        phase = o["phase"]
-        hand = o["hand"]
-        need = (o["bid"] or 0) - o["hands_won"]["lone"]
-        left = HANDS_PER_ROUND - o["hand_no"] + 1
+        phase = o.phase
+        hand = o.hand
+        need = (o.bid or 0) - o.hands_won.lone
+        left = HANDS_PER_ROUND - o.hand_no + 1
         if phase in (BID, RAISE):
-            s = easy_strength(hand)
+            s = easy_strength(list(hand))
             values = [a.value for a in legal]
             want = 4 if s >= 4.5 else (3 if s >= 3 else 0)
             if phase == RAISE:
@@ -558,7 +565,7 @@ class EasyTwoVOneAgent(_Base):
             two = [str(a.value) for a in legal]  # the lone player's two cards
             strong = max(two, key=lambda c: STRENGTH[INDEX[c]])
             weak = min(two, key=lambda c: STRENGTH[INDEX[c]])
-            if o["seat"] == o["lone"]:
+            if o.seat == o.lone:
                 c = strong if need > 0 else weak
                 why = "you still need hands" if need > 0 else "you have your hands: keep it weak"
                 return Suggestion(Action("keep", value=c), f"Keep {label(c)}: {why}.")
@@ -582,11 +589,11 @@ class NormalTwoVOneAgent(_Base):
             self.samples = samples
 
     def suggest(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
         from . import Suggestion
 
-        phase = _two_v_one(obs)["phase"]
+        phase = _two_v_one(obs).phase
         if len(legal) == 1:
             return Suggestion(legal[0], "It is the only move you have.")
         view = View(_two_v_one(obs), rng, self.samples)
@@ -633,10 +640,10 @@ class NormalTwoVOneAgent(_Base):
         if 4 in values:
             options.append((2 * p4, 4))
         best_val, best = max(options) if options else (0.0, 0)
-        floor = self.pass_value if obs["high_bid"] is None else self.overcall_value
+        floor = self.pass_value if obs.high_bid is None else self.overcall_value
         strong = _strong_words(view.hand)
         if 0 in values and best_val < floor:
-            if obs["high_bid"] is None:
+            if obs.high_bid is None:
                 return Action("bid", value=0), (
                     f"Pass: {strong} should not land exactly on 3 or 4 (about {max(p3, p4):.0%})."
                 )
@@ -681,11 +688,11 @@ class NormalTwoVOneAgent(_Base):
         led = SUIT[up]
         need, left = view.need_left()
         fight = duo_fights(need, left)
-        blind = bool(obs["blindfold"])
+        blind = bool(obs.blindfold)
         pcard = -1
-        for t in obs["table"]:
-            if t["seat"] == partner and t["cards"] and t["cards"][0] != "??":
-                pcard = INDEX[t["cards"][0]]
+        for t in obs.table:
+            if t.seat == partner and t.cards and t.cards[0] != "??":
+                pcard = INDEX[t.cards[0]]
         cards = [INDEX[a.cards[0]] for a in legal]
         worlds: list[RoundSim | None] = list(view.worlds) or [None]
         score = {c: 0.0 for c in cards}
@@ -1136,13 +1143,13 @@ class HardTwoVOneAgent(_Base):
         self.planner = _RuleNormal()
 
     def suggest(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
         from . import Suggestion
 
         o = _two_v_one(obs)
-        phase = o["phase"]
-        if phase in self.PLANNED or (phase == KEEP and o["seat"] == o["lone"]):
+        phase = o.phase
+        if phase in self.PLANNED or (phase == KEEP and o.seat == o.lone):
             return self.planner.suggest(obs, legal, decision, rng)
         act = self.choose(obs, legal, decision, rng)
         base = self.helper.suggest(obs, legal, decision, random.Random(0))
@@ -1151,21 +1158,21 @@ class HardTwoVOneAgent(_Base):
         return Suggestion(act, "Over many possible deals this does best for you.")
 
     def choose(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
         o = _two_v_one(obs)
-        phase = o["phase"]
-        if phase in self.PLANNED or (phase == KEEP and o["seat"] == o["lone"]):
+        phase = o.phase
+        if phase in self.PLANNED or (phase == KEEP and o.seat == o.lone):
             return self.planner.suggest(obs, legal, decision, rng).action
         return self.search(o, legal, rng)
 
-    def search(self, obs: TwoVOneObservation, legal: list[Action], rng: random.Random) -> Action:
+    def search(self, obs: TwoVOneView, legal: list[Action], rng: random.Random) -> Action:
         start = time.perf_counter()
-        me = obs["seat"]
-        phase = obs["phase"]
-        sampler = S.Sampler(obs, keep_prior=_keep_prior(obs))
+        me = obs.me
+        phase = obs.phase
+        sampler = S.Sampler(_raw(obs), keep_prior=_keep_prior(obs))
         options = [S.move_of(phase, a) for a in legal]
         k = len(options)
         total = [0.0] * k
@@ -1223,21 +1230,21 @@ def _cull(alive: list[int], total: list[float], count: list[int]) -> list[int]:
     return kept if len(kept) >= 2 else sorted(alive, key=lambda i: -means.get(i, 0))[:2]
 
 
-def _bid_weigher(obs: TwoVOneObservation) -> Callable[[RoundSim], float] | None:
+def _bid_weigher(obs: TwoVOneView) -> Callable[[RoundSim], float] | None:
     """How well a sampled deal fits the bids heard this round (a pass says a hand is
     weak, a bid that it is strong), as a weight in (0, 1]; ``None`` if nothing to read."""
-    bids = [(s, v) for s, v in obs.get("bids", ()) if s != obs["seat"]]
+    bids = [(s, v) for s, v in obs.bids if s != obs.me]
     if not bids:
         return None
-    lone = obs["lone"]
+    lone = obs.lone
     played_by: dict[int, int] = {}
-    deal = obs["deal_number"]
-    for h in obs.get("history", ()):
-        if h.get("deal") == deal and h.get("kind") == "hand" and "lone_cards" in h:
+    deal = obs.deal_number
+    for h in obs.history:
+        if h.deal == deal and h.kind == "hand" and h.lone_cards is not None:
             assert lone is not None  # a hand was played: there is a lone player
-            played_by[lone] = played_by.get(lone, 0) | mask_of(h["lone_cards"])
-            for pair in h["duo_cards"]:
-                s, c = seat_card(pair)
+            played_by[lone] = played_by.get(lone, 0) | mask_of(h.lone_cards)
+            for pair in h.duo_cards or ():
+                s, c = pair
                 played_by[s] = played_by.get(s, 0) | (1 << INDEX[c])
 
     def weight(w: RoundSim) -> float:

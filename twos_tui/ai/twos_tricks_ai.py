@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..engine import sim_twos_tricks as T
 from ..engine.cards import display
-from ..engine.observation import Observation, TwosTricksObservation, seat_card
+from ..engine.observation import TwosTricksObservation
+from ..engine.observer import ObsIn, as_tricks
 from ..engine.protocol import Action, Decision
 from ..engine.sim_twos_tricks import (
     CODES,
@@ -46,6 +47,7 @@ from ..engine.sim_twos_tricks import (
     mask_of,
     resolve,
 )
+from ..engine.views import TricksView
 from .base import SuggestingAgent
 
 if TYPE_CHECKING:
@@ -248,21 +250,21 @@ def normal_card(t: Table, legal: int, w: Weights) -> tuple[int, str]:
     return best, "value"
 
 
-def trick_cards(obs: TwosTricksObservation) -> list[int]:
+def trick_cards(obs: TricksView) -> list[int]:
     """The cards of the trick on the table, in play order."""
-    return [INDEX[seat_card(p)[1]] for p in obs["trick"]]
+    return [INDEX[p[1]] for p in obs.trick]
 
 
-def table_from_obs(obs: TwosTricksObservation) -> Table:
-    me = obs["seat"]
-    hand = mask_of(obs["hand"])
+def table_from_obs(obs: TricksView) -> Table:
+    me = obs.me
+    hand = mask_of(obs.hand)
     trick = trick_cards(obs)
-    played = mask_of(obs.get("played", ()))
+    played = mask_of(obs.played)
     gone = played
     for c in trick:
         gone |= 1 << c
     unseen = FULL & ~(gone | hand)
-    vm = T.voids(obs)
+    vm = T.voids(_raw(obs))
     possible = [0] * P
     for s in range(P):
         if s == me:
@@ -272,9 +274,9 @@ def table_from_obs(obs: TwosTricksObservation) -> Table:
             if vm[s] >> su & 1:
                 m &= ~SUIT_MASK[su]
         possible[s] = m
-    count = list(obs["hand_counts"])
-    standing = [a + b for a, b in zip(obs["totals"], obs["points"], strict=True)]
-    return Table(me, hand, trick, obs["leader"], possible, count, standing, False, gone)
+    count = list(obs.hand_counts)
+    standing = [a + b for a, b in zip(obs.totals, obs.points, strict=True)]
+    return Table(me, hand, trick, obs.leader, possible, count, standing, False, gone)
 
 
 # ===== agents =================================================================================
@@ -282,10 +284,15 @@ class _Base(SuggestingAgent):
     name = "twos-tricks"
 
 
-def _tricks(obs: Observation) -> TwosTricksObservation:
+def _tricks(obs: ObsIn) -> TricksView:
     """The observation as what it is: a Twos-tricks seat's (the registry gives these
     agents no other variant)."""
-    return cast(TwosTricksObservation, obs)
+    return as_tricks(obs)
+
+
+def _raw(obs: TricksView) -> TwosTricksObservation:
+    """The observation's JSON form, for the integer core's sampler (it reads that)."""
+    return cast(TwosTricksObservation, obs.to_json())
 
 
 def _legal_mask(legal: list[Action]) -> int:
@@ -306,7 +313,7 @@ class EasyTwosTricksAgent(_Base):
     name = "easy"
 
     def suggest(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
         from . import Suggestion
 
@@ -344,7 +351,7 @@ class NormalTwosTricksAgent(_Base):
         self.w = weights or Weights()
 
     def suggest(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
         from . import Suggestion
 
@@ -532,25 +539,25 @@ def reward(s: TricksSim, me: int) -> float:
     return share + 0.02 * (mine - best_other)
 
 
-def low_card_reads(obs: TwosTricksObservation) -> list[int]:
+def low_card_reads(obs: TricksView) -> list[int]:
     """Per seat, the unseen cards it probably does not hold: a seat that followed suit
     and lost the trick plays its lowest card of the suit as a rule, so lower cards of
     that suit (not the 3s, which players keep to catch a 2) are unlikely in its hand."""
-    deal = obs["deal_number"]
-    out = [0] * obs["players"]
+    deal = obs.deal_number
+    out = [0] * obs.players
     trick: list[tuple[int, int]] = []
-    for h in obs.get("history", ()):
-        if h.get("deal") != deal:
+    for h in obs.history:
+        if h.deal != deal:
             continue
-        k = h.get("kind")
-        if k == "play" and "card" in h:
-            seat = h["seat"]
+        k = h.kind
+        if k == "play" and h.card is not None:
+            seat = h.seat
             assert seat is not None  # a play names its player
-            trick.append((seat, INDEX[h["card"]]))
+            trick.append((seat, INDEX[h.card]))
         elif k == "trick":
             if trick:
                 led = trick[0][1] // 13
-                winner = h.get("winner")
+                winner = h.winner
                 for seat, c in trick[1:]:
                     if seat != winner and c // 13 == led and not is_two(c):
                         below = SUIT_MASK[led] & ((1 << c) - 1) & ~(1 << THREE_OF[led])
@@ -573,7 +580,7 @@ class HardTwosTricksAgent(_Base):
         self.helper = NormalTwosTricksAgent()
 
     def suggest(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
         from . import Suggestion
 
@@ -590,15 +597,16 @@ class HardTwosTricksAgent(_Base):
         )
 
     def choose(
-        self, obs: Observation, legal: list[Action], decision: Decision, rng: random.Random
+        self, obs: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
         tobs = _tricks(obs)
-        me = obs["seat"]
+        raw = _raw(tobs)
+        me = tobs.me
         cards = [INDEX[a.cards[0]] for a in legal]
-        vm = T.voids(tobs)
+        vm = T.voids(raw)
         reads = low_card_reads(tobs)
 
         def weight(seat: int, card: int) -> float:
@@ -619,7 +627,7 @@ class HardTwosTricksAgent(_Base):
                 break
             it += 1
             try:
-                world = T.determinize(tobs, rng, weight=weight, void_masks=vm)
+                world = T.determinize(raw, rng, weight=weight, void_masks=vm)
             except ValueError:
                 break
             seed = rng.getrandbits(32)

@@ -50,6 +50,7 @@ from typing import Any, ClassVar, Self, Unpack, cast
 
 from .cards import CardFace, standard_face
 from .observation import DealScore, LogEntry, LogExtras, Observation
+from .observer import Observable
 from .words import names_text, whom
 
 
@@ -315,7 +316,7 @@ def _short(value: Any, n: int = 40) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
-class Game(ABC):
+class Game(Observable, ABC):
     """Base class of every variant. Subclasses set the class attributes and implement
     the abstract methods; the base keeps the shared bookkeeping (seed, rng, names,
     history, totals, deal results, JSON of those)."""

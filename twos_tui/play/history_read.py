@@ -46,7 +46,7 @@ def _time(value: Any) -> float:
     return t
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     if not isinstance(value, list):
         raise ValueError("not a list")
     return value
@@ -141,7 +141,7 @@ def last_deal_id(conn: sqlite3.Connection) -> int | None:
     return None if row is None or row[0] is None else int(row[0])
 
 
-def match_actions(match: dict[str, Any], deals: list[dict[str, Any]], upto: int) -> list:
+def match_actions(match: dict[str, Any], deals: list[dict[str, Any]], upto: int) -> list[Any]:
     """The match's action list up to the end of deal ``upto`` (a deal number), from the
     recorded deals; raises HistoryError where a deal in between is missing."""
     actions = list(match["prefix_actions"])
@@ -186,7 +186,7 @@ def recent_deals(
         "m.score_label, m.watched FROM deals d JOIN matches m ON m.id = d.match_id"
     )
     where: list[str] = []
-    args: tuple = ()
+    args: tuple[Any, ...] = ()
     if variant:
         where.append("d.variant = ?")
         args += (variant,)

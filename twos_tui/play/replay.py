@@ -72,7 +72,7 @@ def _merged_table(observations: Sequence[Mapping[str, Any]]) -> list[dict[str, A
     return base
 
 
-def _advance_to_deal(game: Game, actions: list, deal_number: int) -> tuple[int, int]:
+def _advance_to_deal(game: Game, actions: list[Any], deal_number: int) -> tuple[int, int]:
     """Apply ``actions`` until deal ``deal_number`` begins; (actions used, log length
     before its first log line)."""
     i = 0

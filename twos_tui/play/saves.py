@@ -485,7 +485,7 @@ def inspect_save(path: Path) -> SaveInfo:
     return _info_of(path, loaded)
 
 
-_CACHE: dict[str, tuple[tuple, SaveInfo]] = {}
+_CACHE: dict[str, tuple[tuple[Any, ...], SaveInfo]] = {}
 _CACHE_LOCK = threading.Lock()
 
 
@@ -494,7 +494,7 @@ def forget(path: Path) -> None:
         _CACHE.pop(str(path), None)
 
 
-def _cached_inspect(entry: os.DirEntry) -> SaveInfo:
+def _cached_inspect(entry: os.DirEntry[str]) -> SaveInfo:
     try:
         st = entry.stat(follow_symlinks=False)
         key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode)

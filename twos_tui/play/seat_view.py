@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,8 @@ from ..engine import Action, Decision, Game, new_game
 from ..engine.cards import CardFace
 from ..engine.observation import LogEntry
 from ..engine.protocol import DealResult, OptionSpec
+from ..engine.views import AnyView, LogLine
+from .sight import Hidden, OwnView, PublicView, Sight
 
 if TYPE_CHECKING:
     from .session import Session
@@ -192,16 +194,25 @@ class SeatView(ABC):
 
     # ----- the state of play, as these seats see it -------------------------------------
     @abstractmethod
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know; :class:`NotVisible` for a seat not in
-        :attr:`visible`."""
+    def observation(self, seat: int) -> AnyView:
+        """Everything ``seat`` may know, typed (:mod:`twos_tui.engine.views`);
+        :class:`NotVisible` for a seat not in :attr:`visible`."""
 
-    def public_observation(self) -> dict[str, Any] | None:
+    def public_observation(self) -> AnyView | None:
         """The public view — what every player sees, with no hand (``seat`` None) — for
         a screen that watches the table with no seat of its own (a spectator); ``None``
         where this screen plays a seat. (A hot-seat table hidden between its players
         is not a public view: it shows nothing.)"""
         return None
+
+    def sight(self, seat: int | None) -> Sight:
+        """What this screen shows, in one of the three cases (:mod:`.sight`): ``seat``'s
+        own view (a seat played at this screen), else the public view (a spectator),
+        else nothing (a hot-seat table between its players)."""
+        if seat is not None:
+            return OwnView(self.observation(seat))
+        public = self.public_observation()
+        return Hidden() if public is None else PublicView(public)
 
     @abstractmethod
     def to_act(self) -> tuple[int, ...]:
@@ -230,8 +241,8 @@ class SeatView(ABC):
 
     @property
     @abstractmethod
-    def history(self) -> list[LogEntry]:
-        """The public log."""
+    def history(self) -> Sequence[LogLine]:
+        """The public log, typed (each line a :class:`~twos_tui.engine.views.LogLine`)."""
 
     @property
     @abstractmethod
@@ -390,6 +401,9 @@ class LocalSeatView(SeatView):
         self.remote_seats = tuple(remote_seats)
         self._seat_notes: dict[int, str] = {}
         self._connected: dict[int, bool] = {}
+        #: the match's log typed, line by line as it grows (``_log_of``: the list read)
+        self._log: list[LogLine] = []
+        self._log_of: list[LogEntry] | None = None
 
     # ----- who sits where ---------------------------------------------------------------
     @property
@@ -438,10 +452,10 @@ class LocalSeatView(SeatView):
         return len(self.controls) + len(self.remote_seats)
 
     # ----- the state of play -------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> AnyView:
         if seat not in self.visible:
             raise NotVisible(f"seat {seat} is not shown at this screen")
-        return dict(self.game.observation(seat))
+        return self.game.observe(seat)
 
     def to_act(self) -> tuple[int, ...]:
         return self.game.to_act()
@@ -474,8 +488,14 @@ class LocalSeatView(SeatView):
         self.session.apply(seat, action)
 
     @property
-    def history(self) -> list[LogEntry]:
-        return self.game.history
+    def history(self) -> Sequence[LogLine]:
+        raw = self.game.history
+        if self._log_of is not raw or len(self._log) > len(raw):
+            # another game (a new match, an undo's replay) or a shorter log: read again
+            self._log_of, self._log = raw, []
+        if len(self._log) < len(raw):
+            self._log.extend(LogLine.from_json(e, "log") for e in raw[len(self._log) :])
+        return self._log
 
     @property
     def action_count(self) -> int:
@@ -572,3 +592,10 @@ def with_chat(log: list[Any], chat: list[dict[str, Any]], deal: Any) -> list[Any
         out.append(entry)
     out.extend(lines[i:])
     return out
+
+
+def log_lines(log: list[Any]) -> tuple[LogLine, ...]:
+    """A log with chat lines (:func:`with_chat`) as typed lines: each entry a
+    :class:`~twos_tui.engine.views.LogLine` already, or its JSON (a chat line, a host's
+    log entry) read into one."""
+    return tuple(e if isinstance(e, LogLine) else LogLine.from_json(e, "log") for e in log)

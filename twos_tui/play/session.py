@@ -18,9 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..ai import DEFAULT_LEVEL, LEVEL_ALIASES, RandomAgent, agent_for, ai_rng
+from ..ai import DEFAULT_LEVEL, LEVEL_ALIASES, Agent, RandomAgent, agent_for, ai_rng
 from ..engine import Action, Game, new_game, variant_class
-from ..engine.protocol import rng_state_to_json
+from ..engine.protocol import Decision, rng_state_to_json
+from ..engine.views import AnyView
 from . import locks, saves
 from .names import clean_name
 from .tracker import Tracker
@@ -115,7 +116,7 @@ class Session:
         self.save_id = saves.check_save_id(save_id or new_save_id(game.variant_id))
         self.ai_rngs = ai_rngs or {i: ai_rng(game.seed, i) for i, s in enumerate(seats) if s.is_ai}
         self.created = time.time() if created is None else created
-        self._agents: dict[int, Any] = {}
+        self._agents: dict[int, Agent] = {}
         #: a new autosave failure, for the UI to show once (``None`` while nothing new)
         self.save_error: str | None = None
         self._failing: str | None = None  # the failure being reported, if any
@@ -201,7 +202,7 @@ class Session:
     def humans_to_act(self) -> list[int]:
         return [s for s in self.game.to_act() if not self.seats[s].is_ai]
 
-    def agent(self, seat: int):
+    def agent(self, seat: int) -> Agent:
         if seat not in self._agents:
             level = self.seats[seat].level
             try:
@@ -211,12 +212,17 @@ class Session:
                 self._agents[seat] = RandomAgent()
         return self._agents[seat]
 
-    def ai_inputs(self, seat: int):
-        """What the AI of ``seat`` sees: its observation, legal actions and decision."""
+    def ai_inputs(self, seat: int) -> tuple[AnyView, list[Action], Decision]:
+        """What the AI of ``seat`` sees: its typed view, legal actions and decision (it is
+        asked only when ``seat`` is to act: it has a decision)."""
         g = self.game
-        return g.observation(seat), g.legal_actions(seat), g.decision(seat)
+        decision = g.decision(seat)
+        assert decision is not None, f"seat {seat} is not asked to act"
+        return g.observe(seat), g.legal_actions(seat), decision
 
-    def ai_choose(self, seat: int, inputs=None) -> Action:
+    def ai_choose(
+        self, seat: int, inputs: tuple[AnyView, list[Action], Decision] | None = None
+    ) -> Action:
         obs, legal, decision = inputs or self.ai_inputs(seat)
         rng = self.ai_rngs.setdefault(seat, ai_rng(self.game.seed, seat))
         return self.agent(seat).choose(obs, legal, decision, rng)

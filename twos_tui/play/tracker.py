@@ -33,7 +33,7 @@ class UndoPoint:
     index: int
     seat: int
     deal_number: int
-    rng_states: dict[int, tuple]
+    rng_states: dict[int, tuple[Any, ...]]
 
 
 def rebuild(game: Game, upto: int, deal_number: int | None = None) -> Game:

@@ -11,9 +11,9 @@ texts are ours; they say what to do, not the whole rule (the help page has that)
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from ..engine import Action, Decision
+from ..engine.views import AnyView, ClimbingView, LogLine, TricksView
 
 #: (variant, moment) -> (title, text)
 TIPS: dict[tuple[str, str], tuple[str, str]] = {}
@@ -168,7 +168,7 @@ def _rank(code: str) -> str:
 
 def moments_for_turn(
     variant: str,
-    obs: dict[str, Any],
+    obs: AnyView,
     decision: Decision | None,
     legal: Sequence[Action],
 ) -> list[str]:
@@ -181,9 +181,9 @@ def moments_for_turn(
         return [kind] if (variant, kind) in TIPS else []
     if kind == "choose-hand":
         return ["choose-hand"]
-    if variant == "twos-tricks":
-        hand = [str(c) for c in obs.get("hand", [])]
-        led = obs.get("led_suit")
+    if isinstance(obs, TricksView):
+        hand = [str(c) for c in obs.hand]
+        led = obs.led_suit
         if led is None:
             out.append("lead")
         elif not any(c[-1] == led and _rank(c) != "2" for c in hand):
@@ -191,19 +191,19 @@ def moments_for_turn(
         if any(_rank(c) == "2" for c in hand):
             out.append("wild-two")
         return out
-    if obs.get("top") is None:
+    if not isinstance(obs, ClimbingView) or obs.top is None:
         out.append("lead")
     elif legal and all(a.kind == "pass" for a in legal):
         out.append("cannot-beat")
     return out
 
 
-def moments_for_news(variant: str, entries: Iterable[dict[str, Any]]) -> list[str]:
+def moments_for_news(variant: str, entries: Iterable[LogLine]) -> list[str]:
     """The tips new log lines may call for (a bomb, a catch)."""
     out = []
     for e in entries:
-        if e.get("bomb"):
+        if e.bomb:
             out.append("bomb")
-        elif e.get("kind") == "trick" and "catches" in str(e.get("text", "")):
+        elif e.kind == "trick" and "catches" in e.text:
             out.append("catch")
     return [m for m in out if (variant, m) in TIPS]

@@ -17,8 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from ...engine.observer import ObsIn, as_climbing
 from ...engine.protocol import Action, Decision
 from ...engine.sim import Move, rules_for
+from ...engine.views import ClimbingView
 from .. import Suggestion
 from ..climbing_ai import NormalClimbingAgent
 from . import net as netmod
@@ -58,11 +60,11 @@ def sim_moves(rules: Any, legal: list[Action]) -> tuple[list[Move | None], list[
 
 
 def net_scores(
-    obs: dict[str, Any], legal: list[Action], net: netmod.Net, rerank: float = 0.0
+    obs: ClimbingView, legal: list[Action], net: netmod.Net, rerank: float = 0.0
 ) -> list[tuple[float, int]]:
     """(the value's win chance after it, index in ``legal``) for each legal move, in the
     policy's order (its choice first; with ``rerank``, see :class:`ExpertClimbingAgent`)."""
-    rules = rules_for(obs["variant"], obs["players"], obs["options"])
+    rules = rules_for(obs.variant, obs.players, obs.options)
     moves, index = sim_moves(rules, legal)
     if not moves:
         return []
@@ -94,15 +96,16 @@ class ExpertClimbingAgent:
         self.last: list[tuple[float, int]] = []
 
     def choose(
-        self, obs: Any, legal: list[Action], decision: Decision, rng: random.Random
+        self, seen: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
+        obs = as_climbing(seen)
         self.last = []
         if len(legal) == 1:
             return legal[0]
-        net = _net(obs["variant"], self._said)
+        net = _net(obs.variant, self._said)
         if net is None or decision.kind != "play":
             return self.fallback.choose(obs, legal, decision, rng)
-        hand_n = len(obs["hand"])
+        hand_n = len(obs.hand)
         for a in legal:
             if a.kind == "play" and len(a.cards) == hand_n:
                 return a  # it empties the hand: the deal is won
@@ -112,9 +115,11 @@ class ExpertClimbingAgent:
         return legal[self.last[0][1]]
 
     def suggest(
-        self, obs: Any, legal: list[Action], decision: Decision, rng: random.Random
+        self, seen: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
         from .explain import explain
+
+        obs = as_climbing(seen)
 
         act = self.choose(obs, legal, decision, rng)
         return explain(obs, legal, decision, rng, act, "expert", self.last, {})

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ...engine.observer import ObsIn, as_climbing
 from ...engine.protocol import Action, Decision
 from .. import Suggestion
 from ..climbing_ai import NormalClimbingAgent, show, splits_a_set
@@ -27,7 +28,7 @@ def _name(a: Action) -> str:
 
 
 def explain(
-    obs: Any,
+    seen: ObsIn,
     legal: list[Action],
     decision: Decision,
     rng: random.Random,
@@ -38,10 +39,11 @@ def explain(
 ) -> Suggestion:
     """The hint of ``level`` for ``act``; ``ranked``: (estimate, index in ``legal``) of
     the moves weighed; ``last``: the search's figures (``worlds``)."""
+    obs = as_climbing(seen)
     base = NormalClimbingAgent().suggest(obs, legal, decision, random.Random(0))
     if base.action == act:
         return Suggestion(act, base.reason)
-    if act.kind == "play" and len(act.cards) == len(obs["hand"]):
+    if act.kind == "play" and len(act.cards) == len(obs.hand):
         return Suggestion(act, f"Play {show(act.cards)}: it empties your hand.")
     est = {legal[i]: p for p, i in ranked}
     mine = est.get(act)
@@ -67,7 +69,7 @@ def explain(
     facts = []
     if len(act.cards) >= 3:
         facts.append(f"it gets {len(act.cards)} cards out")
-    if len(act.cards) > 1 and not splits_a_set(obs["variant"], obs["hand"], act.cards):
+    if len(act.cards) > 1 and not splits_a_set(obs.variant, obs.hand, act.cards):
         facts.append("it is played without breaking up your hand")
     head = f"Play {show(act.cards)}"
     body = "; ".join(facts + ([stat] if stat else []))

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from ...engine.observer import ObsIn, as_climbing
 from ...engine.sim import Move, Rules, played_this_deal, rules_for
+from ...engine.views import TrickMove
 
 CARDS = 52
 RANKS = 13
@@ -43,36 +44,38 @@ class View:
     deck: int
 
 
-def _passes_since_play(trick: Sequence[dict[str, Any]]) -> int:
+def _passes_since_play(trick: Sequence[TrickMove]) -> int:
     out = 0
     for p in reversed(trick):
-        if not p.get("pass"):
+        if not p.passed:
             break
-        out |= 1 << int(p["seat"])
+        out |= 1 << p.seat
     return out
 
 
-def view_of_observation(obs: dict[str, Any], rules: Rules | None = None) -> View:
-    """The view of the seat of ``obs`` (a climbing game in its play phase)."""
-    r = rules or rules_for(obs["variant"], obs["players"], obs["options"])
+def view_of_observation(seen: ObsIn, rules: Rules | None = None) -> View:
+    """The view of the seat of ``seen`` (a climbing game in its play phase; its typed
+    view, or at a JSON edge its observation dict)."""
+    obs = as_climbing(seen)
+    r = rules or rules_for(obs.variant, obs.players, obs.options)
     played = 0
-    for _, cards in played_this_deal(obs):
+    for _, cards in played_this_deal(obs.to_json()):
         played |= r.mask_of(cards)
-    top = obs.get("top")
+    top = obs.top
     mv = None
     ts = -1
     if top:
-        mv = r.move_of_codes(top["cards"])
-        ts = int(top["seat"])
+        mv = r.move_of_codes(top.cards)
+        ts = -1 if top.seat is None else top.seat
     return View(
-        obs["seat"],
-        obs["players"],
-        r.mask_of(obs["hand"]),
+        obs.me,
+        obs.players,
+        r.mask_of(obs.hand),
         played,
-        tuple(obs["hand_counts"]),
+        tuple(obs.hand_counts),
         mv,
         ts,
-        _passes_since_play(obs.get("trick") or ()) if mv is not None else 0,
+        _passes_since_play(obs.trick or ()) if mv is not None else 0,
         r.deck_mask,
     )
 

@@ -31,12 +31,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any, cast
 
 import numpy as np
 
+from ...engine.observer import ObsIn, as_climbing
 from ...engine.protocol import Action, Decision
 from ...engine.sim import Sampler, SimState, rules_for
+from ...engine.views import ClimbingView
 from .. import Suggestion
 from ..climbing_ai import NormalClimbingAgent
 from ..climbing_search import (
@@ -155,37 +156,40 @@ class GuidedHardAgent(HardClimbingAgent):
         self.ranked: list[tuple[float, int]] = []
 
     def choose(
-        self, obs: Any, legal: list[Action], decision: Decision, rng: random.Random
+        self, seen: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Action:
+        obs = as_climbing(seen)
         self.last = {"worlds": 0, "rollouts": 0}
         self.ranked = []
         if len(legal) == 1:
             return legal[0]
         if decision.kind == "choose-hand":
             return self._choose_hand(obs, legal, rng)
-        net = _net(obs["variant"], self._said)
+        net = _net(obs.variant, self._said)
         if net is None or decision.kind != "play":
             return self.fallback.choose(obs, legal, decision, rng)
         return self._guided(obs, legal, rng, net)
 
     def suggest(
-        self, obs: Any, legal: list[Action], decision: Decision, rng: random.Random
+        self, seen: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
     ) -> Suggestion:
         from .explain import explain
+
+        obs = as_climbing(seen)
 
         act = self.choose(obs, legal, decision, rng)
         return explain(obs, legal, decision, rng, act, "hard", self.ranked, self.last)
 
     def _guided(
-        self, obs: dict[str, Any], legal: list[Action], rng: random.Random, net: netmod.Net
+        self, obs: ClimbingView, legal: list[Action], rng: random.Random, net: netmod.Net
     ) -> Action:
         start = clock()
-        rules = rules_for(obs["variant"], obs["players"], obs["options"])
-        seat = obs["seat"]
-        hand = rules.mask_of(obs["hand"])
+        rules = rules_for(obs.variant, obs.players, obs.options)
+        seat = obs.me
+        hand = rules.mask_of(obs.hand)
         moves, index = sim_moves(rules, legal)
         if not moves:
-            return self.fallback.choose(cast(Any, obs), legal, Decision(seat, "play", ""), rng)
+            return self.fallback.choose(obs, legal, Decision(seat, "play", ""), rng)
         for j, mv in enumerate(moves):
             if mv is not None and mv[0] == hand:
                 return legal[index[j]]  # out of cards: the deal is won
@@ -196,14 +200,14 @@ class GuidedHardAgent(HardClimbingAgent):
         cand = [j for j in order[: self.candidates] if prior[j] >= best * PRUNE]
         if self.incumbent == "normal":
             # the normal AI's move is the incumbent the others must clearly beat
-            pick = self.fallback.choose(cast(Any, obs), legal, Decision(seat, "play", ""), rng)
+            pick = self.fallback.choose(obs, legal, Decision(seat, "play", ""), rng)
             inc = next((j for j in range(len(moves)) if legal[index[j]] == pick), None)
             if inc is not None:
                 cand = [inc] + [x for x in cand if x != inc][: self.candidates - 1]
         self.ranked = [(float(prior[j]), index[j]) for j in cand]
         if len(cand) == 1:
             return legal[index[cand[0]]]
-        sampler = Sampler(obs, belief_weights(obs, rules) if BELIEFS else None)
+        sampler = Sampler(obs.to_json(), belief_weights(obs, rules) if BELIEFS else None)
         eps = erratic(obs, rules)
         use_eps = eps if any(eps) else None
         k = len(cand)

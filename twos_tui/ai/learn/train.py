@@ -36,11 +36,12 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from ...engine import new_game
+from ...engine.observer import CLIMBING
 from ...engine.sim import Move, rules_for
 from .. import agent_for
 from . import net as netmod
@@ -81,7 +82,7 @@ def play_games(
                 legal = g.legal_actions(seat)
                 if not legal:
                     continue
-                obs = g.observation(seat)
+                obs = CLIMBING.observe(g, seat)
                 d = g.decision(seat)
                 assert d is not None
                 kind = kinds[seat]
@@ -95,9 +96,7 @@ def play_games(
                         moves, index = sim_moves(rules, legal)
                         if act in legal and legal.index(act) in index and len(moves) > 1:
                             j = index.index(legal.index(act))
-                            pending.append(
-                                (seat, view_of_observation(cast(Any, obs), rules), moves, j)
-                            )
+                            pending.append((seat, view_of_observation(obs, rules), moves, j))
                 g.apply(seat, act)
                 if g.deal_over:
                     break

@@ -18,7 +18,8 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,9 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from ...engine import Action, Decision, IllegalAction
 from ...engine.observation import LogEntry
 from ...engine.protocol import DealResult
+from ...engine.views import AnyView, LogLine, ViewError, view_from_json
 from ..paths import data_dir
-from ..seat_view import AI, HUMAN, REMOTE, SeatInfo, SeatView, rules_game
+from ..seat_view import AI, HUMAN, REMOTE, SeatInfo, SeatView, log_lines, rules_game
 from . import protocol as P
 from .status import waiting_text
 
@@ -128,6 +130,8 @@ class TableClient:
         self.welcome: dict[str, Any] = {}
         self.seat = -1
         self.state: dict[str, Any] | None = None
+        #: the state's observation, typed at the door (without the log: see ``log``)
+        self.view: AnyView | None = None
         self.log: list[LogEntry] = []
         self.state_at = 0.0  #: monotonic time the last state came
         self.updates = 0
@@ -264,6 +268,13 @@ class TableClient:
     def _handle(self, msg: dict[str, Any]) -> None:
         kind = msg["type"]
         if kind == "state":
+            try:
+                self.view = door_view(msg)
+            except ViewError as e:
+                # the typed view is made here, at the door: a state whose observation
+                # is not one is refused (the last good state stays on screen)
+                log.warning("The host sent a state this version cannot read: %s", e)
+                return
             start = int(msg.get("log_from", 0))
             entries = list(msg.get("log", []))
             self.log = entries if start == 0 else self.log[:start] + entries
@@ -434,6 +445,9 @@ class RemoteSeatView(SeatView):
         self.client = client
         self.loop = loop
         self.thread = thread
+        #: the typed views made last (made again when the state or the log changes)
+        self._public_view: tuple[dict[str, Any], AnyView] | None = None
+        self._lines: tuple[list[LogEntry], tuple[Any, ...], tuple[LogLine, ...]] | None = None
         self.store = store
         t = client.welcome["table"]
         self.rules = rules_game(t["variant"], t["players"], t["options"], t["names"])
@@ -704,20 +718,26 @@ class RemoteSeatView(SeatView):
         return sum(1 for s in self.seats if not s.is_ai)
 
     # ----- the state of play ------------------------------------------------------------------
-    def public_observation(self) -> dict[str, Any] | None:
+    def public_observation(self) -> AnyView | None:
         if not self.watching:
             return None
         # the host's public view; a player's state still on its way when the seat was
         # left shows no hand (only what every seat knows of it is kept)
-        obs = dict(self._st.get("observation", {}))
-        if self._st.get("seat") is not None:
-            obs = {k: v for k, v in obs.items() if k in _SPECTATOR_SAFE}
-        obs["hand"] = []
-        obs["seat"] = None
-        obs["history"] = self.client.log_with_chat()
-        return obs
+        st = self._st
+        cached = self._public_view
+        if cached is None or cached[0] is not st:
+            obs = dict(st.get("observation") or {})
+            if st.get("seat") is not None:
+                obs = {k: v for k, v in obs.items() if k in _SPECTATOR_SAFE}
+            obs.setdefault("variant", self.variant_id)
+            obs.setdefault("players", self.players)
+            obs["hand"] = []
+            obs["seat"] = None
+            obs["history"] = []
+            cached = self._public_view = (st, view_from_json(obs, public=True))
+        return replace(cached[1], history=self._log_lines())
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> AnyView:
         from ..seat_view import NotVisible
 
         public = self.public_observation()
@@ -725,9 +745,19 @@ class RemoteSeatView(SeatView):
             return public  # a spectator: the public view, the same for any seat
         if seat != self.my_seat:
             raise NotVisible(f"seat {seat} is not shown at this screen")
-        obs = dict(self._st.get("observation", {}))
-        obs["history"] = self.client.log_with_chat()
-        return obs
+        view = self.client.view
+        if view is None or view.seat != seat:
+            raise NotVisible(f"the host has not sent seat {seat}'s view yet")
+        return replace(view, history=self._log_lines())
+
+    def _log_lines(self) -> tuple[LogLine, ...]:
+        """The log with this deal's chat lines, typed (made again only when it grew)."""
+        c = self.client
+        key = (len(c.log), len(c.chat), (c.state or {}).get("deal"))
+        cached = self._lines
+        if cached is None or cached[0] is not c.log or cached[1] != key:
+            cached = self._lines = (c.log, key, log_lines(c.log_with_chat()))
+        return cached[2]
 
     def to_act(self) -> tuple[int, ...]:
         return tuple(self._st.get("to_act", ()))
@@ -782,8 +812,8 @@ class RemoteSeatView(SeatView):
             raise IllegalAction(str(reply.get("reason", "The host refused that move.")))
 
     @property
-    def history(self) -> list[LogEntry]:
-        return self.client.log_with_chat()  # type: ignore[return-value]
+    def history(self) -> Sequence[LogLine]:
+        return self._log_lines()
 
     @property
     def action_count(self) -> int:
@@ -912,8 +942,8 @@ async def play_bot(
             me = client.seat
             position = (st.get("deal"), st.get("n"))
             if st.get("decision") and me in st.get("to_act", []) and acted_at != position:
-                obs: Any = dict(st["observation"])
-                obs["history"] = list(client.log)
+                assert client.view is not None  # made with the state, at the door
+                obs = replace(client.view, history=log_lines(list(client.log)))
                 legal = [Action.from_json(a) for a in st["legal"]]
                 decision = Decision.from_json(st["decision"])
                 if think_in_thread:
@@ -981,3 +1011,17 @@ async def run_bot(
         return await play_bot(client, level, think_in_thread=True) | {"seat": client.seat}
     finally:
         await client.close()
+
+
+def door_view(msg: dict[str, Any]) -> AnyView:
+    """The typed view of a host's ``state``: a seat's own observation (``seat`` a
+    number) or the public one (``seat`` null, read with what it lacks left blank). The
+    log comes beside it (``log``), not in it. :class:`ViewError` says why it is not one."""
+    obs = msg.get("observation")
+    if type(obs) is not dict:
+        raise ViewError("the state's observation should be an object")
+    public = msg.get("seat") is None
+    view = view_from_json({**obs, "history": []}, public=public)
+    if not public and view.seat != msg.get("seat"):
+        raise ViewError("the state's observation is of another seat")
+    return view

@@ -6,10 +6,12 @@ call the screen made)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...engine import Action, Decision, IllegalAction
-from ..seat_view import LocalSeatView, SeatInfo, SeatView, rules_game, with_chat
+from ...engine.views import AnyView
+from ..seat_view import LocalSeatView, SeatInfo, SeatView, log_lines, rules_game, with_chat
 from . import protocol as P
 from .server import HostedTable
 
@@ -44,17 +46,16 @@ class HostSeatView(LocalSeatView):
                 "text": f"Chat · {who}: {msg.get('text', '')}",
                 "kind": "chat",
                 "deal": msg.get("deal"),
-                "anchor": len(self.game.observation(seat).get("history", [])),
+                "anchor": len(self.game.observation(seat)["history"]),
             }
         )
         del self.chat_lines[: -P.CHAT_KEPT]
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> AnyView:
         obs = super().observation(seat)
         if self.chat_lines:
-            obs["history"] = with_chat(
-                list(obs.get("history", [])), self.chat_lines, self.game.deal_number
-            )
+            log = with_chat(list(obs.history), self.chat_lines, self.game.deal_number)
+            obs = replace(obs, history=log_lines(log))
         return obs
 
     @property

@@ -587,7 +587,7 @@ def _signal(child: asyncio.subprocess.Process, sig: int) -> None:
 def _make_server_class() -> type:
     import asyncssh
 
-    class DoorServer(asyncssh.SSHServer):  # type: ignore[misc]
+    class DoorServer(asyncssh.SSHServer):
         door: SshDoor
 
         def __init__(self) -> None:

@@ -240,7 +240,7 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
                 for seat, name in enumerate(g.names):
                     ch = r.changes[seat] if seat < len(r.changes) else 0
                     body.append(f"{name:<{width}}  {ch:>+7}  {r.totals[seat]:>5}\n")
-            left = hands_left(g, dict(g.observation(self.seen_seat())), self.me)
+            left = hands_left(g, g.observation(self.seen_seat()), self.me)
             if left is not None:
                 body.append("\nCards left in hand:\n", style="bold")
                 body.append_text(left)
@@ -362,7 +362,7 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
 
     def action_score_sheet(self) -> None:
         g = self.table
-        obs = dict(g.observation(self.seen_seat()))
+        obs = g.observation(self.seen_seat())
         self.app.push_screen(InfoDialog("Score sheet", score_sheet(g, obs), scroll_to_end=False))
 
     def action_last_trick(self, _word: str = "") -> None:

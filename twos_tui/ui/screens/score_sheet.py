@@ -5,20 +5,19 @@ over)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
+from ...engine.views import AnyView, ClimbingView
 from ...play.seat_view import SeatView
 from ..cardart import face_style
 
 NAME_WIDTH = 8  #: a column per seat: names are cut to this
 
 
-def score_sheet(g: SeatView, obs: dict[str, Any]) -> Text:
+def score_sheet(g: SeatView, obs: AnyView) -> Text:
     """One row per finished deal: each seat's change; then the totals."""
     word = g.deal_word.capitalize()
-    sheet = list(obs.get("deal_scores") or [])
+    sheet = list(obs.deal_scores or [])
     names = [n[:NAME_WIDTH] for n in g.names]
     width = max([NAME_WIDTH // 2 + 2] + [len(n) for n in names])
     first = max(len(word) + 4, 7)
@@ -28,9 +27,9 @@ def score_sheet(g: SeatView, obs: dict[str, Any]) -> Text:
     if not sheet:
         t.append(f"No {g.deal_word} is over yet.\n", style="italic")
     for row in sheet:
-        t.append(f"{row['deal']:<{first}}")
-        t.append("".join(f"{c:>+{width + 1}d}" for c in row["changes"]) + "\n")
-    totals = obs.get("totals", g.totals)
+        t.append(f"{row.deal:<{first}}")
+        t.append("".join(f"{c:>+{width + 1}d}" for c in row.changes) + "\n")
+    totals = obs.totals
     t.append(f"{'Total':<{first}}", style="bold")
     t.append("".join(f"{v:>{width + 1}d}" for v in totals), style="bold")
     target = g.target_text().strip()
@@ -42,10 +41,10 @@ def score_sheet(g: SeatView, obs: dict[str, Any]) -> Text:
     return t
 
 
-def hands_left(g: SeatView, obs: dict[str, Any], me: int | None = None) -> Text | None:
+def hands_left(g: SeatView, obs: AnyView, me: int | None = None) -> Text | None:
     """The cards each seat still held when the deal ended (``None``: nothing shown, as
     in the trick games, whose hands are played out)."""
-    left = obs.get("hands_left")
+    left = obs.hands_left if isinstance(obs, ClimbingView) else None
     if not left or not any(left):
         return None
     width = max(len(n) for n in g.names)

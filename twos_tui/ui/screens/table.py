@@ -43,8 +43,10 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import Action, Decision
+from ...engine.views import ClimbingView
 from ...play.seat_view import REMOTE, LocalSeatView, SeatInfo, SeatView
 from ...play.session import Session
+from ...play.sight import PublicView
 from ..boards import Board, TableView, board_for
 from ..widgets import HandView, InfoPanel, KeyBar, MessageLine, PlayLog, SafeHeader, update_static
 from .sizing import SizeGuard
@@ -242,7 +244,7 @@ class TableScreen(SizeGuard, Screen):
 
         self.table.set_listener(listener)
         self._could_sit = self.table.can_sit  #: "j Take a seat" shown (see changed_elsewhere)
-        self.trick_word = type(self.board).trick_word(dict(g.observation((g.visible or (0,))[0])))
+        self.trick_word = type(self.board).trick_word(g.observation((g.visible or (0,))[0]))
         self.refresh_bindings()
         self.query_one(HandView).focus()
         w, h = self.app.size
@@ -364,20 +366,19 @@ class TableScreen(SizeGuard, Screen):
         g = self.game
         seat = self.seat_on_screen()
         me = seat if seat is not None else (self.table.humans or [0])[0]
-        public = self.table.public_observation() if self.spectator else None
         # a seat's own view; a spectator's public view; or nothing (hot seat, hidden)
-        obs = g.observation(me) if seat is not None else public
+        sight = self.table.sight(seat)
         seats = self.table.seats
         return TableView(
             g,
-            obs,
+            sight.view,
             me,
             [s.is_ai for s in seats],
             self.ai.thinking,
             self.framed,
             self._flashing(),
             [join_notes(seat_note(s), self.autopass.note(i)) for i, s in enumerate(seats)],
-            public=public is not None,
+            public=isinstance(sight, PublicView),
         )
 
     def refresh_view(self) -> None:
@@ -391,7 +392,7 @@ class TableScreen(SizeGuard, Screen):
         word = g.deal_word.capitalize()
         paused = " (paused)" if self.demo_controls.paused else ""
         parts = [
-            *([f"{word} {public.get('deal_number', g.deal_number)}"] if self.deal_in_title else []),
+            *([f"{word} {public.deal_number}"] if self.deal_in_title else []),
             *(["demo" + paused] if self.demo else []),
             *([self.table.banner] if self.table.banner else []),
         ]
@@ -431,8 +432,8 @@ class TableScreen(SizeGuard, Screen):
             update_static(prompt, Text(""))
             self.buttons.render()
             return
-        offered = obs.get("offered_hands") or {}
-        cards = g.sort_cards(list(obs.get("hand", [])), by=self.sort_by)
+        offered = (obs.offered_hands if isinstance(obs, ClimbingView) else None) or {}
+        cards = g.sort_cards(list(obs.hand), by=self.sort_by)
         self._hand_order = cards
         self.selected &= set(cards)
         d = g.decision(seat) if (not self.demo and seat in g.to_act()) else None

@@ -41,7 +41,7 @@ class AiTurns:
         screen = self.screen
         g = screen.game
         # 2v1: the hand's reveal, or the card going back just after it
-        if not g.history or g.history[-1].get("kind") not in ("trick", "hand", "return"):
+        if not g.history or g.history[-1].kind not in ("trick", "hand", "return"):
             return False
         if not screen.is_attached or not screen.query("#board"):
             return False  # the table is being taken down (the app is closing)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...engine import IllegalAction
+from ...engine.views import AnyView, ClimbingView
 from .table_moves import pass_choice
 
 if TYPE_CHECKING:
@@ -21,14 +22,14 @@ if TYPE_CHECKING:
 AUTO_PASS = "auto-pass"
 
 
-def trick_key(obs: dict[str, Any]) -> tuple[Any, ...]:
+def trick_key(obs: AnyView) -> tuple[Any, ...]:
     """Which trick the table is in: the deal and the trick's first play (seat and cards).
     A new lead, or a new deal, gives another key; a trick not led yet has none of its
     own (so a pass made before the lead is not carried into the trick)."""
-    for entry in obs.get("trick") or ():
-        if isinstance(entry, dict) and entry.get("cards"):
-            return (obs.get("deal_number"), entry.get("seat"), tuple(entry["cards"]))
-    return (obs.get("deal_number"), None)
+    for entry in obs.trick if isinstance(obs, ClimbingView) else ():
+        if entry.cards:
+            return (obs.deal_number, entry.seat, tuple(entry.cards))
+    return (obs.deal_number, None)
 
 
 class AutoPass:
@@ -48,7 +49,7 @@ class AutoPass:
             return False
         if self._climbing is None:
             g = screen.game
-            family = g.observation((g.visible or (0,))[0]).get("family")
+            family = g.observation((g.visible or (0,))[0]).family
             self._climbing = family == "climbing"
         return self._climbing
 

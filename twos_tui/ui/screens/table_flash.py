@@ -31,13 +31,11 @@ class Announcer:
         new = g.history[self.seen :]
         self.seen = len(g.history)
         for entry in new:
-            if entry.get("bomb"):
-                screen.app.notify(
-                    str(entry.get("text", "Bomb!")), title="Bomb!", severity="warning", timeout=4
-                )
+            if entry.bomb:
+                screen.app.notify(entry.text, title="Bomb!", severity="warning", timeout=4)
                 self.flash()
-            elif entry.get("kind") == "trick" and "catches" in str(entry.get("text", "")):
-                screen.app.notify(str(entry.get("text", "")), title="Catch!", timeout=4)
+            elif entry.kind == "trick" and "catches" in entry.text:
+                screen.app.notify(entry.text, title="Catch!", timeout=4)
                 self.flash()
 
     def flash(self) -> None:

@@ -181,7 +181,7 @@ class DealFlow:
         start = self.recap_from  # the deal's start: no turn yet in this deal
         if seat is not None and seat in self.seen_to:
             start = max(start, self.seen_to[seat])
-        lines = [str(h.get("text", "")) for h in g.history[start:]]
+        lines = [h.text for h in g.history[start:]]
         if len(lines) > RECAP_LINES:
             more = len(lines) - RECAP_LINES + 1
             lines = [f"… {more} earlier line{'s' if more != 1 else ''} in the log (l)"] + lines[

@@ -9,7 +9,7 @@ asking for one never changes the game (the AI seats' generators are not touched)
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ...ai import DEFAULT_HINT_LEVEL, HINT_LEVELS, suggest
 from ...engine import Action
@@ -72,7 +72,7 @@ class HintHelper:
         if not legal:
             return
         level = self.level()
-        obs = cast(Any, g.observation(seat))
+        obs = g.observation(seat)
         # one hint per position: asking again on the same position shows it again but
         # does not count as another hint
         position = (g.deal_number, g.action_count, seat)

@@ -4,11 +4,13 @@ hands drawn in the hand's place."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from ...engine import Decision
+from ...engine.views import AnyView, LogLine, TricksView
 from ...engine.words import says
 from ..cardart import face_style
 from ..widgets import InfoPanel, PlayLog, update_static
@@ -17,16 +19,16 @@ if TYPE_CHECKING:
     from .table import TableScreen
 
 
-def render_score(screen: TableScreen, obs: dict[str, Any]) -> None:
+def render_score(screen: TableScreen, obs: AnyView) -> None:
     """The score panel: each seat's total (trick games: and this deal's points)."""
     g = screen.game
-    totals = obs.get("totals", g.totals)
+    totals = obs.totals
     word = g.deal_word.capitalize()
-    points = obs.get("points")  # trick games: this deal's points so far
-    now = isinstance(points, list) and len(points) == len(totals)
+    points = obs.points if isinstance(obs, TricksView) else None  # this deal's, so far
+    now = points is not None and len(points) == len(totals)
     width = min(14, max(len(n) for n in g.names))
     t = Text()
-    head = f"{word} {obs.get('deal_number', g.deal_number)}"
+    head = f"{word} {obs.deal_number}"
     t.append(head, style="bold")
     if now:
         t.append(" " * max(1, width + 1 - len(head)) + "total  deal", style="dim")
@@ -35,7 +37,7 @@ def render_score(screen: TableScreen, obs: dict[str, Any]) -> None:
         name = g.names[seat][:width]
         t.append(f"{name:<{width}} {total:>5}")
         if now:
-            t.append(f" {points[seat]:>+5d}")  # type: ignore[index]
+            t.append(f" {points[seat]:>+5d}")  # type: ignore[index]  # now: points is set
         if seat == screen.seat_on_screen():
             t.append(" ◀")
         t.append("\n")
@@ -80,10 +82,10 @@ def fit_sub_title(title: str, parts: list[str], rules: str, width: int) -> str:
     return text
 
 
-def log_line(entry: dict[str, Any]) -> Text:
-    kind = entry.get("kind")
+def log_line(entry: LogLine) -> Text:
+    kind = entry.kind
     style = ""
-    if entry.get("bomb"):
+    if entry.bomb:
         style = "bold red"
     elif kind in ("deal-end", "match-end", "trick", "hand"):
         style = "bold"
@@ -91,23 +93,21 @@ def log_line(entry: dict[str, Any]) -> Text:
         style = "dim"
     elif kind == "chat":
         style = "italic"  # and the words "Chat ·" begin the line
-    return Text(str(entry.get("text", "")), style=style)
+    return Text(entry.text, style=style)
 
 
-def render_log(screen: TableScreen, obs: dict[str, Any]) -> None:
-    history = obs.get("history", [])
+def render_log(screen: TableScreen, obs: AnyView) -> None:
+    history = obs.history
     log = screen.query_one(PlayLog)
     known = len(log.entries)
-    if known <= len(history) and (
-        not known or log.entries[-1].plain == str(history[known - 1].get("text", ""))
-    ):
+    if known <= len(history) and (not known or log.entries[-1].plain == history[known - 1].text):
         # the usual case: the same log and some new lines (only those are made)
         log.add_entries([log_line(e) for e in history[known:]])
     else:  # a new deal's log, or an undo took lines back
         log.set_entries([log_line(e) for e in history])
 
 
-def offered_lines(screen: TableScreen, offered: dict[str, Any]) -> Text:
+def offered_lines(screen: TableScreen, offered: Mapping[str, Sequence[str]]) -> Text:
     """A hand to choose from (2-player Chinese Poker): the offered hands, one line each."""
     g = screen.game
     lines = Text()
@@ -123,9 +123,7 @@ def offered_lines(screen: TableScreen, offered: dict[str, Any]) -> Text:
     return lines
 
 
-def prompt_text(
-    screen: TableScreen, obs: dict[str, Any], seat: int | None, d: Decision | None
-) -> Text:
+def prompt_text(screen: TableScreen, obs: AnyView, seat: int | None, d: Decision | None) -> Text:
     """The line above the hand: whose hand it is and what is asked of them (or whom the
     table waits for). ``seat`` None: a spectator's screen ("Watching — ...")."""
     g = screen.game
@@ -138,7 +136,7 @@ def prompt_text(
         me.append(g.names[seat], style="bold")
         if screen.demo:
             me.append(" (AI)", style="dim")
-        tags = (obs.get("seat_tags") or [[]] * g.players)[seat]
+        tags = (obs.seat_tags or ((),) * g.players)[seat]
         if tags:
             me.append(" · " + " · ".join(tags), style="italic")
     me.append(" — ")
@@ -148,14 +146,14 @@ def prompt_text(
     elif held_up:
         me.append(held_up, style="italic")
     elif g.deal_over:
-        me.append(obs.get("status", "The deal is over."))
+        me.append(obs.status or "The deal is over.")
     elif thinking is not None:
         me.append(f"{says(g.names[thinking], 'is thinking')}…", style="italic")
     elif screen.demo and demo.paused:
         me.append("paused", style="italic")
     else:
         waiting = ", ".join(g.names[s] for s in g.to_act())
-        me.append(f"waiting for {waiting}…" if waiting else obs.get("status", ""), style="italic")
+        me.append(f"waiting for {waiting}…" if waiting else obs.status, style="italic")
     if screen.autopass.on(seat):
         me.append(" · auto-pass until this trick ends (a: off)", style="bold cyan")
     if screen.demo:

@@ -92,11 +92,11 @@ class TipCoach:
         if st is None or not self.enabled or screen.demo or self.showing:
             return
         variant = g.variant_id
-        moments = moments_for_news(variant, [dict(e) for e in news])
+        moments = moments_for_news(variant, news)
         seat = screen.viewer
         d = screen._decision
         if seat is not None and d is not None:
-            obs = dict(g.observation(seat))
+            obs = g.observation(seat)
             legal = g.legal_actions(seat)
             moments += moments_for_turn(variant, obs, d, legal)
         for m in moments:

@@ -74,8 +74,8 @@ class TableViews:
         g = screen.game
         view = screen.table_view()
         obs = view.obs if view.obs is not None else g.observation(view.me)
-        number = obs.get("deal_number", g.deal_number)
-        entries = [log_line(e) for e in obs.get("history", []) if e.get("deal") == number]
+        number = obs.deal_number
+        entries = [log_line(e) for e in obs.history if e.deal == number]
         if not entries:  # an engine whose entries carry no deal: the panel's lines
             entries = list(screen.query_one(PlayLog).entries)
         title = f"Log of {g.deal_word} {number}"
@@ -90,7 +90,7 @@ class TableViews:
         g = screen.game
         view = screen.table_view()
         obs = view.obs if view.obs is not None else g.observation(view.me)
-        return InfoDialog("Score sheet", score_sheet(g, dict(obs)), scroll_to_end=False)
+        return InfoDialog("Score sheet", score_sheet(g, obs), scroll_to_end=False)
 
     def score_sheet(self) -> None:
         self.screen.app.push_screen(self.score_sheet_dialog())
