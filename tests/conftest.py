@@ -29,6 +29,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True)
+def fresh_settings():
+    """Every test starts with a new player's settings: a test that saves a setting (the
+    hint level, the pace) must not change what the next test in the same process meets
+    (a hint test once read "from normal" where a new player gets "from hard")."""
+    from twos_tui.play.settings import settings_path
+
+    path = settings_path()
+    if os.environ.get("TWOS_TUI_HOME") and path.exists():
+        path.unlink()
+
+
+@pytest.fixture(autouse=True)
 def no_key_guard_wait(monkeypatch):
     """Screens that hide or reveal a hand drop keys for a moment after they appear
     (``KeyGuard.GUARD``); tests take them without waiting: only keys pressed before the
