@@ -468,7 +468,7 @@ class TwosGame(ClimbingGame):
         self._masks[seat] = (hand, mask)
         return mask
 
-    def _plays(self, seat: int, top: Combination | None) -> list[Action]:
+    def _listed(self, seat: int, top: Combination | None) -> list[Action]:
         """The core's canonical plays of ``seat`` (leading, or beating ``top``), as actions
         in the listing order."""
         mask = self._hand_mask(seat)
@@ -491,13 +491,13 @@ class TwosGame(ClimbingGame):
 
     def enumerate_combos(self, seat: int, top: Combination | None) -> list[Combination]:
         # every listed play is a combination
-        return [c for a in self._plays(seat, top) if (c := self.classify(a.cards)) is not None]
+        return [c for a in self._listed(seat, top) if (c := self.classify(a.cards)) is not None]
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.deal_over or self.match_over or seat != self.current:
             return []
         top = self.top
-        acts = self._plays(seat, top)
+        acts = self._listed(seat, top)
         if top is None:
             acts = list(acts)
         else:

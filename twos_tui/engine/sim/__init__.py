@@ -28,13 +28,9 @@ that, so this package keeps one deal as integers:
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import Any, TypeAlias
 
 from .core import KEY, MASK, POWER, SLOT, STRICT, Move, Rules, SimState, beats
-
-if TYPE_CHECKING:
-    from ..big_two import BigTwoGame
-    from ..chinese_poker import ChinesePokerGame
 
 #: house rules as a hashable key: sorted ``(name, value)`` pairs
 FrozenOptions: TypeAlias = tuple[tuple[str, Any], ...]
@@ -53,7 +49,7 @@ def _rules(variant_id: str, players: int, frozen: FrozenOptions) -> Rules:
     if variant_id in ("big-two", "big-two-5r"):
         from .big_two import BigTwoRules
 
-        return BigTwoRules(cast("type[BigTwoGame]", cls), players, options)
+        return BigTwoRules(variant_id, players, options)
     if variant_id == "twos":
         from .twos import TwosRules
 
@@ -61,7 +57,7 @@ def _rules(variant_id: str, players: int, frozen: FrozenOptions) -> Rules:
     if variant_id == "chinese-poker":
         from .chinese_poker import ChinesePokerRules
 
-        return ChinesePokerRules(cast("type[ChinesePokerGame]", cls), players, options)
+        return ChinesePokerRules(players, options)
     raise ValueError(f"{variant_id} has no simulation path (climbing games only)")
 
 
