@@ -33,16 +33,14 @@ from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .bitmask import bits
 from .cards import CLIMB_RANKS, RANK_TEXT, display
 from .climbing import ClimbingGame, Combination, Slot, _show, describe_kind, shown_order
 from .protocol import PASS, Action, DealResult, OptionSpec
+from .sim.poker_cards import CODE_BIT, CODE_IDX, IDX_CODE, SUIT_ORDER, mask_ints
 from .words import is_you, says
 
 if TYPE_CHECKING:
     from .sim.core import Move, Rules
-
-mask_ints = bits  #: the cards of a mask, lowest first (the name the engine uses)
 
 #: an entry (see above): ``[key, cards, mask, kind, slot, power, action, combo, need,
 #: text]``. A list of mixed fields, some filled in when first needed, indexed in the
@@ -52,23 +50,6 @@ Entry = list[Any]
 #: a shared table of entries, by card mask and by card codes; a variant may also keep
 #: whole lists of entries there (an Entry is a list too) under tuple keys of its own
 EntryTable = dict[int | tuple[str | int, ...], Entry]
-#: a family of combinations: the first element of a slot
-Family = str | int
-#: a hand cache group: ``(hand mask, entries, union of their masks)``
-Group = tuple[int, list[Entry], int]
-
-#: suit letters in increasing order (diamonds lowest, spades highest)
-SUIT_ORDER = ("D", "C", "H", "S")
-
-#: code -> idx and idx -> code, for all 52 cards
-CODE_IDX: dict[str, int] = {}
-IDX_CODE: list[str] = [""] * 52
-for _r, _nat in enumerate(CLIMB_RANKS):
-    for _s, _suit in enumerate(SUIT_ORDER):
-        _code = RANK_TEXT[_nat] + _suit
-        CODE_IDX[_code] = _r * 4 + _s
-        IDX_CODE[_r * 4 + _s] = _code
-CODE_BIT: dict[str, int] = {c: 1 << i for c, i in CODE_IDX.items()}
 #: sort keys of the cards: by rank (then suit) and by suit (then rank)
 RANK_SORT: dict[str, tuple[int, int]] = {c: (i >> 2, i & 3) for c, i in CODE_IDX.items()}
 SUIT_SORT: dict[str, tuple[int, int]] = {c: (i & 3, i >> 2) for c, i in CODE_IDX.items()}
@@ -92,11 +73,6 @@ def shuffled_positions(cards: Sequence[str], rng: random.Random) -> list[int]:
     return sorted(range(n), key=lambda j: (keys[j], cards[j]))
 
 
-def has_four_of_a_rank(mask: int) -> bool:
-    """Does a card mask hold all four suits of some rank?"""
-    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & 0x1111111111111)
-
-
 #: climbing rank index (0 = three ... 12 = two) -> text
 RANK_LABEL = tuple(RANK_TEXT[r] for r in CLIMB_RANKS)
 
@@ -108,34 +84,8 @@ _LEADS = "leads"
 # entry fields
 (E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO, E_NEED, E_TEXT) = range(10)
 
-_IDX_BIT = tuple(1 << i for i in range(52))
-_BIT_OF = _IDX_BIT.__getitem__
+_BIT_OF = tuple(1 << i for i in range(52)).__getitem__
 _CODE_OF = IDX_CODE.__getitem__
-
-_NO_ENTRIES: EntryTable = {}
-#: RANK_CARDS[r][suit mask]: the card integers of those suits of rank r, ascending
-RANK_CARDS = tuple(
-    tuple([4 * r + s for s in range(4) if sm >> s & 1] for sm in range(16)) for r in range(13)
-)
-
-
-#: LOW_CARDS[r][suit mask][k]: the mask of the lowest k of those cards (0: fewer than k)
-LOW_CARDS = tuple(
-    tuple(
-        tuple(
-            (sum(1 << i for i in RANK_CARDS[r][sm][:k]) if len(RANK_CARDS[r][sm]) >= k else 0)
-            for k in range(5)
-        )
-        for sm in range(16)
-    )
-    for r in range(13)
-)
-
-
-def by_rank_of(mask: int) -> list[list[int]]:
-    """The cards of a mask rank by rank (shared lists: do not modify)."""
-    return [RANK_CARDS[r][(mask >> (4 * r)) & 15] for r in range(13)]
-
 
 #: (class, options) -> {mask: entry, cards: entry}, shared by the games of a variant
 _TABLES: dict[tuple[type, tuple[tuple[str, Any], ...]], EntryTable] = {}
@@ -164,11 +114,6 @@ def make_entry(
     return e
 
 
-def new_entry(key: int, idxs: Sequence[int], kind: str, slot: Slot, power: int = 0) -> Entry:
-    """An entry for the (ascending) card integers ``idxs``, not shared."""
-    return make_entry(None, sum(map(_BIT_OF, idxs)), key, idxs, kind, slot, power)
-
-
 def action_of(e: Entry) -> Action:
     a: Action | None = e[6]
     if a is None:
@@ -191,14 +136,6 @@ def play_text(e: Entry) -> str:
             " — BOMB!" if e[5] > 0 else ""
         )
     return t
-
-
-def _group(mask: int, entries: list[Entry]) -> Group:
-    """A hand cache group: the hand's mask, the entries, the union of their masks."""
-    union = 0
-    for e in entries:
-        union |= e[2]
-    return (mask, entries, union)
 
 
 def hand_mask(codes: Iterable[str]) -> int:
@@ -558,16 +495,16 @@ class PokerClimbingGame(ClimbingGame):
 
 
 __all__ = [
+    "SUIT_ORDER",
+    "mask_ints",
     "CODE_IDX",
     "IDX_CODE",
     "CODE_BIT",
     "PokerClimbingGame",
-    "new_entry",
     "make_entry",
     "penalty_50_40_30",
     "passing_spec",
     "target_spec",
-    "SUIT_ORDER",
     "hand_mask",
     "shuffled",
     "shuffled_positions",

@@ -353,6 +353,8 @@ class TwosGame(ClimbingGame):
     def _setup_runtime(self) -> None:
         self._opt = _opt_key(self.options)
         self._rules = cast(TwosRules, rules_for("twos", self.players, self.options))
+        #: the play to beat and its core move, when last asked
+        self._top_move: tuple[Combination, Move] | None = None
         #: per seat: (the hand as last seen, its card mask)
         self._masks: list[tuple[tuple[str, ...], int]] = [((), 0)] * self.players
         penalty = self.options["scoring"] == "penalty"
@@ -481,13 +483,22 @@ class TwosGame(ClimbingGame):
                     _LEADS.clear()
                 acts = _LEADS[key] = [_action(m[0]) for m in moves]
             return acts
-        mt = 0
-        for c in top.cards:
-            mt |= 1 << CODE_INT[c]
-        tm = classify_mask(mt, self._opt)
-        assert tm is not None
-        moves = sorted(self._rules.follows(mask, tm), key=_follow_order)
-        return [_action(m[0]) for m in moves]
+        seen = self._top_move
+        if seen is not None and seen[0] is top:
+            tm = seen[1]
+        else:
+            mt = 0
+            for c in top.cards:
+                mt |= 1 << CODE_INT[c]
+            got = classify_mask(mt, self._opt)
+            assert got is not None
+            tm = got
+            self._top_move = (top, tm)
+        moves = self._rules.follows(mask, tm)
+        if self._opt[2]:  # same-suit runs: the core sorts a run's forms by their cards
+            moves.sort(key=_follow_order)
+        get = _ACTIONS.get
+        return [get(m[0]) or _action(m[0]) for m in moves]
 
     def enumerate_combos(self, seat: int, top: Combination | None) -> list[Combination]:
         # every listed play is a combination

@@ -25,8 +25,8 @@ from itertools import combinations, product
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
 
-from ..poker_hands import CODE_IDX, IDX_CODE, RANK_CARDS, mask_ints
 from .core import HandMoves, Move, Rules, SimState, SlotMoves
+from .poker_cards import CODE_IDX, IDX_CODE, RANK_CARDS, mask_ints
 
 if TYPE_CHECKING:
     import random

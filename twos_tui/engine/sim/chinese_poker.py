@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..poker_hands import CODE_IDX, IDX_CODE, LOW_CARDS, mask_ints
 from .core import LeadMemo, Move, Rules, SimState
+from .poker_cards import CODE_IDX, IDX_CODE, LOW_CARDS, mask_ints
 
 if TYPE_CHECKING:
     import random
