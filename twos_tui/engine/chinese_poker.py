@@ -66,7 +66,7 @@ from .protocol import Action, Choice, DealResult, Decision, OptionSpec
 from .sim.chinese_poker import BOMB as BOMB_ID
 from .sim.chinese_poker import CP_DECK, REMOVED, classify
 from .sim.chinese_poker import SINGLE as SINGLE_ID
-from .sim.core import Move
+from .sim.core import Move, after_opening_pass
 from .words import says
 
 __all__ = ["CP_DECK", "REMOVED", "ChinesePokerGame"]
@@ -334,8 +334,8 @@ class ChinesePokerGame(PokerClimbingGame):
         # a pass on an empty table locks nobody out of the first trick
         self.passed = [False] * self.players
         self.open_passes += 1
+        self.current = after_opening_pass(self.players, seat, self.open_passes, self.dealer)
         if self.open_passes >= self.players:
-            self.current = self.dealer
             self.log(
                 f"Everyone passed: {self.names[self.dealer]} must lead.", self.dealer, kind="trick"
             )

@@ -441,10 +441,8 @@ class PokerClimbingGame(ClimbingGame):
         )
         if not hand:
             self._end_deal(seat)
-        elif locked:
+        else:
             self._advance(seat)
-        else:  # _advance: with nobody locked out the next seat is to beat this
-            self.current = (seat + 1) % self.players
 
     # ----- deal helpers ----------------------------------------------------------------
     def cut_for_deal(self, deck: Sequence[str], value: Callable[[str], int]) -> int:
