@@ -105,6 +105,7 @@ class BigTwoGame(PokerClimbingGame):
     low_score_wins: bool = True
     score_label: str = "Penalty"
     hand_size: ClassVar[int] = 13
+    follows_in_order: ClassVar[bool] = True  # singles, pairs, triples, five-card hands
 
     #: straight windows of this variant (climbing rank indices, lowest card first)
     WINDOWS: ClassVar[tuple[tuple[int, ...], ...]] = BLUME_WINDOWS

@@ -31,11 +31,12 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from .cards import CLIMB_RANKS, RANK_TEXT, display
 from .climbing import ClimbingGame, Combination, Slot, _show, describe_kind, shown_order
 from .protocol import PASS, Action, DealResult, OptionSpec
+from .sim.core import SimState
 from .sim.poker_cards import CODE_BIT, CODE_IDX, IDX_CODE, SUIT_ORDER, mask_ints
 from .words import is_you, says
 
@@ -207,10 +208,16 @@ class PokerClimbingGame(ClimbingGame):
         cls._hooks_on_play = cls.on_play is not ClimbingGame.on_play
 
     bomb_slot: ClassVar[Slot | None] = None
+    #: the core lists the plays that beat the table in the listing order already
+    follows_in_order: ClassVar[bool] = False
     _core: Rules | None = None  # the rules core of this variant, options and player count
     #: per seat: (the hand list, its length, its card mask) when last seen
     _hm: list[tuple[list[str], int, int] | None] | None = None
     _tab: EntryTable | None = None  # the shared entry table of this variant and options
+    #: per seat: what the core's listing remembers of the seat's hand (``SimState.memo``)
+    _memo: list[Any] | None = None
+    #: the play to beat and its core move, when last asked
+    _top_move: tuple[Combination, Move] | None = None
     _ck: tuple[int, tuple[str, ...], Entry] | None = (
         None  # (seat, cards, entry) of the last fast check
     )
@@ -250,17 +257,19 @@ class PokerClimbingGame(ClimbingGame):
 
     def _fresh_caches(self, int_hands: list[list[int]]) -> None:
         """Remember the masks of hands just dealt as ascending card integers."""
+        self._memo = None
         self._hm = [
             (h, len(h), sum(map(_BIT_OF, idxs)))
             for h, idxs in zip(self.hands, int_hands, strict=False)
         ]
 
-    def _entries(self, moves: Iterable[Move]) -> list[Entry]:
-        """The entries of core moves, in the listing order (slot, key, cards)."""
+    def _entries(self, moves: Iterable[Move], ordered: bool = False) -> list[Entry]:
+        """The entries of core moves, in the listing order (slot, key, cards); the
+        moves are in that order already when ``ordered``."""
         tab = self._tab or self._table()
         get = tab.get
         out = []
-        for mv in sorted(moves, key=_MOVE_ORDER):
+        for mv in moves if ordered else sorted(moves, key=_MOVE_ORDER):
             e = get(mv[0])
             if e is None:
                 kind, slot = self.move_kind_slot(mv)
@@ -268,24 +277,57 @@ class PokerClimbingGame(ClimbingGame):
             out.append(e)
         return out
 
+    def _top_core_move(self, top: Combination) -> Move:
+        seen = self._top_move
+        if seen is not None and seen[0] is top:
+            return seen[1]
+        tm = self._rules().move_of(hand_mask(top.cards))
+        assert tm is not None
+        self._top_move = (top, tm)
+        return tm
+
     def _entries_beating(self, seat: int, top: Combination | None) -> list[Entry]:
         mask = self._hand_mask(seat)
+        rules = self._rules()
         if top is None:
-            tab = self._tab or self._table()
-            key = (_LEADS, mask)
-            out = tab.get(key)
-            if out is None:
-                out = self._entries(self._rules().leads(mask))
-                tab[key] = out
+            out = self._entries(rules.leads(mask))
             req = self.required_card
             if req is not None:
                 bit = CODE_BIT.get(req, 0)
                 out = [e for e in out if e[2] & bit]
             return out
-        rules = self._rules()
-        tm = rules.move_of(hand_mask(top.cards))
-        assert tm is not None
-        return self._entries(rules.follows(mask, tm))
+        return self._entries(rules.follows(mask, self._top_core_move(top)))
+
+    def _core_legal(self, seat: int) -> Sequence[Move | None]:
+        """The core's legal moves for ``seat``, the seat to play (``None``: a pass), from
+        a state of the table now; the core's per-seat memo (what a seat's listing
+        already found) is kept across calls."""
+        rules = self._core or self._rules()
+        mask = self._hand_mask(seat)
+        memo = self._memo
+        if memo is None or len(memo) != self.players:
+            memo = self._memo = [None] * self.players
+        m = memo[seat]
+        if m is not None and mask & ~m[0]:
+            memo[seat] = None  # cards came back (a hand set by hand): list afresh
+        top = self.top
+        hands = [0] * self.players
+        hands[seat] = mask
+        req = self.required_card
+        s = SimState(
+            rules,
+            hands,
+            seat,
+            None if top is None else self._top_core_move(top),
+            -1 if self.top_seat is None else self.top_seat,
+            0,
+            CODE_BIT.get(req, 0) if req is not None else 0,
+            self.opening,
+            getattr(self, "open_passes", 0),
+            self.dealer,
+        )
+        s.memo = memo
+        return rules.legal(s)
 
     def enumerate_combos(self, seat: int, top: Combination | None) -> list[Combination]:
         return [e[7] or combo_of(e) for e in self._entries_beating(seat, top)]
@@ -325,9 +367,20 @@ class PokerClimbingGame(ClimbingGame):
     def legal_actions(self, seat: int) -> list[Action]:
         if seat != self.current or self.deal_over or self.match_over or self._choosing:
             return self._legal_other(seat)
-        top = self.top
-        acts = [e[6] or action_of(e) for e in self._entries_beating(seat, top)]
-        if top is not None or self.can_pass(seat):
+        moves = self._core_legal(seat)
+        can_pass = bool(moves) and moves[-1] is None
+        plays = cast("Sequence[Move]", moves[:-1] if can_pass else moves)
+        if self.top is None:  # a lead: the whole list, remembered by hand (and rules)
+            tab = self._tab or self._table()
+            key = (_LEADS, self._hand_mask(seat), CODE_BIT.get(self.required_card or "", 0))
+            acts: list[Action] | None = tab.get(key)
+            if acts is None:
+                acts = [e[6] or action_of(e) for e in self._entries(plays)]
+                tab[key] = acts
+            acts = list(acts)
+        else:
+            acts = [e[6] or action_of(e) for e in self._entries(plays, self.follows_in_order)]
+        if can_pass:
             acts.append(PASS)
         return acts
 
