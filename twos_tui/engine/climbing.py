@@ -1,5 +1,10 @@
-"""Shared machinery of the climbing (shedding) games: combinations, the trick flow,
-passing (re-entry or locked out), the end of a deal.
+"""The protocol shell shared by the climbing (shedding) games: combinations as players
+read them, the play log and the trick's record, passing (re-entry or locked out), the
+end of a deal, the observation and the JSON.
+
+The rules themselves live once in the integer core (:mod:`.sim`): each variant lists
+its plays and classifies cards there, and :meth:`ClimbingGame._advance` takes who acts
+next from the core's trick flow (:func:`.sim.core.next_to_act`).
 
 A variant subclasses :class:`ClimbingGame` and supplies:
 
