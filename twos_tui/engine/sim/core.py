@@ -329,7 +329,10 @@ class SimState:
                 self.open_passes += 1
                 self.cur = after_opening_pass(n, seat, self.open_passes, self.dealer)
                 return
-            nxt = next_to_act(n, seat, ts, self.passed, r.locked)
+            if r.locked:
+                nxt = next_to_act(n, seat, ts, self.passed, True)
+            else:  # next_to_act's unlocked case, inlined (the hottest line of a playout)
+                nxt = seat + 1 if seat + 1 < n else 0
             if nxt == ts:  # everyone else passed: a new trick
                 self.top = None
                 self.top_seat = -1
@@ -351,9 +354,9 @@ class SimState:
                 self.top = None
                 self.top_seat = -1
                 self.passed = 0
-        else:
+        else:  # next_to_act's unlocked case, inlined
             self.passed = 0
-            nxt = next_to_act(n, seat, seat, 0, False)
+            nxt = seat + 1 if seat + 1 < n else 0
         self.cur = nxt
 
     def counts(self) -> list[int]:
