@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Self, cast
 from .cards import CardError, display, display_cards, parse_card
 from .observation import ClimbingLastTrick, ClimbingObservation, TableEntry, TrickMove
 from .protocol import PASS, Action, Choice, DealResult, Decision, Game
-from .sim.core import next_to_act
+from .sim.core import Move, beats, next_to_act
 from .words import says, whose
 
 #: a combination's pattern: ``("set", 2)``, ``("run", 5)``, ``("bomb", 4, 1)``, ...
@@ -53,13 +53,11 @@ class Combination:
     strict: str | None = None
 
     def beats(self, other: Combination) -> bool:
-        if self.power != other.power:
-            return self.power > other.power
-        if self.slot != other.slot:
-            return False
-        if other.strict is not None and self.strict != other.strict:
-            return False
-        return self.key > other.key
+        """The core's comparison (:func:`.sim.core.beats`) over these fields."""
+        return beats(
+            cast(Move, (0, self.slot, self.key, self.power, self.strict)),
+            cast(Move, (0, other.slot, other.key, other.power, other.strict)),
+        )
 
     @property
     def is_bomb(self) -> bool:

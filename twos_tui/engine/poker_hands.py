@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from .cards import CLIMB_RANKS, RANK_TEXT, display
 from .climbing import ClimbingGame, Combination, Slot, _show, describe_kind, shown_order
 from .protocol import PASS, Action, DealResult, OptionSpec
-from .sim.core import SimState
+from .sim.core import SimState, beats
 from .sim.poker_cards import CODE_BIT, CODE_IDX, IDX_CODE, SUIT_ORDER, mask_ints
 from .words import is_you, says
 
@@ -417,10 +417,8 @@ class PokerClimbingGame(ClimbingGame):
                     dup = hm.bit_count() != len(self.hands[seat])
                     if not m & ~hm and not dup and (req is None or CODE_BIT.get(req, 0) & m):
                         top = self.top
-                        if top is None or (
-                            e[5] > top.power
-                            if e[5] != top.power
-                            else (e[4] == top.slot and e[0] > top.key[0])
+                        if top is None or beats(
+                            cast("Move", self._rules().move_of(m)), self._top_core_move(top)
                         ):
                             self._ck = (seat, cards, e)
                             return None
