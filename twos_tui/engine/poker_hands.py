@@ -12,7 +12,7 @@ The rules (classification, the listing of a hand's plays, how plays compare) liv
 in the integer rules core (:mod:`.sim.big_two`, :mod:`.sim.chinese_poker`), which the
 search plays directly. :class:`PokerClimbingGame` asks the core for a hand's moves (card
 masks) and lists them as *entries* ``[key, cards, mask, kind, slot, power, action,
-combo, need, text]``: the integer ``key`` (``Combination.key == (key,)``), the card
+combo, move, text]``: the integer ``key`` (``Combination.key == (key,)``), the card
 codes in ``idx`` order, their bit mask, kind, slot and power; the ``Action`` and
 ``Combination`` objects and the play-log text (built when first needed, then reused).
 An entry depends only on its cards, the variant and the options, so entries live in a
@@ -43,7 +43,7 @@ from .words import is_you, says
 if TYPE_CHECKING:
     from .sim.core import Move, Rules
 
-#: an entry (see above): ``[key, cards, mask, kind, slot, power, action, combo, need,
+#: an entry (see above): ``[key, cards, mask, kind, slot, power, action, combo, move,
 #: text]``. A list of mixed fields, some filled in when first needed, indexed in the
 #: hottest loops of the engine: a list is the fastest record Python has for that, and
 #: its one honest element type is ``Any`` (each reader names the field it takes).
@@ -83,7 +83,7 @@ _MOVE_ORDER = itemgetter(1, 2, 0)
 _LEADS = "leads"
 
 # entry fields
-(E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO, E_NEED, E_TEXT) = range(10)
+(E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO, E_MOVE, E_TEXT) = range(10)
 
 _BIT_OF = tuple(1 << i for i in range(52)).__getitem__
 _CODE_OF = IDX_CODE.__getitem__
@@ -101,12 +101,12 @@ def make_entry(
     kind: str,
     slot: Slot,
     power: int = 0,
-    need: tuple[tuple[int, int], ...] | None = None,
+    move: Move | None = None,
 ) -> Entry:
     """A new entry for the ascending card integers ``idxs`` (bit mask ``mask``),
     remembered in the shared table ``tab`` unless it is ``None``."""
     cards = tuple(map(_CODE_OF, idxs))
-    e = [key, cards, mask, kind, slot, power, None, None, need, None]
+    e = [key, cards, mask, kind, slot, power, None, None, move, None]
     if tab is not None:
         if len(tab) > _TABLE_LIMIT:
             tab.clear()
@@ -214,8 +214,9 @@ class PokerClimbingGame(ClimbingGame):
     #: per seat: (the hand list, its length, its card mask) when last seen
     _hm: list[tuple[list[str], int, int] | None] | None = None
     _tab: EntryTable | None = None  # the shared entry table of this variant and options
-    #: per seat: what the core's listing remembers of the seat's hand (``SimState.memo``)
-    _memo: list[Any] | None = None
+    #: the core's state the seat to play is listed from; its ``memo`` keeps what the
+    #: core's listing found of each seat's hand, from call to call
+    _state: SimState | None = None
     #: the play to beat and its core move, when last asked
     _top_move: tuple[Combination, Move] | None = None
     _ck: tuple[int, tuple[str, ...], Entry] | None = (
@@ -257,7 +258,7 @@ class PokerClimbingGame(ClimbingGame):
 
     def _fresh_caches(self, int_hands: list[list[int]]) -> None:
         """Remember the masks of hands just dealt as ascending card integers."""
-        self._memo = None
+        self._state = None
         self._hm = [
             (h, len(h), sum(map(_BIT_OF, idxs)))
             for h, idxs in zip(self.hands, int_hands, strict=False)
@@ -273,7 +274,7 @@ class PokerClimbingGame(ClimbingGame):
             e = get(mv[0])
             if e is None:
                 kind, slot = self.move_kind_slot(mv)
-                e = make_entry(tab, mv[0], mv[2], mask_ints(mv[0]), kind, slot, mv[3])
+                e = make_entry(tab, mv[0], mv[2], mask_ints(mv[0]), kind, slot, mv[3], mv)
             out.append(e)
         return out
 
@@ -300,33 +301,26 @@ class PokerClimbingGame(ClimbingGame):
 
     def _core_legal(self, seat: int) -> Sequence[Move | None]:
         """The core's legal moves for ``seat``, the seat to play (``None``: a pass), from
-        a state of the table now; the core's per-seat memo (what a seat's listing
-        already found) is kept across calls."""
+        the core's state of the table now (one object, set afresh each call, whose
+        per-seat memo of what a seat's listing found is kept from call to call)."""
         rules = self._core or self._rules()
         mask = self._hand_mask(seat)
-        memo = self._memo
-        if memo is None or len(memo) != self.players:
-            memo = self._memo = [None] * self.players
-        m = memo[seat]
+        s = self._state
+        if s is None or len(s.hands) != self.players:
+            s = self._state = SimState(rules, [0] * self.players, seat)
+        m = s.memo[seat]
         if m is not None and mask & ~m[0]:
-            memo[seat] = None  # cards came back (a hand set by hand): list afresh
+            s.memo[seat] = None  # cards came back (a hand set by hand): list afresh
+        s.hands[seat] = mask
+        s.cur = seat
         top = self.top
-        hands = [0] * self.players
-        hands[seat] = mask
+        s.top = None if top is None else self._top_core_move(top)
+        s.top_seat = -1 if self.top_seat is None else self.top_seat
         req = self.required_card
-        s = SimState(
-            rules,
-            hands,
-            seat,
-            None if top is None else self._top_core_move(top),
-            -1 if self.top_seat is None else self.top_seat,
-            0,
-            CODE_BIT.get(req, 0) if req is not None else 0,
-            self.opening,
-            getattr(self, "open_passes", 0),
-            self.dealer,
-        )
-        s.memo = memo
+        s.req = CODE_BIT.get(req, 0) if req is not None else 0
+        s.opening = self.opening
+        s.open_passes = getattr(self, "open_passes", 0)
+        s.dealer = self.dealer
         return rules.legal(s)
 
     def enumerate_combos(self, seat: int, top: Combination | None) -> list[Combination]:
@@ -379,7 +373,12 @@ class PokerClimbingGame(ClimbingGame):
                 tab[key] = acts
             acts = list(acts)
         else:
-            acts = [e[6] or action_of(e) for e in self._entries(plays, self.follows_in_order)]
+            tab = self._tab or self._table()
+            get = tab.get
+            acts = []
+            for mv in plays if self.follows_in_order else sorted(plays, key=_MOVE_ORDER):
+                e = get(mv[0]) or self._entries((mv,), True)[0]
+                acts.append(e[6] or action_of(e))
         if can_pass:
             acts.append(PASS)
         return acts
@@ -417,9 +416,7 @@ class PokerClimbingGame(ClimbingGame):
                     dup = hm.bit_count() != len(self.hands[seat])
                     if not m & ~hm and not dup and (req is None or CODE_BIT.get(req, 0) & m):
                         top = self.top
-                        if top is None or beats(
-                            cast("Move", self._rules().move_of(m)), self._top_core_move(top)
-                        ):
+                        if top is None or beats(e[8], self._top_core_move(top)):
                             self._ck = (seat, cards, e)
                             return None
             elif kind == "pass" and self.top is not None:
