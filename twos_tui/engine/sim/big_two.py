@@ -208,8 +208,7 @@ class BigTwoRules(Rules):
         return mv
 
     def _straights(self, w: int, mask: int) -> tuple[Move, ...]:
-        """Straights and straight flushes of window ``w`` (what the engine's
-        ``_straight_entries`` lists, in the same order)."""
+        """Straights and straight flushes of window ``w`` (every suit choice)."""
         ranks, two_top = self._win[w]
         lists = [RANK_CARDS[r][(mask >> (r << 2)) & 15] for r in ranks]
         out: list[Move] = []

@@ -314,7 +314,7 @@ class TwosRules(Rules):
         return [(mask >> sh) & 15 for sh in range(0, 52, 4)]
 
     def _runs(self, mask: int, length: int = 0, above: int = -1, an: int = _NIB) -> list[Move]:
-        """Canonical free-suit runs (what the engine's ``_multi(ms, 1, ...)`` lists): the
+        """Canonical free-suit runs (one per start, length and top card): the
         lowest suit at each rank below the top and any suit at the top; ``length``
         restricts to one length, ``above`` to top cards above that card, ``an`` (nibble
         bits, with no ``length``) to runs through one of those ranks."""
@@ -451,7 +451,7 @@ class TwosRules(Rules):
         return out
 
     def _gen_bombs(self, mask: int) -> list[Move]:
-        """Four of a kind and multi-runs (what the engine's ``_bombs`` lists): for a
+        """Four of a kind and multi-runs, one per shape, start and top card: for a
         multi-run of width w, the lowest w suits at each rank below the top and, at the
         top, each top card with the lowest w - 1 suits below it."""
         cnt = rank_counts(mask)
