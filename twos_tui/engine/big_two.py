@@ -27,46 +27,28 @@ Rules as implemented:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from functools import cache
-from itertools import combinations, product
 from typing import Any, ClassVar
 
 from .cards import display, display_cards
 from .climbing import Combination, Slot, describe_kind, show_combo
 from .poker_hands import (
-    _IDX_BIT,
     CODE_IDX,
     IDX_CODE,
-    RANK_CARDS,
     RANK_SORT,
     SUIT_SORT,
-    Entry,
-    EntryTable,
-    Family,
     PokerClimbingGame,
-    _SeatCache,
-    by_rank_of,
-    has_four_of_a_rank,
-    make_entry,
-    mask_ints,
     passing_spec,
     penalty_50_40_30,
     shuffled_positions,
     target_spec,
 )
 from .protocol import DealResult, OptionSpec
+from .sim.big_two import BLUME_WINDOWS, FIVE_KIND, Order, classify, kind_of, order_of
+from .sim.core import Move
 from .words import says
 
-# five-card categories, weakest first
-STRAIGHT, FLUSH, FULL_HOUSE, FOUR_KIND, STRAIGHT_FLUSH = 1, 2, 3, 4, 5
-FIVE_KIND = {
-    STRAIGHT: "straight",
-    FLUSH: "flush",
-    FULL_HOUSE: "full-house",
-    FOUR_KIND: "four-of-a-kind",
-    STRAIGHT_FLUSH: "straight-flush",
-}
 FIVE_ORDER = "straight < flush < full house < four of a kind < straight flush"
 
 S1: Slot = (1,)
@@ -74,32 +56,9 @@ S2: Slot = (2,)
 S3: Slot = (3,)
 S5: Slot = (5,)
 _SLOT_NAME: dict[Slot, str] = {S1: "single card", S2: "pair", S3: "triple", S5: "five-card hand"}
+_SLOTS: dict[int, Slot] = {1: S1, 2: S2, 3: S3, 5: S5}
 
-
-def _windows(rank_lists: list[list[int]]) -> tuple[dict[int, int], list[list[int]]]:
-    """Straight windows (lists of climbing rank indices, lowest first) ->
-    ({13-bit rank mask: window number}, windows)."""
-    masks: dict[int, int] = {}
-    for w, ranks in enumerate(rank_lists):
-        m = 0
-        for r in ranks:
-            m |= 1 << r
-        masks[m] = w
-    return masks, rank_lists
-
-
-# Blume: straight order 2, 3, ..., A (climbing index of the two is 12)
-_BLUME_WINDOWS = [[(s + k - 1) % 13 for k in range(5)] for s in range(9)]
-
-
-_BITS = _IDX_BIT
-_NO_ENTRIES: EntryTable = {}
-#: what collects entries (a list's ``append``)
-Collect = Callable[[Entry], object]
-_NIB = 0x1111111111111  # the lowest bit of each rank's four
-_POP = tuple(bin(m).count("1") for m in range(16))
-_RANK_CARDS = RANK_CARDS
-_SINGLES = ("singles",)  # table key of the 52 single-card entries
+__all__ = ["BigTwoGame", "FIVE_KIND", "FIVE_ORDER", "rank_mask"]
 
 
 @cache
@@ -146,10 +105,10 @@ class BigTwoGame(PokerClimbingGame):
     low_score_wins: bool = True
     score_label: str = "Penalty"
     hand_size: ClassVar[int] = 13
+    follows_in_order: ClassVar[bool] = True  # singles, pairs, triples, five-card hands
 
     #: straight windows of this variant (climbing rank indices, lowest card first)
-    WINDOW_MASKS, WINDOWS = _windows(_BLUME_WINDOWS)
-    WINDOW_BITS = tuple(WINDOW_MASKS)
+    WINDOWS: ClassVar[tuple[tuple[int, ...], ...]] = BLUME_WINDOWS
 
     # ----- options -------------------------------------------------------------------
     @classmethod
@@ -166,65 +125,22 @@ class BigTwoGame(PokerClimbingGame):
     def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         return SUIT_SORT[code] if by == "suit" else RANK_SORT[code]
 
-    # ----- classification ----------------------------------------------------------------
+    # ----- classification (the rules core: :mod:`.sim.big_two`) ----------------------
+    @classmethod
+    def _order(cls, options: dict[str, Any]) -> Order:
+        return order_of(cls.variant_id, options)
+
     @classmethod
     def _flush_suit_first(cls, options: dict[str, Any]) -> bool:
-        return options.get("flush_order") == "suit"
-
-    @classmethod
-    def _straight_key(cls, window: int, idxs: Sequence[int], options: dict[str, Any]) -> int:
-        """Key of a straight in ``window`` (0..51 for the top card, 52+ above all)."""
-        ranks = cls.WINDOWS[window]
-        if window == 0 and ranks[0] == 12 and options.get("straight_23456") == "high":
-            two = next(i for i in idxs if i >> 2 == 12)
-            return 52 + (two & 3)
-        top = ranks[-1]
-        return next(i for i in idxs if i >> 2 == top)
-
-    @classmethod
-    def _flush_key(cls, idxs: Sequence[int], options: dict[str, Any]) -> int:
-        top = max(idxs)
-        if cls._flush_suit_first(options):
-            return (top & 3) * 13 + (top >> 2)
-        return top
+        return cls._order(options).suit_first
 
     @classmethod
     def classify_idx(cls, idxs: list[int], options: dict[str, Any]) -> tuple[str, Slot, int] | None:
         """(kind, slot, key) of ascending card integers, or ``None``."""
-        n = len(idxs)
-        if n == 1:
-            return "single", S1, idxs[0]
-        if n == 2:
-            if idxs[0] >> 2 == idxs[1] >> 2:
-                return "pair", S2, idxs[1]
+        got = classify(idxs, cls._order(options))
+        if got is None:
             return None
-        if n == 3:
-            r = idxs[0] >> 2
-            if idxs[1] >> 2 == r and idxs[2] >> 2 == r:
-                return "triple", S3, r
-            return None
-        if n != 5:
-            return None
-        counts: dict[int, int] = {}
-        for i in idxs:
-            counts[i >> 2] = counts.get(i >> 2, 0) + 1
-        if len(counts) == 2:
-            (r1, c1), (r2, c2) = counts.items()
-            if c1 < c2:
-                r1, c1, r2, c2 = r2, c2, r1, c1
-            if c1 == 4:
-                return "four-of-a-kind", S5, FOUR_KIND * 64 + r1
-            return "full-house", S5, FULL_HOUSE * 64 + r1
-        if len(counts) != 5:
-            return None
-        flush = len({i & 3 for i in idxs}) == 1
-        w = cls.WINDOW_MASKS.get(rank_mask(idxs))
-        if w is not None:
-            cat = STRAIGHT_FLUSH if flush else STRAIGHT
-            return FIVE_KIND[cat], S5, cat * 64 + cls._straight_key(w, idxs, options)
-        if flush:
-            return "flush", S5, FLUSH * 64 + cls._flush_key(idxs, options)
-        return None
+        return kind_of(*got), _SLOTS[got[0]], got[1]
 
     @classmethod
     def classify_cards(cls, cards: tuple[str, ...], options: dict[str, Any]) -> Combination | None:
@@ -234,269 +150,16 @@ class BigTwoGame(PokerClimbingGame):
             return None
         if len(set(idxs)) != len(idxs):
             return None
-        got = cls.classify_idx(idxs, options)
+        got = classify(idxs, cls._order(options))
         if got is None:
             return None
-        kind, slot, key = got
-        return Combination(kind, tuple(IDX_CODE[i] for i in idxs), slot, (key,))
+        slot, key = got
+        return Combination(
+            kind_of(slot, key), tuple(IDX_CODE[i] for i in idxs), _SLOTS[slot], (key,)
+        )
 
-    # ----- enumeration of a hand ------------------------------------------------------
-    FAMILIES: ClassVar[tuple[Family, ...]] = (1, 2, 3, 5)
-
-    def _gen_family(
-        self, fam: Family, idxs: list[int], by_rank: list[list[int]], tab: EntryTable | None
-    ) -> list[Entry]:
-        """Every play of family ``fam`` (the generic enumeration; see :meth:`_gen_cached`
-        for the usual, table-driven one)."""
-        get = tab.get if tab is not None else _NO_ENTRIES.get
-        out: list[Entry] = []
-        app = out.append
-        if fam == 1:
-            for i in idxs:
-                m = 1 << i
-                e = get(m)
-                app(e if e is not None else make_entry(tab, m, i, (i,), "single", S1))
-            return out
-        if fam == 2 or fam == 3:
-            for r, cards in enumerate(by_rank):
-                if len(cards) >= fam:
-                    self._set_entries(fam, r, cards, tab, app)
-            return out
-        if fam != 5:
-            return out
-        cls = type(self)
-        rm = 0
-        for r, cards in enumerate(by_rank):
-            if cards:
-                rm |= 1 << r
-        for w, wmask in enumerate(cls.WINDOW_BITS):
-            if rm & wmask == wmask:
-                self._straight_entries(w, by_rank, tab, app)
-        by_suit: list[list[int]] = [[], [], [], []]
-        for i in idxs:
-            by_suit[i & 3].append(i)
-        for cards in by_suit:
-            if len(cards) >= 5:
-                self._flush_entries(cards, tab, app)
-        for r, cards in enumerate(by_rank):
-            if len(cards) < 3:
-                continue
-            for r2, cards2 in enumerate(by_rank):
-                if r2 != r and len(cards2) >= 2:
-                    self._full_house_entries(r, cards, cards2, tab, app)
-            if len(cards) == 4:
-                self._four_entries(r, cards, idxs, tab, app)
-        return out
-
-    # the pieces of the enumeration, each for the cards that matter to it
-    @staticmethod
-    def _set_entries(
-        n: int, r: int, cards: Sequence[int], tab: EntryTable | None, app: Collect
-    ) -> None:
-        """Pairs (n = 2) or triples (n = 3) of rank ``r`` from ``cards``."""
-        get = tab.get if tab is not None else _NO_ENTRIES.get
-        if n == 2:
-            for p in combinations(cards, 2):
-                m = _BITS[p[0]] + _BITS[p[1]]
-                e = get(m)
-                app(e if e is not None else make_entry(tab, m, p[1], p, "pair", S2))
-        else:
-            for t in combinations(cards, 3):
-                m = _BITS[t[0]] + _BITS[t[1]] + _BITS[t[2]]
-                e = get(m)
-                app(e if e is not None else make_entry(tab, m, r, t, "triple", S3))
-
-    def _straight_entries(
-        self, w: int, by_rank: list[list[int]], tab: EntryTable | None, app: Collect
-    ) -> None:
-        """Straights and straight flushes of window ``w`` (every rank held)."""
-        get = tab.get if tab is not None else _NO_ENTRIES.get
-        bit = _BITS.__getitem__
-        ranks = self.WINDOWS[w]
-        two_low = ranks[0] == 12  # 2-3-4-5-6 with the 2 below the 3
-        two_top = two_low and self.options.get("straight_23456") == "high"
-        for pick in product(*[by_rank[r] for r in ranks]):
-            m = sum(map(bit, pick))
-            e = get(m)
-            if e is not None:
-                app(e)
-                continue
-            # ``pick`` runs up the window; its last card is the top card
-            # (the 2 of 2-3-4-5-6 is the top card under the house rule)
-            key = 52 + (pick[0] & 3) if two_top else pick[4]
-            s0 = pick[0] & 3
-            if (
-                (pick[1] & 3) == s0
-                and (pick[2] & 3) == s0
-                and (pick[3] & 3) == s0
-                and (pick[4] & 3) == s0
-            ):
-                cat, kind = STRAIGHT_FLUSH, "straight-flush"
-            else:
-                cat, kind = STRAIGHT, "straight"
-            app(make_entry(tab, m, cat * 64 + key, sorted(pick) if two_low else pick, kind, S5))
-
-    def _flush_entries(self, cards: list[int], tab: EntryTable | None, app: Collect) -> None:
-        """Flushes (not straight flushes) from ``cards``, 5+ ascending cards of a suit."""
-        get = tab.get if tab is not None else _NO_ENTRIES.get
-        bit = _BITS.__getitem__
-        cls = type(self)
-        wm = cls.WINDOW_MASKS
-        suit_first = cls._flush_suit_first(self.options)
-        smask = rank_mask(cards)
-        may_straight = any(smask & b == b for b in cls.WINDOW_BITS)
-        for f in combinations(cards, 5):
-            m = sum(map(bit, f))
-            e = get(m)
-            if e is not None:
-                if e[3] == "flush":
-                    app(e)
-                continue
-            if may_straight and rank_mask(f) in wm:
-                continue
-            top = f[4]
-            key = (top & 3) * 13 + (top >> 2) if suit_first else top
-            app(make_entry(tab, m, FLUSH * 64 + key, f, "flush", S5))
-
-    @staticmethod
-    def _full_house_entries(
-        r: int, cards: Sequence[int], cards2: Sequence[int], tab: EntryTable | None, app: Collect
-    ) -> None:
-        """Full houses: three of ``cards`` (rank ``r``) and two of ``cards2``."""
-        get = tab.get if tab is not None else _NO_ENTRIES.get
-        trips = [(t, _BITS[t[0]] + _BITS[t[1]] + _BITS[t[2]]) for t in combinations(cards, 3)]
-        for p in combinations(cards2, 2):
-            pm = _BITS[p[0]] + _BITS[p[1]]
-            for t, tm in trips:
-                m = tm + pm
-                e = get(m)
-                app(
-                    e
-                    if e is not None
-                    else make_entry(tab, m, FULL_HOUSE * 64 + r, sorted(t + p), "full-house", S5)
-                )
-
-    @staticmethod
-    def _four_entries(
-        r: int, cards: Sequence[int], idxs: Iterable[int], tab: EntryTable | None, app: Collect
-    ) -> None:
-        """Four of a kind of rank ``r`` with each other card of ``idxs``."""
-        get = tab.get if tab is not None else _NO_ENTRIES.get
-        quad = tuple(cards)
-        qm = sum(map(_BITS.__getitem__, quad))
-        for i in idxs:
-            if i >> 2 != r:
-                m = qm + _BITS[i]
-                e = get(m)
-                app(
-                    e
-                    if e is not None
-                    else make_entry(
-                        tab, m, FOUR_KIND * 64 + r, sorted(quad + (i,)), "four-of-a-kind", S5
-                    )
-                )
-
-    def _gen_cached(self, fam: Family, c: _SeatCache) -> list[Entry]:
-        """The enumeration from whole lists kept in the shared table, each keyed by the
-        cards that matter to it: a rank's suits (sets), a straight window's cards, a
-        suit's cards (flushes), two ranks' suits (full houses)."""
-        tab = c.tab
-        if tab is None:
-            return super()._gen_cached(fam, c)
-        mask = c.mask
-        get = tab.get
-        out: list[Entry] = []
-        k: tuple[int, ...]
-        if fam == 1:
-            lst = get(_SINGLES)
-            if lst is None:
-                lst = tab[_SINGLES] = [
-                    get(1 << i) or make_entry(tab, 1 << i, i, (i,), "single", S1) for i in range(52)
-                ]
-            idxs = c.idxs
-            if idxs is not None:
-                return list(map(lst.__getitem__, idxs))
-            while mask:
-                low = mask & -mask
-                out.append(lst[low.bit_length() - 1])
-                mask ^= low
-            return out
-        if fam == 2 or fam == 3:
-            pop = _POP
-            for r in range(13):
-                sm = (mask >> (r << 2)) & 15
-                if pop[sm] >= fam:
-                    k = (fam, r, sm)
-                    lst = get(k)
-                    if lst is None:
-                        lst = tab[k] = []
-                        self._set_entries(fam, r, _RANK_CARDS[r][sm], tab, lst.append)
-                    out += lst
-            return out
-        if fam != 5:
-            return out
-        x = (mask | mask >> 1 | mask >> 2 | mask >> 3) & _NIB  # ranks held
-        for w, need, cm in self._fast_windows():
-            if x & need == need:
-                k = (5, w, mask & cm)
-                lst = get(k)
-                if lst is None:
-                    lst = tab[k] = []
-                    self._straight_entries(w, by_rank_of(mask & cm), tab, lst.append)
-                out += lst
-        for sm in (mask & _NIB, mask & _NIB << 1, mask & _NIB << 2, mask & _NIB << 3):
-            if sm.bit_count() >= 5:
-                k = (6, sm)
-                lst = get(k)
-                if lst is None:
-                    lst = tab[k] = []
-                    self._flush_entries(mask_ints(sm), tab, lst.append)
-                out += lst
-        pairs = []
-        pop = _POP
-        for r in range(13):
-            sm = (mask >> (r << 2)) & 15
-            if pop[sm] >= 2:
-                pairs.append((r, sm))
-        if len(pairs) >= 2:
-            for r, sm in pairs:
-                if pop[sm] < 3:
-                    continue
-                for r2, sm2 in pairs:
-                    if r2 != r:
-                        k = (7, r, sm, r2, sm2)
-                        lst = get(k)
-                        if lst is None:
-                            lst = tab[k] = []
-                            self._full_house_entries(
-                                r, _RANK_CARDS[r][sm], _RANK_CARDS[r2][sm2], tab, lst.append
-                            )
-                        out += lst
-        if has_four_of_a_rank(mask):
-            idxs = mask_ints(mask)
-            for r, sm in pairs:
-                if sm == 15:
-                    self._four_entries(r, _RANK_CARDS[r][15], idxs, tab, out.append)
-        return out
-
-    #: per class: see :meth:`_fast_windows`
-    _FAST_WINDOWS: ClassVar[tuple[tuple[int, int, int], ...]]
-
-    @classmethod
-    def _fast_windows(cls) -> tuple[tuple[int, int, int], ...]:
-        """Per straight window: (its ranks as the low bit of each rank's nibble, the mask
-        of all its cards)."""
-        got: tuple[tuple[int, int, int], ...] | None = cls.__dict__.get("_FAST_WINDOWS")
-        if got is None:
-            windows = []
-            for w, ranks in enumerate(cls.WINDOWS):
-                need = cm = 0
-                for r in ranks:
-                    need |= 1 << (4 * r)
-                    cm |= 15 << (4 * r)
-                windows.append((w, need, cm))
-            got = cls._FAST_WINDOWS = tuple(windows)
-        return got
+    def move_kind_slot(self, mv: Move) -> tuple[str, Slot]:
+        return kind_of(mv[1], mv[2]), _SLOTS[mv[1]]
 
     # ----- dealing -------------------------------------------------------------------
     @staticmethod

@@ -17,11 +17,12 @@ Differences from Blume's Big Two:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from .big_two import BigTwoGame, _windows
+from .big_two import BigTwoGame
 from .poker_hands import passing_spec
 from .protocol import OptionSpec
+from .sim.big_two import TOP_TWO_WINDOWS
 
 
 class BigTwoFiveRoundGame(BigTwoGame):
@@ -36,16 +37,11 @@ class BigTwoFiveRoundGame(BigTwoGame):
     rounds: ClassVar[int] = 5
 
     # straights 3-4-5-6-7 ... J-Q-K-A-2 (climbing indices are already in that order)
-    WINDOW_MASKS, WINDOWS = _windows([[s + k for k in range(5)] for s in range(9)])
-    WINDOW_BITS = tuple(WINDOW_MASKS)
+    WINDOWS: ClassVar[tuple[tuple[int, ...], ...]] = TOP_TWO_WINDOWS
 
     @classmethod
     def option_specs(cls, players: int | None = None) -> tuple[OptionSpec, ...]:
         return (passing_spec(),)
-
-    @classmethod
-    def _flush_suit_first(cls, options: dict[str, Any]) -> bool:
-        return True
 
     def target_text(self) -> str:
         return (

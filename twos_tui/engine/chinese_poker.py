@@ -52,30 +52,25 @@ from .cards import display_cards
 from .climbing import Combination, Slot, describe_kind, show_combo
 from .observation import ChinesePokerObservation
 from .poker_hands import (
-    _BIT_OF,
-    _IDX_BIT,
     CODE_BIT,
     CODE_IDX,
     IDX_CODE,
     RANK_SORT,
     SUIT_SORT,
-    Entry,
-    EntryTable,
-    Family,
     PokerClimbingGame,
-    _SeatCache,
-    by_rank_of,
-    make_entry,
     penalty_50_40_30,
     shuffled_positions,
     target_spec,
 )
 from .protocol import Action, Choice, DealResult, Decision, OptionSpec
+from .sim.chinese_poker import BOMB as BOMB_ID
+from .sim.chinese_poker import CP_DECK, REMOVED, classify
+from .sim.chinese_poker import SINGLE as SINGLE_ID
+from .sim.core import Move, after_opening_pass
 from .words import says
 
-#: the four cards taken out of the 52-card deck
-REMOVED = ("2H", "2D", "2C", "AC")
-CP_DECK: tuple[str, ...] = tuple(c for c in IDX_CODE if c not in REMOVED)
+__all__ = ["CP_DECK", "REMOVED", "ChinesePokerGame"]
+
 _CP_SET = frozenset(CP_DECK)
 
 SINGLE: Slot = ("single",)
@@ -84,12 +79,28 @@ BOMB: Slot = ("four",)
 
 LETTERS = ("A", "B", "C")
 
-_PAIRS_SLOTS: tuple[Slot, ...] = tuple(("pairs", k) for k in range(14))
-_TRIPLES_SLOTS: tuple[Slot, ...] = tuple(("triples", k) for k in range(14))
-_STRAIGHT_SLOTS: tuple[Slot, ...] = tuple(("straight", n) for n in range(14))
-_NO_ENTRIES: EntryTable = {}
-#: straight position (0 = the 2, 1 = the 3, ..., 12 = the ace) -> climbing rank index
-_SP_RANK = tuple((sp - 1) % 13 for sp in range(13))
+
+def _kind_slot(sid: int) -> tuple[str, Slot]:
+    """The kind and the protocol slot of a core slot id (:mod:`.sim.chinese_poker`)."""
+    if sid == SINGLE_ID:
+        return "single", SINGLE
+    if sid == BOMB_ID:
+        return "four-of-a-kind", BOMB
+    if sid == 60:
+        return "full-house", FULL
+    if sid > 70:
+        return "straight", ("straight", sid - 70)
+    if sid > 40:
+        k = sid - 40
+        return ("triple" if k == 1 else "triples-sequence"), ("triples", k)
+    k = sid - 20
+    return ("pair" if k == 1 else "pairs-sequence"), ("pairs", k)
+
+
+#: core slot id -> (kind, protocol slot)
+_KIND_SLOT = {
+    sid: _kind_slot(sid) for sid in (1, 60, 90, *range(21, 34), *range(41, 54), *range(75, 84))
+}
 
 
 @cache
@@ -110,11 +121,6 @@ def _option_specs() -> tuple[OptionSpec, ...]:
 _CP_IDX = tuple(CODE_IDX[c] for c in CP_DECK)
 
 
-def _sp(r: int) -> int:
-    """Straight position of a climbing rank index: the 2 is lowest (0), the ace 12."""
-    return (r + 1) % 13
-
-
 class ChinesePokerGame(PokerClimbingGame):
     variant_id: ClassVar[str] = "chinese-poker"
     name: ClassVar[str] = "Chinese Poker"
@@ -127,18 +133,6 @@ class ChinesePokerGame(PokerClimbingGame):
     low_score_wins: bool = True
     score_label: str = "Penalty"
     bomb_slot: ClassVar[Slot | None] = BOMB
-    #: plays are a canonical suit choice: after a play, lost plays are re-listed
-    incremental_cache: ClassVar[bool] = False
-    quad_family: ClassVar[Family | None] = "four"
-    FAMILIES: ClassVar[tuple[Family, ...]] = (
-        "single",
-        "pairs",
-        "triples",
-        "full-house",
-        "straight",
-        "four",
-    )
-    multi_slot_families: ClassVar[frozenset[Family]] = frozenset({"pairs", "triples", "straight"})
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {
         "play": (True, None),
         "pass": (False, None),
@@ -181,37 +175,17 @@ class ChinesePokerGame(PokerClimbingGame):
     def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         return SUIT_SORT[code] if by == "suit" else RANK_SORT[code]
 
-    # ----- classification --------------------------------------------------------------
+    # ----- classification (the rules core: :mod:`.sim.chinese_poker`) --------------------
     @classmethod
     def classify_idx(
         cls, idxs: list[int], options: dict[str, Any]
     ) -> tuple[str, Slot, int, int] | None:
         """(kind, slot, key, power) of ascending card integers, or ``None``."""
-        n = len(idxs)
-        if n == 1:
-            return "single", SINGLE, idxs[0] >> 2, 0
-        counts: dict[int, int] = {}
-        for i in idxs:
-            r = i >> 2
-            counts[r] = counts.get(r, 0) + 1
-        ranks = sorted(counts)
-        k = len(ranks)
-        if n == 5 and k == 2:
-            (r1, c1), (r2, c2) = sorted(counts.items(), key=lambda rc: -rc[1])
-            if c1 == 4:
-                key = r1 if options.get("bomb_compare") == "quad" else r2
-                return "four-of-a-kind", BOMB, key, 1
-            return "full-house", FULL, r1, 0
-        consecutive = ranks[-1] - ranks[0] == k - 1
-        if n == 2 * k and consecutive and all(v == 2 for v in counts.values()):
-            return ("pair" if k == 1 else "pairs-sequence"), ("pairs", k), ranks[-1], 0
-        if n == 3 * k and consecutive and all(v == 3 for v in counts.values()):
-            return ("triple" if k == 1 else "triples-sequence"), ("triples", k), ranks[-1], 0
-        if n == k and 5 <= n <= 13:
-            sps = sorted(_sp(r) for r in ranks)
-            if sps[-1] - sps[0] == n - 1:
-                return "straight", ("straight", n), sps[-1], 0
-        return None
+        got = classify(idxs, options.get("bomb_compare") == "quad")
+        if got is None:
+            return None
+        kind, slot = _KIND_SLOT[got[0]]
+        return kind, slot, got[1], got[2]
 
     @classmethod
     def classify_cards(cls, cards: tuple[str, ...], options: dict[str, Any]) -> Combination | None:
@@ -226,154 +200,8 @@ class ChinesePokerGame(PokerClimbingGame):
         kind, slot, key, power = got
         return Combination(kind, tuple(IDX_CODE[i] for i in idxs), slot, (key,), power)
 
-    # ----- generating plays from a hand (canonical suit choice) -----------------------
-    def _gen_family(
-        self, fam: Family, idxs: list[int] | None, br: list[list[int]], tab: EntryTable | None
-    ) -> list[Entry]:
-        """Canonical plays of one family: the lowest-suited cards of each rank. Each
-        entry also carries what it needs, ``((rank, count), ...)``, so the cache can
-        list it again after a play (see :mod:`.poker_hands`)."""
-        get = tab.get if tab is not None else _NO_ENTRIES.get
-        out: list[Entry] = []
-        app = out.append
-        if fam == "single":
-            for r, cs in enumerate(br):
-                if cs:
-                    m = 1 << cs[0]
-                    e = get(m)
-                    app(
-                        e
-                        if e is not None
-                        else make_entry(tab, m, r, (cs[0],), "single", SINGLE, 0, ((r, 1),))
-                    )
-            return out
-        if fam in ("pairs", "triples"):
-            # every run of consecutive ranks holding w cards each, and every part of it
-            w = 2 if fam == "pairs" else 3
-            one, many = ("pair", "pairs-sequence") if w == 2 else ("triple", "triples-sequence")
-            slots = _PAIRS_SLOTS if w == 2 else _TRIPLES_SLOTS
-            r = 0
-            while r < 13:
-                if len(br[r]) < w:
-                    r += 1
-                    continue
-                a = r
-                while r < 13 and len(br[r]) >= w:
-                    r += 1
-                picks = [br[q][:w] for q in range(a, r)]
-                pms = [sum(map(_BIT_OF, pk)) for pk in picks]
-                n = r - a
-                for i in range(n):
-                    m = 0
-                    for j in range(i, n):
-                        m += pms[j]
-                        e = get(m)
-                        if e is None:
-                            k = j - i + 1
-                            e = make_entry(
-                                tab,
-                                m,
-                                a + j,
-                                [c for pk in picks[i : j + 1] for c in pk],
-                                one if k == 1 else many,
-                                slots[k],
-                                0,
-                                tuple((q, w) for q in range(a + i, a + j + 1)),
-                            )
-                        app(e)
-            return out
-        if fam == "full-house":
-            twos = [p for p, ps in enumerate(br) if len(ps) >= 2]
-            for t in twos:
-                ts = br[t]
-                if len(ts) < 3:
-                    continue
-                tm = sum(map(_BIT_OF, ts[:3]))
-                for p in twos:
-                    if p != t:
-                        ps = br[p]
-                        m = tm + _IDX_BIT[ps[0]] + _IDX_BIT[ps[1]]
-                        e = get(m)
-                        app(
-                            e
-                            if e is not None
-                            else make_entry(
-                                tab,
-                                m,
-                                t,
-                                sorted(ts[:3] + ps[:2]),
-                                "full-house",
-                                FULL,
-                                0,
-                                ((t, 3), (p, 2)),
-                            )
-                        )
-            return out
-        if fam == "straight":
-            # runs of 5+ straight positions (the 2, rank 12, is lowest), and their parts
-            run: list[int] = []
-            for sp in range(14):
-                if sp < 13 and br[_SP_RANK[sp]]:
-                    run.append(sp)
-                    continue
-                n = len(run)
-                if n >= 5:
-                    low = [br[_SP_RANK[q]][0] for q in run]
-                    lms = [_IDX_BIT[i] for i in low]
-                    for i in range(n - 4):
-                        m = lms[i] + lms[i + 1] + lms[i + 2] + lms[i + 3]
-                        for j in range(i + 4, n):
-                            m += lms[j]
-                            e = get(m)
-                            if e is None:
-                                cards = low[i : j + 1]
-                                # from the 2 (card 48+) up, the cards are not in card order
-                                e = make_entry(
-                                    tab,
-                                    m,
-                                    run[j],
-                                    sorted(cards) if run[i] == 0 else cards,
-                                    "straight",
-                                    _STRAIGHT_SLOTS[j - i + 1],
-                                    0,
-                                    tuple((_SP_RANK[q], 1) for q in run[i : j + 1]),
-                                )
-                            app(e)
-                run = []
-            return out
-        if fam == "four" and sum(map(len, br)) >= 5:
-            by_quad = self.options.get("bomb_compare") == "quad"
-            for q, qs in enumerate(br):
-                if len(qs) != 4:
-                    continue
-                qm = sum(map(_BIT_OF, qs))
-                for f, fs in enumerate(br):
-                    if f != q and fs:
-                        m = qm + _IDX_BIT[fs[0]]
-                        e = get(m)
-                        app(
-                            e
-                            if e is not None
-                            else make_entry(
-                                tab,
-                                m,
-                                q if by_quad else f,
-                                sorted(qs + fs[:1]),
-                                "four-of-a-kind",
-                                BOMB,
-                                1,
-                                ((q, 4), (f, 1)),
-                            )
-                        )
-        return out
-
-    def _gen_cached(self, fam: Family, c: _SeatCache) -> list[Entry]:
-        if c.tab is None:
-            return super()._gen_cached(fam, c)
-        br = c.by_rank
-        if br is None:
-            br = c.by_rank = by_rank_of(c.mask)  # the same lists, for a hand without repeats
-        return self._gen_family(fam, None, br, c.tab)
+    def move_kind_slot(self, mv: Move) -> tuple[str, Slot]:
+        return _KIND_SLOT[mv[1]]
 
     def lookup_play(self, seat: int, cards: object) -> Combination | None:
         """Fast check: a listed play, else known card codes, all in hand, no repeats
@@ -383,7 +211,7 @@ class ChinesePokerGame(PokerClimbingGame):
         combo = super().lookup_play(seat, cards)
         if combo is not None:
             return combo
-        hm = self._cache(seat).mask
+        hm = self._hand_mask(seat)
         m = 0
         try:
             for c in cards:
@@ -393,12 +221,7 @@ class ChinesePokerGame(PokerClimbingGame):
                 m |= b
         except KeyError:
             return None
-        idxs = sorted(CODE_IDX[c] for c in cards)
-        got = self.classify_idx(idxs, self.options)
-        if got is None:
-            return None
-        kind, slot, key, power = got
-        return Combination(kind, tuple(IDX_CODE[i] for i in idxs), slot, (key,), power)
+        return self.classify_cards(cards, self.options)
 
     # ----- dealing -------------------------------------------------------------------
     @staticmethod
@@ -511,8 +334,8 @@ class ChinesePokerGame(PokerClimbingGame):
         # a pass on an empty table locks nobody out of the first trick
         self.passed = [False] * self.players
         self.open_passes += 1
+        self.current = after_opening_pass(self.players, seat, self.open_passes, self.dealer)
         if self.open_passes >= self.players:
-            self.current = self.dealer
             self.log(
                 f"Everyone passed: {self.names[self.dealer]} must lead.", self.dealer, kind="trick"
             )

@@ -1,5 +1,10 @@
-"""Shared machinery of the climbing (shedding) games: combinations, the trick flow,
-passing (re-entry or locked out), the end of a deal.
+"""The protocol shell shared by the climbing (shedding) games: combinations as players
+read them, the play log and the trick's record, passing (re-entry or locked out), the
+end of a deal, the observation and the JSON.
+
+The rules themselves live once in the integer core (:mod:`.sim`): each variant lists
+its plays and classifies cards there, and :meth:`ClimbingGame._advance` takes who acts
+next from the core's trick flow (:func:`.sim.core.next_to_act`).
 
 A variant subclasses :class:`ClimbingGame` and supplies:
 
@@ -23,6 +28,7 @@ from typing import Any, ClassVar, Self, cast
 from .cards import CardError, display, display_cards, parse_card
 from .observation import ClimbingLastTrick, ClimbingObservation, TableEntry, TrickMove
 from .protocol import PASS, Action, Choice, DealResult, Decision, Game
+from .sim.core import Move, beats, next_to_act
 from .words import says, whose
 
 #: a combination's pattern: ``("set", 2)``, ``("run", 5)``, ``("bomb", 4, 1)``, ...
@@ -47,13 +53,11 @@ class Combination:
     strict: str | None = None
 
     def beats(self, other: Combination) -> bool:
-        if self.power != other.power:
-            return self.power > other.power
-        if self.slot != other.slot:
-            return False
-        if other.strict is not None and self.strict != other.strict:
-            return False
-        return self.key > other.key
+        """The core's comparison (:func:`.sim.core.beats`) over these fields."""
+        return beats(
+            cast(Move, (0, self.slot, self.key, self.power, self.strict)),
+            cast(Move, (0, other.slot, other.key, other.power, other.strict)),
+        )
 
     @property
     def is_bomb(self) -> bool:
@@ -377,26 +381,29 @@ class ClimbingGame(Game):
         """Hook for variants (e.g. to note bombs)."""
 
     def _advance(self, seat: int) -> None:
-        n = self.players
-        nxt = (seat + 1) % n
+        """The trick flow after ``seat`` played or passed: the core's
+        :func:`~.sim.core.next_to_act`."""
         top_seat = self.top_seat
         if top_seat is None:
-            # nobody has played in this trick (an opening pass): the next seat leads,
-            # unless everyone has now passed: then the hook decides.
-            self.current = nxt
+            # nobody has played in this trick (an opening pass): the hook decides
             self.after_open_pass(seat)
             return
-        if self.options.get("passing") == "locked":  # self.locked_out
-            passed = self.passed
-            while nxt != top_seat and passed[nxt]:
-                nxt = (nxt + 1) % n
+        locked = self.options.get("passing") == "locked"  # self.locked_out
+        passed = 0
+        if locked:
+            for i, p in enumerate(self.passed):
+                if p:
+                    passed |= 1 << i
+        nxt = next_to_act(self.players, seat, top_seat, passed, locked)
         if nxt == top_seat:
             self._new_trick(nxt)
         else:
             self.current = nxt
 
     def after_open_pass(self, seat: int) -> None:
-        """Called after a pass with nothing on the table (variants that allow it)."""
+        """Called after a pass with nothing on the table (variants that allow it): the
+        next seat leads."""
+        self.current = (seat + 1) % self.players
 
     def _new_trick(self, leader: int) -> None:
         self.last_trick = {"plays": self.trick, "winner": leader}

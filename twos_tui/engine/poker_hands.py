@@ -1,6 +1,6 @@
 """Shared machinery of the poker-hand climbing games (Big Two, Big Two five-round,
-Chinese Poker): integer card tables, the cut for the deal, penalty scoring and a fast,
-cached list of the combinations in each hand.
+Chinese Poker): integer card tables, the cut for the deal, penalty scoring, and the
+shell that lists the rules core's plays as entries.
 
 Cards are integers internally: ``idx = rank * 4 + suit`` where ``rank`` is the climbing
 order ``0`` (three) ... ``11`` (ace), ``12`` (two) and ``suit`` is ``0`` diamonds,
@@ -8,24 +8,16 @@ order ``0`` (three) ... ``11`` (ace), ``12`` (two) and ``suit`` is ``0`` diamond
 integer order *is* the single-card order, and a hand sorted by rank is sorted by ``idx``.
 The protocol still speaks card codes (``"3D"``); the tables below translate.
 
-Entries. A combination is an *entry* ``[key, cards, mask, kind, slot, power, action,
-combo, need, text]``: its integer ``key`` (``Combination.key == (key,)``), its card
+The rules (classification, the listing of a hand's plays, how plays compare) live once,
+in the integer rules core (:mod:`.sim.big_two`, :mod:`.sim.chinese_poker`), which the
+search plays directly. :class:`PokerClimbingGame` asks the core for a hand's moves (card
+masks) and lists them as *entries* ``[key, cards, mask, kind, slot, power, action,
+combo, move, text]``: the integer ``key`` (``Combination.key == (key,)``), the card
 codes in ``idx`` order, their bit mask, kind, slot and power; the ``Action`` and
-``Combination`` objects and the play-log text (built when first needed, then reused);
-and, for a canonical variant, ``need``: ``((rank, count), ...)``. An entry depends only
-on its cards, the variant and the options, so entries live in a table shared by every
-game of that variant and those options (by mask and by card tuple), built as hands
-meet them: dealing again meets the same plays and builds nothing.
-
-Hand cache. The entries in a seat's hand are enumerated family by family (the first
-element of a slot), when first needed, grouped by ``slot`` and sorted by ``(key,
-mask)``. A hand only ever shrinks during a deal, so after a play each slot's list is
-filtered, lazily when that slot is next asked for, by a bit mask of the cards that
-left; what beats the table is found with a bisection on ``key``. A variant whose
-enumeration is a *canonical* suit choice (Chinese Poker: the lowest-suited cards of
-each rank) sets ``incremental_cache = False``: a listed play that lost a card is listed
-again with the cards left, when the hand still holds enough of its ranks. Following a
-single never lists the five-card hands.
+``Combination`` objects and the play-log text (built when first needed, then reused).
+An entry depends only on its cards, the variant and the options, so entries live in a
+table shared by every game of that variant and those options (by mask and by card
+tuple), with each hand's lead list. Entries are listed by slot, then key, then cards.
 
 Checking. An action whose cards are an entry of the shared table (every action that
 ``legal_actions`` lists) is checked with a few mask operations and played without
@@ -36,21 +28,22 @@ parsing or classifying again; any other selection takes the general path of
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from operator import itemgetter
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from .bitmask import bits
 from .cards import CLIMB_RANKS, RANK_TEXT, display
 from .climbing import ClimbingGame, Combination, Slot, _show, describe_kind, shown_order
 from .protocol import PASS, Action, DealResult, OptionSpec
+from .sim.core import SimState, beats
+from .sim.poker_cards import CODE_BIT, CODE_IDX, IDX_CODE, SUIT_ORDER, mask_ints
 from .words import is_you, says
 
-mask_ints = bits  #: the cards of a mask, lowest first (the name the engine uses)
+if TYPE_CHECKING:
+    from .sim.core import Move, Rules
 
-#: an entry (see above): ``[key, cards, mask, kind, slot, power, action, combo, need,
+#: an entry (see above): ``[key, cards, mask, kind, slot, power, action, combo, move,
 #: text]``. A list of mixed fields, some filled in when first needed, indexed in the
 #: hottest loops of the engine: a list is the fastest record Python has for that, and
 #: its one honest element type is ``Any`` (each reader names the field it takes).
@@ -58,23 +51,6 @@ Entry = list[Any]
 #: a shared table of entries, by card mask and by card codes; a variant may also keep
 #: whole lists of entries there (an Entry is a list too) under tuple keys of its own
 EntryTable = dict[int | tuple[str | int, ...], Entry]
-#: a family of combinations: the first element of a slot
-Family = str | int
-#: a hand cache group: ``(hand mask, entries, union of their masks)``
-Group = tuple[int, list[Entry], int]
-
-#: suit letters in increasing order (diamonds lowest, spades highest)
-SUIT_ORDER = ("D", "C", "H", "S")
-
-#: code -> idx and idx -> code, for all 52 cards
-CODE_IDX: dict[str, int] = {}
-IDX_CODE: list[str] = [""] * 52
-for _r, _nat in enumerate(CLIMB_RANKS):
-    for _s, _suit in enumerate(SUIT_ORDER):
-        _code = RANK_TEXT[_nat] + _suit
-        CODE_IDX[_code] = _r * 4 + _s
-        IDX_CODE[_r * 4 + _s] = _code
-CODE_BIT: dict[str, int] = {c: 1 << i for c, i in CODE_IDX.items()}
 #: sort keys of the cards: by rank (then suit) and by suit (then rank)
 RANK_SORT: dict[str, tuple[int, int]] = {c: (i >> 2, i & 3) for c, i in CODE_IDX.items()}
 SUIT_SORT: dict[str, tuple[int, int]] = {c: (i & 3, i >> 2) for c, i in CODE_IDX.items()}
@@ -98,48 +74,19 @@ def shuffled_positions(cards: Sequence[str], rng: random.Random) -> list[int]:
     return sorted(range(n), key=lambda j: (keys[j], cards[j]))
 
 
-def has_four_of_a_rank(mask: int) -> bool:
-    """Does a card mask hold all four suits of some rank?"""
-    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & 0x1111111111111)
-
-
 #: climbing rank index (0 = three ... 12 = two) -> text
 RANK_LABEL = tuple(RANK_TEXT[r] for r in CLIMB_RANKS)
 
-_KEY = itemgetter(0)
-_ORDER = itemgetter(0, 2)  # entries sort by key, then card mask: a total order
+#: core moves list by slot, then key, then cards (a total order)
+_MOVE_ORDER = itemgetter(1, 2, 0)
+#: the shared table keeps each hand's lead list under ``(_LEADS, hand mask)``
+_LEADS = "leads"
 
 # entry fields
-(E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO, E_NEED, E_TEXT) = range(10)
+(E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO, E_MOVE, E_TEXT) = range(10)
 
-_IDX_BIT = tuple(1 << i for i in range(52))
-_BIT_OF = _IDX_BIT.__getitem__
+_BIT_OF = tuple(1 << i for i in range(52)).__getitem__
 _CODE_OF = IDX_CODE.__getitem__
-
-_NO_ENTRIES: EntryTable = {}
-#: RANK_CARDS[r][suit mask]: the card integers of those suits of rank r, ascending
-RANK_CARDS = tuple(
-    tuple([4 * r + s for s in range(4) if sm >> s & 1] for sm in range(16)) for r in range(13)
-)
-
-
-#: LOW_CARDS[r][suit mask][k]: the mask of the lowest k of those cards (0: fewer than k)
-LOW_CARDS = tuple(
-    tuple(
-        tuple(
-            (sum(1 << i for i in RANK_CARDS[r][sm][:k]) if len(RANK_CARDS[r][sm]) >= k else 0)
-            for k in range(5)
-        )
-        for sm in range(16)
-    )
-    for r in range(13)
-)
-
-
-def by_rank_of(mask: int) -> list[list[int]]:
-    """The cards of a mask rank by rank (shared lists: do not modify)."""
-    return [RANK_CARDS[r][(mask >> (4 * r)) & 15] for r in range(13)]
-
 
 #: (class, options) -> {mask: entry, cards: entry}, shared by the games of a variant
 _TABLES: dict[tuple[type, tuple[tuple[str, Any], ...]], EntryTable] = {}
@@ -154,23 +101,18 @@ def make_entry(
     kind: str,
     slot: Slot,
     power: int = 0,
-    need: tuple[tuple[int, int], ...] | None = None,
+    move: Move | None = None,
 ) -> Entry:
     """A new entry for the ascending card integers ``idxs`` (bit mask ``mask``),
     remembered in the shared table ``tab`` unless it is ``None``."""
     cards = tuple(map(_CODE_OF, idxs))
-    e = [key, cards, mask, kind, slot, power, None, None, need, None]
+    e = [key, cards, mask, kind, slot, power, None, None, move, None]
     if tab is not None:
         if len(tab) > _TABLE_LIMIT:
             tab.clear()
         tab[mask] = e
         tab[cards] = e
     return e
-
-
-def new_entry(key: int, idxs: Sequence[int], kind: str, slot: Slot, power: int = 0) -> Entry:
-    """An entry for the (ascending) card integers ``idxs``, not shared."""
-    return make_entry(None, sum(map(_BIT_OF, idxs)), key, idxs, kind, slot, power)
 
 
 def action_of(e: Entry) -> Action:
@@ -195,14 +137,6 @@ def play_text(e: Entry) -> str:
             " — BOMB!" if e[5] > 0 else ""
         )
     return t
-
-
-def _group(mask: int, entries: list[Entry]) -> Group:
-    """A hand cache group: the hand's mask, the entries, the union of their masks."""
-    union = 0
-    for e in entries:
-        union |= e[2]
-    return (mask, entries, union)
 
 
 def hand_mask(codes: Iterable[str]) -> int:
@@ -250,90 +184,57 @@ def target_spec(default: int = 100) -> OptionSpec:
     )
 
 
-class _SeatCache:
-    """The combinations of one seat's hand, generated family by family on demand.
-
-    ``groups`` maps a slot to ``(mask, entries, union)``: the entries as they were when
-    the hand was ``mask`` and the union of their masks; a list made for a larger hand is
-    filtered when next asked for (unless none of its cards left)."""
-
-    __slots__ = ("hand", "n", "mask", "dup", "tab", "idxs", "by_rank", "groups", "done", "order")
-
-    def __init__(
-        self, hand: list[str], mask: int, tab: EntryTable, idxs: list[int] | None = None
-    ) -> None:
-        self.hand = hand  # the hand list object itself
-        self.n = n = len(hand)  # ... and its length when ``mask`` was taken
-        self.mask = mask
-        #: a hand holding some card twice (only ever made by hand, in tests): its
-        #: entries stay out of the shared table
-        self.dup = mask.bit_count() != n
-        self.tab = None if self.dup else tab
-        self.idxs = idxs  # ascending card integers of the hand (or None)
-        self.by_rank: list[list[int]] | None = None
-        self.groups: dict[Slot, Group] = {}
-        self.done: set[Family] = set()  # families generated
-        self.order: list[Slot] | None = None  # the slots in listing order (or None)
-
-
 class PokerClimbingGame(ClimbingGame):
-    """A climbing game whose combinations are enumerated per hand into a fast cache.
+    """A climbing game whose plays come from the rules core (:mod:`.sim`): the core lists
+    a hand's moves (as card masks) and this shell turns them into entries, shared by
+    every game of the variant and options, that carry the ``Action``, the
+    ``Combination`` and the log text.
 
-    Subclasses implement ``_gen_family(fam, idxs, by_rank, tab)`` (the entries of every
-    combination of one *family* — the first element of a slot — in a hand of ascending
-    card integers, made with :func:`make_entry` and looked up first in ``tab`` by mask
-    when ``tab`` is not ``None``), list their families in ``FAMILIES``, implement
-    ``classify_cards`` (returning ``Combination`` objects whose ``key`` is a one-int
-    tuple and whose cards are sorted by ``idx``, agreeing with the entries) and set
-    ``bomb_slot`` if some play beats every non-bomb.
+    Subclasses implement ``move_kind_slot`` (a core move's kind and protocol slot) and
+    ``classify_cards``, and set ``bomb_slot`` if some play beats every non-bomb.
 
-    A seat's cache is fresh while the seat's hand is the same list object with the same
-    length (hands only lose cards during a deal; replacing a hand list, as a new deal
-    or a loaded game does, starts a new cache).
+    A seat's card mask is remembered while the seat's hand is the same list object with
+    the same length (hands only lose cards during a deal; replacing a hand list, as a
+    new deal or a loaded game does, takes the mask again).
     """
 
-    FAMILIES: ClassVar[tuple[Family, ...]] = ()
     #: hands come sorted by ``idx`` from :meth:`deal_cards`
     hands_sorted_by_deal: ClassVar[bool] = True
-
-    #: family -> its place in FAMILIES (set for each subclass)
-    _family_index: ClassVar[dict[Family, int]] = {}
     #: whether the subclass has an ``on_play`` hook (set for each subclass)
     _hooks_on_play: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        cls._family_index = {f: i for i, f in enumerate(cls.FAMILIES)}
         cls._hooks_on_play = cls.on_play is not ClimbingGame.on_play
 
-    incremental_cache: ClassVar[bool] = True
-    #: the families whose plays fall in several slots (all others: one slot each)
-    multi_slot_families: ClassVar[frozenset[Family]] = frozenset()
-    #: a family whose every play holds four cards of one rank (skipped without one)
-    quad_family: ClassVar[Family | None] = None
     bomb_slot: ClassVar[Slot | None] = None
-    _hc: list[_SeatCache | None] | None = None  # per-seat caches (rebuilt lazily, never saved)
+    #: the core lists the plays that beat the table in the listing order already
+    follows_in_order: ClassVar[bool] = False
+    _core: Rules | None = None  # the rules core of this variant, options and player count
+    #: per seat: (the hand list, its length, its card mask) when last seen
+    _hm: list[tuple[list[str], int, int] | None] | None = None
     _tab: EntryTable | None = None  # the shared entry table of this variant and options
+    #: the core's state the seat to play is listed from; its ``memo`` keeps what the
+    #: core's listing found of each seat's hand, from call to call
+    _state: SimState | None = None
+    #: the play to beat and its core move, when last asked
+    _top_move: tuple[Combination, Move] | None = None
     _ck: tuple[int, tuple[str, ...], Entry] | None = (
         None  # (seat, cards, entry) of the last fast check
     )
 
-    # ----- the hand cache ------------------------------------------------------------
-    def _gen_family(
-        self, fam: Family, idxs: list[int], by_rank: list[list[int]], tab: EntryTable | None
-    ) -> list[Entry]:
-        """Entries of family ``fam`` for ascending card integers ``idxs``, which
-        ``by_rank`` lists rank by rank (do not modify either). A *canonical* variant
-        (``incremental_cache = False``) lists the lowest-suited cards of each rank."""
+    def move_kind_slot(self, mv: Move) -> tuple[str, Slot]:
+        """The kind and the protocol slot of a core move."""
         raise NotImplementedError
 
-    def _gen_cached(self, fam: Family, c: _SeatCache) -> list[Entry]:
-        """Entries of family ``fam`` in the hand of cache ``c`` (a variant may look up
-        whole lists in ``c.tab`` by the cards that matter, ``c.mask``)."""
-        idxs, by_rank = c.idxs, c.by_rank
-        if by_rank is None or idxs is None:
-            idxs, by_rank = self._load_idxs(c)
-        return self._gen_family(fam, idxs, by_rank, c.tab)
+    # ----- the core's moves as entries ----------------------------------------------------
+    def _rules(self) -> Rules:
+        r = self._core
+        if r is None:
+            from .sim import rules_for
+
+            r = self._core = rules_for(self.variant_id, self.players, self.options)
+        return r
 
     def _table(self) -> EntryTable:
         tab = self._tab
@@ -343,193 +244,84 @@ class PokerClimbingGame(ClimbingGame):
             )
         return tab
 
-    def _cache(self, seat: int) -> _SeatCache:
-        hc = self._hc
-        if hc is None or len(hc) != self.players:
-            hc = self._hc = [None] * self.players
+    def _hand_mask(self, seat: int) -> int:
+        hm = self._hm
+        if hm is None or len(hm) != self.players:
+            hm = self._hm = [None] * self.players
         hand = self.hands[seat]
-        c = hc[seat]
-        if c is not None and c.hand is hand:
-            n = len(hand)
-            if c.n == n:
-                return c
-            mask = hand_mask(hand)
-            if not mask & ~c.mask:  # the same hand, fewer cards
-                c.mask = mask
-                c.n = n
-                c.dup = mask.bit_count() != n
-                c.idxs = c.by_rank = None
-                return c
-        c = hc[seat] = _SeatCache(hand, hand_mask(hand), self._tab or self._table())
-        return c
+        got = hm[seat]
+        if got is not None and got[0] is hand and got[1] == len(hand):
+            return got[2]
+        mask = hand_mask(hand)
+        hm[seat] = (hand, len(hand), mask)
+        return mask
 
     def _fresh_caches(self, int_hands: list[list[int]]) -> None:
-        """Seat caches for hands just dealt as ascending card integers."""
-        tab = self._tab or self._table()
-        self._hc = [
-            _SeatCache(h, sum(map(_BIT_OF, idxs)), tab, idxs)
+        """Remember the masks of hands just dealt as ascending card integers."""
+        self._state = None
+        self._hm = [
+            (h, len(h), sum(map(_BIT_OF, idxs)))
             for h, idxs in zip(self.hands, int_hands, strict=False)
         ]
 
-    @staticmethod
-    def _load_idxs(c: _SeatCache) -> tuple[list[int], list[list[int]]]:
-        idxs = c.idxs
-        if idxs is None:
-            idxs = c.idxs = sorted(map(CODE_IDX.__getitem__, c.hand))
-        by_rank: list[list[int]] = [[] for _ in range(13)]
-        c.by_rank = by_rank
-        for i in idxs:
-            by_rank[i >> 2].append(i)
-        return idxs, by_rank
-
-    def _ensure(self, c: _SeatCache, fam: Family) -> None:
-        """Generate family ``fam`` of the cached hand if not done yet."""
-        if fam in c.done:
-            return
-        c.done.add(fam)
-        if self.quad_family == fam and not has_four_of_a_rank(c.mask):
-            return
-        entries = self._gen_cached(fam, c)
-        if not entries:
-            return
-        groups = c.groups
-        mask = c.mask
-        c.order = None
-        if fam not in self.multi_slot_families:
-            entries.sort(key=_ORDER)  # one slot: no regrouping
-            groups[entries[0][4]] = _group(mask, entries)
-            return
-        lists: dict[Slot, list[Entry]] = {}
-        for e in entries:
-            lst = lists.get(e[4])
-            if lst is None:
-                lst = lists[e[4]] = []
-            lst.append(e)
-        for slot, lst in lists.items():
-            lst.sort(key=_ORDER)
-            groups[slot] = _group(mask, lst)
-
-    def _refresh(self, c: _SeatCache, lst: list[Entry], at: int) -> list[Entry]:
-        """``lst`` (made when the hand was ``at``) for the hand now."""
-        gone = at & ~c.mask
-        if self.incremental_cache:
-            return [e for e in lst if not e[2] & gone]
-        # canonical suit choice (the lowest-suited cards of each rank; entries carry
-        # ``need``, ((rank, count), ...), what the play needs): a play that lost a card
-        # is listed again with the lowest cards left of its ranks, if the hand still
-        # has enough of them. Plays that lost nothing are still the lowest cards of
-        # their ranks (a lower card of a rank they use would have been in them), so the
-        # result is what a fresh listing gives.
-        tab = c.tab
-        mask = c.mask
-        kept = []
-        changed = False
-        if tab is not None:  # ranks from the mask
-            get = tab.get
-            low = LOW_CARDS
-            for e in lst:
-                if not e[2] & gone:
-                    kept.append(e)
-                    continue
-                changed = True
-                m = 0
-                for r, k in e[8]:
-                    lm = low[r][(mask >> (r << 2)) & 15][k]
-                    if not lm:
-                        break
-                    m += lm
-                else:
-                    ne = get(m)
-                    if ne is None:
-                        ne = make_entry(tab, m, e[0], mask_ints(m), e[3], e[4], e[5], e[8])
-                    kept.append(ne)
-        else:  # a hand holding a card twice: ranks from the hand list
-            by_rank = c.by_rank
-            if by_rank is None:
-                by_rank = self._load_idxs(c)[1]
-            for e in lst:
-                if not e[2] & gone:
-                    kept.append(e)
-                    continue
-                changed = True
-                need = e[8]
-                idxs: list[int] = []
-                for r, k in need:
-                    cs = by_rank[r]
-                    if len(cs) < k:
-                        break
-                    idxs += cs[:k]
-                else:
-                    idxs.sort()
-                    kept.append(
-                        make_entry(
-                            None, sum(map(_BIT_OF, idxs)), e[0], idxs, e[3], e[4], e[5], need
-                        )
-                    )
-        if changed:
-            kept.sort(key=_ORDER)
-        return kept
-
-    def _slot_list(self, c: _SeatCache, slot: Slot) -> list[Entry]:
-        """The entries of ``slot`` in the hand now (generating and filtering)."""
-        if slot[0] not in c.done:
-            self._ensure(c, slot[0])
-        g = c.groups.get(slot)
-        if g is None:
-            c.groups[slot] = (c.mask, [], 0)
-            c.order = None
-            return []
-        at, lst, union = g
-        mask = c.mask
-        if at != mask:
-            if union & at & ~mask:
-                lst = self._refresh(c, lst, at)
-                c.groups[slot] = _group(mask, lst)
-            else:
-                c.groups[slot] = (mask, lst, union)
-        return lst
-
-    def _lead_entries(self, c: _SeatCache) -> list[Entry]:
-        """Every entry of the hand, in the listing order: family, then slot, then key
-        (whatever was generated first); only those with the required card, if any."""
-        done = c.done
-        for fam in self.FAMILIES:
-            if fam not in done:
-                self._ensure(c, fam)
-        order = c.order
-        if order is None:
-            index = self._family_index
-            order = c.order = sorted(c.groups, key=lambda sl: (index[sl[0]], sl))
-        groups = c.groups
-        mask = c.mask
-        out: list[Entry] = []
-        for sl in order:
-            at, lst, union = groups[sl]
-            if at != mask:
-                if union & at & ~mask:
-                    lst = self._refresh(c, lst, at)
-                    groups[sl] = _group(mask, lst)
-                else:
-                    groups[sl] = (mask, lst, union)
-            out += lst
-        req = self.required_card
-        if req is not None:
-            bit = CODE_BIT.get(req, 0)
-            out = [e for e in out if e[2] & bit]
+    def _entries(self, moves: Iterable[Move], ordered: bool = False) -> list[Entry]:
+        """The entries of core moves, in the listing order (slot, key, cards); the
+        moves are in that order already when ``ordered``."""
+        tab = self._tab or self._table()
+        get = tab.get
+        out = []
+        for mv in moves if ordered else sorted(moves, key=_MOVE_ORDER):
+            e = get(mv[0])
+            if e is None:
+                kind, slot = self.move_kind_slot(mv)
+                e = make_entry(tab, mv[0], mv[2], mask_ints(mv[0]), kind, slot, mv[3], mv)
+            out.append(e)
         return out
+
+    def _top_core_move(self, top: Combination) -> Move:
+        seen = self._top_move
+        if seen is not None and seen[0] is top:
+            return seen[1]
+        tm = self._rules().move_of(hand_mask(top.cards))
+        assert tm is not None
+        self._top_move = (top, tm)
+        return tm
 
     def _entries_beating(self, seat: int, top: Combination | None) -> list[Entry]:
-        c = self._cache(seat)
+        mask = self._hand_mask(seat)
+        rules = self._rules()
         if top is None:
-            return self._lead_entries(c)
-        lst = self._slot_list(c, top.slot)
-        out = lst[bisect_right(lst, top.key[0], key=_KEY) :] if lst else []
-        bomb = self.bomb_slot
-        if bomb is not None and top.power == 0:
-            bombs = self._slot_list(c, bomb)
-            if bombs and bomb != top.slot:
-                out.extend(bombs)
-        return out
+            out = self._entries(rules.leads(mask))
+            req = self.required_card
+            if req is not None:
+                bit = CODE_BIT.get(req, 0)
+                out = [e for e in out if e[2] & bit]
+            return out
+        return self._entries(rules.follows(mask, self._top_core_move(top)))
+
+    def _core_legal(self, seat: int) -> Sequence[Move | None]:
+        """The core's legal moves for ``seat``, the seat to play (``None``: a pass), from
+        the core's state of the table now (one object, set afresh each call, whose
+        per-seat memo of what a seat's listing found is kept from call to call)."""
+        rules = self._core or self._rules()
+        mask = self._hand_mask(seat)
+        s = self._state
+        if s is None or len(s.hands) != self.players:
+            s = self._state = SimState(rules, [0] * self.players, seat)
+        m = s.memo[seat]
+        if m is not None and mask & ~m[0]:
+            s.memo[seat] = None  # cards came back (a hand set by hand): list afresh
+        s.hands[seat] = mask
+        s.cur = seat
+        top = self.top
+        s.top = None if top is None else self._top_core_move(top)
+        s.top_seat = -1 if self.top_seat is None else self.top_seat
+        req = self.required_card
+        s.req = CODE_BIT.get(req, 0) if req is not None else 0
+        s.opening = self.opening
+        s.open_passes = getattr(self, "open_passes", 0)
+        s.dealer = self.dealer
+        return rules.legal(s)
 
     def enumerate_combos(self, seat: int, top: Combination | None) -> list[Combination]:
         return [e[7] or combo_of(e) for e in self._entries_beating(seat, top)]
@@ -569,40 +361,33 @@ class PokerClimbingGame(ClimbingGame):
     def legal_actions(self, seat: int) -> list[Action]:
         if seat != self.current or self.deal_over or self.match_over or self._choosing:
             return self._legal_other(seat)
-        hc = self._hc
-        c = hc[seat] if hc is not None else None
-        if c is None or c.hand is not self.hands[seat] or c.n != len(c.hand):
-            c = self._cache(seat)
-        top = self.top
-        if top is None:
-            acts = [e[6] or action_of(e) for e in self._lead_entries(c)]
-            if self.can_pass(seat):
-                acts.append(PASS)
-            return acts
-        slot = top.slot
-        groups = c.groups
-        g = groups.get(slot)
-        # (a group with no entries stays empty while the hand shrinks)
-        lst = self._slot_list(c, slot) if g is None or g[0] != c.mask and g[2] else g[1]
-        k = top.key[0]
-        if lst and lst[-1][0] > k:
-            acts = [e[6] or action_of(e) for e in lst[bisect_right(lst, k, key=_KEY) :]]
+        moves = self._core_legal(seat)
+        can_pass = bool(moves) and moves[-1] is None
+        plays = cast("Sequence[Move]", moves[:-1] if can_pass else moves)
+        if self.top is None:  # a lead: the whole list, remembered by hand (and rules)
+            tab = self._tab or self._table()
+            key = (_LEADS, self._hand_mask(seat), CODE_BIT.get(self.required_card or "", 0))
+            acts: list[Action] | None = tab.get(key)
+            if acts is None:
+                acts = [e[6] or action_of(e) for e in self._entries(plays)]
+                tab[key] = acts
+            acts = list(acts)
         else:
+            tab = self._tab or self._table()
+            get = tab.get
             acts = []
-        bomb = self.bomb_slot
-        if bomb is not None and not top.power and bomb != slot:
-            g = groups.get(bomb)
-            lst = self._slot_list(c, bomb) if g is None or g[0] != c.mask and g[2] else g[1]
-            if lst:
-                acts += [e[6] or action_of(e) for e in lst]
-        acts.append(PASS)
+            for mv in plays if self.follows_in_order else sorted(plays, key=_MOVE_ORDER):
+                e = get(mv[0]) or self._entries((mv,), True)[0]
+                acts.append(e[6] or action_of(e))
+        if can_pass:
+            acts.append(PASS)
         return acts
 
     def lookup_play(self, seat: int, cards: object) -> Combination | None:
         if type(cards) is not tuple:
             return None
         e = (self._tab or self._table()).get(cards)
-        if e is None or e[2] & ~self._cache(seat).mask:
+        if e is None or e[2] & ~self._hand_mask(seat):
             return None
         return e[7] or combo_of(e)
 
@@ -625,19 +410,13 @@ class PokerClimbingGame(ClimbingGame):
                 tab = self._tab
                 e = tab.get(cards) if tab is not None and type(cards) is tuple else None
                 if e is not None:
-                    hc = self._hc
-                    c = hc[seat] if hc is not None else None
-                    if c is None or c.hand is not self.hands[seat] or c.n != len(c.hand):
-                        c = self._cache(seat)
+                    hm = self._hand_mask(seat)
                     m = e[2]
                     req = self.required_card
-                    if not m & ~c.mask and not c.dup and (req is None or CODE_BIT.get(req, 0) & m):
+                    dup = hm.bit_count() != len(self.hands[seat])
+                    if not m & ~hm and not dup and (req is None or CODE_BIT.get(req, 0) & m):
                         top = self.top
-                        if top is None or (
-                            e[5] > top.power
-                            if e[5] != top.power
-                            else (e[4] == top.slot and e[0] > top.key[0])
-                        ):
+                        if top is None or beats(e[8], self._top_core_move(top)):
                             self._ck = (seat, cards, e)
                             return None
             elif kind == "pass" and self.top is not None:
@@ -674,13 +453,11 @@ class PokerClimbingGame(ClimbingGame):
         n0 = len(hand)
         for x in codes:
             hand.remove(x)
-        hc = self._hc
-        if hc is not None:
-            c = hc[seat]
-            if c is not None and c.hand is hand and c.n == n0 and not c.dup:
-                c.mask &= ~e[2]
-                c.n = len(hand)
-                c.idxs = c.by_rank = None
+        hm = self._hm
+        if hm is not None:
+            got = hm[seat]
+            if got is not None and got[0] is hand and got[1] == n0:
+                hm[seat] = (hand, len(hand), got[2] & ~e[2])
         self.discards.extend(codes)
         combo = e[7] or combo_of(e)
         if self._hooks_on_play:
@@ -712,10 +489,8 @@ class PokerClimbingGame(ClimbingGame):
         )
         if not hand:
             self._end_deal(seat)
-        elif locked:
+        else:
             self._advance(seat)
-        else:  # _advance: with nobody locked out the next seat is to beat this
-            self.current = (seat + 1) % self.players
 
     # ----- deal helpers ----------------------------------------------------------------
     def cut_for_deal(self, deck: Sequence[str], value: Callable[[str], int]) -> int:
@@ -766,16 +541,16 @@ class PokerClimbingGame(ClimbingGame):
 
 
 __all__ = [
+    "SUIT_ORDER",
+    "mask_ints",
     "CODE_IDX",
     "IDX_CODE",
     "CODE_BIT",
     "PokerClimbingGame",
-    "new_entry",
     "make_entry",
     "penalty_50_40_30",
     "passing_spec",
     "target_spec",
-    "SUIT_ORDER",
     "hand_mask",
     "shuffled",
     "shuffled_positions",

@@ -38,16 +38,18 @@ house rule, whether the run is same-suit:
 
 :meth:`TwosGame.check` and :meth:`TwosGame.apply` validate and play **any** concrete
 selection exactly (any suits, any order, ``"TH"``/glyph spellings), so a player may
-still choose which cards to keep. The listing is built from int-encoded cards (card
-``4 * rank_index + suit_index``), per-rank suit bitmasks and precomputed tables, and it
-is cached per seat until that seat's hand changes.
+still choose which cards to keep.
+
+The rules themselves (the card encoding, classification, the bomb order, the listing
+of canonical plays and how plays compare) live once, as integers, in the rules core
+:mod:`.sim.twos`, which the search plays directly. This module is the protocol shell:
+it translates card codes to the core's masks and its moves back to :class:`Combination`
+and :class:`Action`, words the reasons, deals, scores and writes the log and the JSON.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Callable, Iterable
-from fractions import Fraction
+from collections.abc import Iterable
 from functools import cache
 from typing import Any, ClassVar, Self, cast
 
@@ -56,7 +58,6 @@ from .cards import (
     RANK_PLURAL,
     RANK_TEXT,
     CardError,
-    card_code,
     display,
     display_cards,
     parse_card,
@@ -64,51 +65,49 @@ from .cards import (
 from .climbing import ClimbingGame, Combination, Slot, describe_kind, show_combo
 from .observation import TwosObservation
 from .protocol import PASS, Action, DealResult, OptionSpec
+from .sim import rules_for
+from .sim.core import Move
+from .sim.twos import (
+    BOMB_SHAPES,
+    CODE_INT,
+    CODES,
+    NRANKS,
+    STRICT,
+    SUIT_ORDER,
+    TEXT_BOMB_LIST,
+    OptKey,
+    TwosRules,
+    bomb_order,
+    bomb_sid,
+    classify_mask,
+    default_hand_size,
+    opt_key,
+    rarity_order,
+    shape_label,
+    shape_probabilities,
+)
 from .words import says, verb
 
-# ---------------------------------------------------------------------------------------
-# Card encoding: card = 4 * rank_index + suit_index, rank_index 0 (3) .. 12 (2),
-# suit_index S=0 < C=1 < D=2 < H=3. Higher int = higher card.
+__all__ = [
+    "CODES",
+    "CODE_INT",
+    "SUIT_ORDER",
+    "STRICT",
+    "TEXT_BOMB_LIST",
+    "TwosGame",
+    "bomb_order",
+    "classify_twos",
+    "default_hand_size",
+    "rarity_order",
+    "shape_label",
+    "shape_probabilities",
+]
 
-SUIT_ORDER = ("S", "C", "D", "H")
-NRANKS = 13
-CODES: tuple[str, ...] = tuple(card_code(r, s) for r in CLIMB_RANKS for s in SUIT_ORDER)
-CODE_INT: dict[str, int] = {c: i for i, c in enumerate(CODES)}
+# ---------------------------------------------------------------------------------------
+# The shell: card codes <-> the core's masks and moves (:mod:`.sim.twos` holds the rules)
+
 _RANK_WORD = {i: RANK_TEXT[r] for i, r in enumerate(CLIMB_RANKS)}
 _RANK_PLURAL = {i: RANK_PLURAL[r] for i, r in enumerate(CLIMB_RANKS)}
-
-_POP = tuple(bin(m).count("1") for m in range(16))
-
-
-def _lowest(m: int, k: int) -> int:
-    """Mask of the lowest ``k`` suits in suit mask ``m`` (0 if it has fewer)."""
-    if _POP[m] < k:
-        return 0
-    out = 0
-    for s in range(4):
-        if k == 0:
-            break
-        if m >> s & 1:
-            out |= 1 << s
-            k -= 1
-    return out
-
-
-_LOWK = tuple(tuple(_lowest(m, k) for k in range(5)) for m in range(16))
-#: _TOPS[m][w]: ((top_suit, submask), ...) for each top suit that has w-1 suits below it
-_TOPS = tuple(
-    tuple(
-        tuple(
-            (t, (1 << t) | _LOWK[m & ((1 << t) - 1)][w - 1])
-            for t in range(4)
-            if m >> t & 1 and _POP[m & ((1 << t) - 1)] >= w - 1
-        )
-        if w
-        else ()
-        for w in range(5)
-    )
-    for m in range(16)
-)
 #: _CHUNK[r][sub]: the codes of suit mask ``sub`` at rank ``r``, low to high
 _CHUNK = tuple(
     tuple(tuple(CODES[4 * r + s] for s in range(4) if sub >> s & 1) for sub in range(16))
@@ -118,91 +117,16 @@ _CHUNK = tuple(
 SET_KINDS = {1: "single", 2: "pair", 3: "triple"}
 SET_SLOTS: dict[int, Slot] = {n: ("set", n) for n in (1, 2, 3)}
 RUN_SLOTS: dict[int, Slot] = {n: ("run", n) for n in range(3, NRANKS + 1)}
-
-#: Every bomb shape (width, length): four of a kind, and multi-runs.
-BOMB_SHAPES: tuple[tuple[int, int], ...] = ((4, 1),) + tuple(
-    (w, ln) for w in (2, 3, 4) for ln in range(3, NRANKS + 1)
-)
 BOMB_SLOTS: dict[tuple[int, int], Slot] = {s: ("bomb",) + s for s in BOMB_SHAPES}
-#: The text's list, weakest first (the 13-card default, and the fixed-list option).
-TEXT_BOMB_LIST: tuple[tuple[int, int], ...] = (
-    (2, 3),
-    (4, 1),
-    (2, 4),
-    (2, 5),
-    (3, 3),
-    (2, 6),
-    (3, 4),
-    (2, 7),
-    (4, 3),
-    (3, 5),
-    (3, 6),
-    (4, 4),
-)
-STRICT = "same-suit"
-
-#: a canonical play: ``(slot, top card, strict mark, card mask)``
-Outcome = tuple[Slot, int, str | None, int]
-#: what collects outcomes (a list's ``append``)
-Collect = Callable[[Outcome], object]
-#: the options classification depends on: hand size, bomb order, same-suit runs
-OptKey = tuple[int, str, bool]
-
-
-def shape_label(shape: tuple[int, int]) -> str:
-    return f"{shape[0]}×{shape[1]}"
-
-
-def default_hand_size(players: int | None) -> int:
-    return 20 if players == 2 else 13
-
-
-@cache
-def shape_probabilities(hand_size: int) -> dict[tuple[int, int], Fraction]:
-    """Exact chance that a dealt hand of ``hand_size`` holds each bomb shape."""
-    from .odds import shape_probability
-
-    return {
-        s: (shape_probability(s[0], s[1], hand_size) if s[0] * s[1] <= hand_size else Fraction(0))
-        for s in BOMB_SHAPES
-    }
-
-
-@cache
-def rarity_order(hand_size: int) -> tuple[tuple[int, int], ...]:
-    """Every bomb shape, weakest (most likely to be dealt) first. Exact ties (shapes
-    that cannot be dealt at this size, probability 0) put fewer cards, then the
-    narrower shape, first."""
-    p = shape_probabilities(hand_size)
-    return tuple(sorted(BOMB_SHAPES, key=lambda s: (-p[s], s[0] * s[1], s[0])))
-
-
-@cache
-def bomb_order(hand_size: int, mode: str = "rarity") -> tuple[tuple[int, int], ...]:
-    """Every bomb shape, weakest first, for a hand size and the ``bomb_order`` option.
-
-    ``"rarity"`` (default): at 13 cards the text's list; at other sizes the rarer shape
-    is stronger (exact probability in a dealt hand). ``"fixed"``: the text's list at
-    every size. Shapes not on the text's list come after it, ordered by rarity at
-    the hand size.
-    """
-    if mode == "rarity" and hand_size != 13:
-        return rarity_order(hand_size)
-    rest = tuple(s for s in rarity_order(hand_size) if s not in TEXT_BOMB_LIST)
-    return TEXT_BOMB_LIST + rest
-
-
-@cache
-def _powers(hand_size: int, mode: str) -> dict[Slot, int]:
-    """Bomb slot -> Combination.power (1 = weakest shape)."""
-    return {BOMB_SLOTS[s]: i + 1 for i, s in enumerate(bomb_order(hand_size, mode))}
+#: the core's slot id -> (kind, the Combination's slot)
+_KIND_SLOT: dict[int, tuple[str, Slot]] = {n: (SET_KINDS[n], SET_SLOTS[n]) for n in (1, 2, 3)}
+_KIND_SLOT.update({10 + n: ("run", s) for n, s in RUN_SLOTS.items()})
+_KIND_SLOT.update({bomb_sid(*s): (f"bomb-{s[0]}x{s[1]}", BOMB_SLOTS[s]) for s in BOMB_SHAPES})
+_CACHE_LIMIT = 200_000
 
 
 def _opt_key(options: dict[str, Any]) -> OptKey:
-    hs = options.get("hand_size")
-    if hs is None:
-        hs = default_hand_size(options.get("_players", 3))
-    return (hs, options.get("bomb_order", "rarity"), options.get("run_suits") == STRICT)
+    return opt_key(options)
 
 
 def _ints_of(cards: Iterable[str]) -> list[int] | None:
@@ -230,43 +154,18 @@ def _cards_of_mask(mask: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-# ---------------------------------------------------------------------------------------
-# Classification
-
-_COMBO_CACHE: dict[OptKey, dict[tuple[str, ...], Combination]] = {}
-_CACHE_LIMIT = 200_000
+def _combination(mv: Move) -> Combination:
+    kind, slot = _KIND_SLOT[mv[1]]
+    return Combination(kind, _cards_of_mask(mv[0]), slot, (mv[2],), mv[3], mv[4])
 
 
 def _classify_mask(mask: int, opt: OptKey) -> Combination | None:
-    ranks = []
-    w = 0
-    for r in range(NRANKS):
-        sub = (mask >> (4 * r)) & 15
-        if sub:
-            n = _POP[sub]
-            if w and n != w:
-                return None
-            w = n
-            ranks.append(r)
-    if not ranks:
-        return None
-    top = mask.bit_length() - 1
-    cards = _cards_of_mask(mask)
-    if len(ranks) == 1:
-        if w < 4:
-            return Combination(SET_KINDS[w], cards, SET_SLOTS[w], (top,))
-        slot = BOMB_SLOTS[(4, 1)]
-        return Combination("bomb-4x1", cards, slot, (top,), _powers(opt[0], opt[1])[slot])
-    length = len(ranks)
-    if length < 3 or ranks[-1] - ranks[0] != length - 1:
-        return None
-    if w == 1:
-        strict = None
-        if opt[2] and len({c[-1] for c in cards}) == 1:
-            strict = STRICT
-        return Combination("run", cards, RUN_SLOTS[length], (top,), 0, strict)
-    slot = BOMB_SLOTS[(w, length)]
-    return Combination(f"bomb-{w}x{length}", cards, slot, (top,), _powers(opt[0], opt[1])[slot])
+    """The combination the cards ``mask`` make (the core's :func:`classify_mask`)."""
+    mv = classify_mask(mask, opt)
+    return None if mv is None else _combination(mv)
+
+
+_COMBO_CACHE: dict[OptKey, dict[tuple[str, ...], Combination]] = {}
 
 
 def classify_twos(
@@ -298,9 +197,6 @@ def _classify_opt(cards: Iterable[str], opt: OptKey) -> Combination | None:
     return combo
 
 
-# ---------------------------------------------------------------------------------------
-# Enumeration of canonical plays (see the module docstring)
-
 _ACTIONS: dict[int, Action] = {}  # card mask -> the Action playing exactly those cards
 _MASK_OF: dict[tuple[str, ...], int] = {}  # that Action's cards -> card mask
 
@@ -311,280 +207,34 @@ def _action(mask: int) -> Action:
         if len(_ACTIONS) > _CACHE_LIMIT:
             _ACTIONS.clear()
             _MASK_OF.clear()
-            _ACTIONS.update(_SET_ACTIONS)
-            _MASK_OF.update({a.cards: m for m, a in _SET_ACTIONS.items()})
         cards = _cards_of_mask(mask)
         a = _ACTIONS[mask] = Action("play", cards)
         _MASK_OF[cards] = mask
     return a
 
 
-#: _SET_OUT[n][r][m]: the canonical sets of n cards at rank r for suit mask m
-_SET_OUT: dict[int, tuple[tuple[tuple[Outcome, ...], ...], ...]] = {
-    n: tuple(
-        tuple(
-            tuple((SET_SLOTS[n], 4 * r + t, None, sub << (4 * r)) for t, sub in _TOPS[m][n])
-            for m in range(16)
-        )
-        for r in range(NRANKS)
-    )
-    for n in (1, 2, 3)
-}
+def _lead_order(m: Move) -> tuple[int | bool, ...]:
+    """The order ``legal_actions`` lists leads in: the sets (singles, pairs, triples,
+    each by top card), the runs (by lowest rank, length, top card; a same-suit run before
+    the mixed one), the bombs (four of a kind by rank, then multi-runs by width, lowest
+    rank, length, top card)."""
+    sid = m[1]
+    if sid <= 3:
+        return (0, sid, m[2])
+    start = ((m[0] & -m[0]).bit_length() - 1) >> 2
+    if sid < 100:
+        return (1, start, sid, m[2], m[4] is None)
+    w, ln = divmod(sid - 100, 16)
+    return (2, 0 if ln == 1 else w, start, ln, m[2])
 
 
-#: per (n, rank, suit mask): the tops and the Actions of the canonical sets
-SetTable = dict[int, tuple[tuple[tuple[tuple[int, ...], tuple[Action, ...]], ...], ...]]
+def _follow_order(m: Move) -> tuple[int | bool, ...]:
+    """The order ``legal_actions`` lists plays that beat the table in: the same pattern
+    by top card (a same-suit run before the mixed one), then the bombs by power."""
+    return (m[3], m[2], m[4] is None)
 
 
-def _set_actions() -> tuple[dict[int, Action], SetTable]:
-    """Per (n, rank, suit mask): the tops and the Actions of the canonical sets (built
-    once; these never leave the action cache)."""
-    acts: dict[int, Action] = {}
-    table: SetTable = {}
-    for n in (1, 2, 3):
-        table[n] = tuple(
-            tuple(
-                (
-                    tuple(o[1] for o in _SET_OUT[n][r][m]),
-                    tuple(
-                        acts.setdefault(o[3], Action("play", _cards_of_mask(o[3])))
-                        for o in _SET_OUT[n][r][m]
-                    ),
-                )
-                for m in range(16)
-            )
-            for r in range(NRANKS)
-        )
-    return acts, table
-
-
-_SET_ACTIONS, _SET_TABLE = _set_actions()
-_ACTIONS.update(_SET_ACTIONS)
-_MASK_OF.update({a.cards: m for m, a in _SET_ACTIONS.items()})
-
-
-def _sets(ms: list[int], n: int, out: list[Outcome]) -> None:
-    table = _SET_OUT[n]
-    ext = out.extend
-    for r in range(NRANKS):
-        ext(table[r][ms[r]])
-
-
-_SLOTS_BY_WIDTH: dict[int, dict[int, Slot]] = {
-    1: RUN_SLOTS,
-    **{w: {ln: BOMB_SLOTS[(w, ln)] for ln in range(3, NRANKS + 1)} for w in (2, 3, 4)},
-}
-
-
-def _multi(ms: list[int], w: int, app: Collect, only_length: int = 0) -> None:
-    """Runs (w = 1, suits free) or multi-run bombs (w >= 2): every start, length and
-    top card; ``only_length`` restricts to one length."""
-    pop = _POP
-    lowk = _LOWK
-    tops = _TOPS
-    ok = [pop[m] >= w for m in ms]
-    slots = _SLOTS_BY_WIDTH[w]
-    for start in range(NRANKS - 2):
-        if not (ok[start] and ok[start + 1] and ok[start + 2]):
-            continue
-        if only_length:
-            end = start + only_length - 1
-            if end >= NRANKS or not all(ok[start : end + 1]):
-                continue
-            base = 0
-            for k in range(start, end):
-                base |= lowk[ms[k]][w] << (4 * k)
-            sh = 4 * end
-            slot = slots[only_length]
-            for t, sub in tops[ms[end]][w]:
-                app((slot, sh + t, None, base | (sub << sh)))
-            continue
-        base = (lowk[ms[start]][w] << (4 * start)) | (lowk[ms[start + 1]][w] << (4 * start + 4))
-        r = start + 2
-        while r < NRANKS and ok[r]:
-            sh = 4 * r
-            slot = slots[r - start + 1]
-            for t, sub in tops[ms[r]][w]:
-                app((slot, sh + t, None, base | (sub << sh)))
-            base |= lowk[ms[r]][w] << sh
-            r += 1
-
-
-def _bombs(ms: list[int], app: Collect) -> None:
-    slot = BOMB_SLOTS[(4, 1)]
-    for r in range(NRANKS):
-        if ms[r] == 15:
-            app((slot, 4 * r + 3, None, 15 << (4 * r)))
-    streak = 0
-    for m in ms:  # a multi-run needs 3 consecutive ranks with 2+ cards each
-        if _POP[m] >= 2:
-            streak += 1
-            if streak == 3:
-                break
-        else:
-            streak = 0
-    else:
-        return
-    for w in (2, 3, 4):
-        _multi(ms, w, app)
-
-
-def enumerate_outcomes(ms: list[int], same_suit: bool) -> list[Outcome]:
-    """Canonical plays of a hand given as 13 per-rank suit masks (rank 0 = the 3s).
-
-    Returns ``(slot, top_card, strict, card_mask)`` tuples: one per distinct outcome.
-    """
-    out: list[Outcome] = []
-    app = out.append
-    for n in (1, 2, 3):
-        _sets(ms, n, out)
-    if same_suit:
-        _suited_runs(ms, app)
-    else:
-        _multi(ms, 1, app)
-    _bombs(ms, app)
-    return out
-
-
-def _suited_runs(ms: list[int], app: Collect, only_length: int = 0) -> None:
-    """Runs under the same-suit house rule: per top card, the same-suit run (if held)
-    and a mixed-suit run (if possible)."""
-    for start in range(NRANKS - 2):
-        if not (ms[start] and ms[start + 1] and ms[start + 2]):
-            continue
-        r = start
-        base = 0  # lowest suit at each rank so far
-        common = 15  # suits held at every rank so far
-        while r < NRANKS and ms[r]:
-            m = ms[r]
-            sh = 4 * r
-            if r - start >= 2 and (not only_length or r - start + 1 == only_length):
-                slot = RUN_SLOTS[r - start + 1]
-                for t, sub in _TOPS[m][1]:
-                    line = 0
-                    for k in range(start, r + 1):
-                        line |= (1 << t) << (4 * k)
-                    if common >> t & 1:
-                        app((slot, sh + t, STRICT, line))
-                    mixed = base | (sub << sh)
-                    if mixed == line:
-                        # the lowest suits are all suit t: switch the first rank that
-                        # holds another suit to its lowest other suit
-                        mixed = 0
-                        for k in range(start, r):
-                            other = ms[k] & ~(1 << t)
-                            if other:
-                                mixed = line ^ ((1 << t) << (4 * k)) ^ (_LOWK[other][1] << (4 * k))
-                                break
-                    if mixed:
-                        app((slot, sh + t, None, mixed))
-            common &= m
-            base |= _LOWK[m][1] << sh
-            r += 1
-
-
-class _HandPlays:
-    """A seat's canonical plays for one hand, built lazily and cached until the hand
-    changes: the full list when leading, one pattern plus the bombs when following."""
-
-    __slots__ = ("hand", "mask", "ms", "opt", "_leads", "_slots", "_bomb_keys", "_bomb_acts")
-
-    def __init__(self, hand: tuple[str, ...], opt: OptKey) -> None:
-        self.hand = hand
-        self.opt = opt
-        ms = [0] * NRANKS
-        mask = 0
-        ci = CODE_INT
-        for c in hand:
-            i = ci[c]
-            ms[i >> 2] |= 1 << (i & 3)
-            mask |= 1 << i
-        self.mask = mask
-        self.ms = ms
-        self._leads: list[Action] | None = None
-        self._slots: dict[Slot, tuple[list[int], list[Action], list[str | None]]] = {}
-        self._bomb_keys: list[tuple[int, int]] | None = None
-        self._bomb_acts: list[Action] = []
-
-    @property
-    def leads(self) -> list[Action]:
-        if self._leads is None:
-            ms = self.ms
-            pop = _POP
-            acts: list[Action] = []
-            for n in (1, 2, 3):  # the same order as enumerate_outcomes
-                table = _SET_TABLE[n]
-                for r in range(NRANKS):
-                    if pop[ms[r]] >= n:
-                        acts.extend(table[r][ms[r]][1])
-            out: list[Outcome] = []
-            if self.opt[2]:
-                _suited_runs(ms, out.append)
-            else:
-                _multi(ms, 1, out.append)
-            _bombs(ms, out.append)
-            get = _ACTIONS.get
-            acts.extend([get(o[3]) or _action(o[3]) for o in out])
-            self._leads = acts
-        return self._leads
-
-    def _slot(self, slot: Slot) -> tuple[list[int], list[Action], list[str | None]]:
-        entry = self._slots.get(slot)
-        if entry is None:
-            out: list[Outcome] = []
-            if slot[0] == "set":
-                n = slot[1]
-                assert type(n) is int
-                table = _SET_TABLE[n]
-                tops: list[int] = []
-                acts: list[Action] = []
-                pop = _POP
-                for r, m in enumerate(self.ms):
-                    if pop[m] >= n:
-                        t, a = table[r][m]
-                        tops.extend(t)
-                        acts.extend(a)
-                entry = self._slots[slot] = (tops, acts, [None] * len(tops))
-                return entry
-            length = slot[1]
-            assert type(length) is int
-            if self.opt[2]:
-                _suited_runs(self.ms, out.append, length)
-            else:
-                _multi(self.ms, 1, out.append, length)
-            get = _ACTIONS.get
-            entry = self._slots[slot] = (
-                [o[1] for o in out],
-                [get(o[3]) or _action(o[3]) for o in out],
-                [o[2] for o in out],
-            )
-        return entry
-
-    def _load_bombs(self) -> None:
-        out: list[Outcome] = []
-        _bombs(self.ms, out.append)
-        powers = _powers(self.opt[0], self.opt[1])
-        get = _ACTIONS.get
-        bombs = sorted(
-            (((powers[o[0]], o[1]), get(o[3]) or _action(o[3])) for o in out), key=lambda b: b[0]
-        )
-        self._bomb_keys = [b[0] for b in bombs]
-        self._bomb_acts = [b[1] for b in bombs]
-
-    def beating(self, top: Combination) -> list[Action]:
-        if self._bomb_keys is None:
-            self._load_bombs()
-            assert self._bomb_keys is not None
-        topcard = top.key[0]
-        if top.power:
-            return self._bomb_acts[bisect_right(self._bomb_keys, (top.power, topcard)) :]
-        tops, acts, stricts = self._slot(top.slot)
-        i = bisect_right(tops, topcard)
-        if top.strict is None:
-            return acts[i:] + self._bomb_acts
-        return [
-            a for a, s in zip(acts[i:], stricts[i:], strict=False) if s == top.strict
-        ] + self._bomb_acts
+_LEADS: dict[tuple[OptKey, int], list[Action]] = {}
 
 
 # ---------------------------------------------------------------------------------------
@@ -702,7 +352,11 @@ class TwosGame(ClimbingGame):
 
     def _setup_runtime(self) -> None:
         self._opt = _opt_key(self.options)
-        self._plays: list[_HandPlays | None] = [None] * self.players
+        self._rules = cast(TwosRules, rules_for("twos", self.players, self.options))
+        #: the play to beat and its core move, when last asked
+        self._top_move: tuple[Combination, Move] | None = None
+        #: per seat: (the hand as last seen, its card mask)
+        self._masks: list[tuple[tuple[str, ...], int]] = [((), 0)] * self.players
         penalty = self.options["scoring"] == "penalty"
         self.low_score_wins = penalty
         self.score_label = "Penalty points" if penalty else "Deals won"
@@ -775,8 +429,6 @@ class TwosGame(ClimbingGame):
         self.current = starter
         if self.options["opening"] == "lowest":
             self.required_card = CODES[lows[starter]]
-        if getattr(self, "_plays", None) is not None:
-            self._plays = [None] * n
 
     def score_deal(self, winner: int) -> DealResult:
         left = [len(h) for h in self.hands]
@@ -805,28 +457,61 @@ class TwosGame(ClimbingGame):
         return DealResult(self.deal_number, [winner], changes, totals, summary, details)
 
     # ----- legal plays ----------------------------------------------------------------------
-    def _hand_plays(self, seat: int) -> _HandPlays:
+    def _hand_mask(self, seat: int) -> int:
+        """The core's card mask of ``seat``'s hand (remembered until the hand changes)."""
         hand = tuple(self.hands[seat])
-        hp = self._plays[seat]
-        if hp is None or hp.hand != hand:
-            hp = self._plays[seat] = _HandPlays(hand, self._opt)
-        return hp
+        seen = self._masks[seat]
+        if seen[0] == hand:
+            return seen[1]
+        mask = 0
+        ci = CODE_INT
+        for c in hand:
+            mask |= 1 << ci[c]
+        self._masks[seat] = (hand, mask)
+        return mask
+
+    def _listed(self, seat: int, top: Combination | None) -> list[Action]:
+        """The core's canonical plays of ``seat`` (leading, or beating ``top``), as actions
+        in the listing order."""
+        mask = self._hand_mask(seat)
+        if top is None:
+            key = (self._opt, mask)
+            acts = _LEADS.get(key)
+            if acts is None:
+                moves = sorted(self._rules.leads(mask), key=_lead_order)
+                if len(_LEADS) > _CACHE_LIMIT // 10:
+                    _LEADS.clear()
+                acts = _LEADS[key] = [_action(m[0]) for m in moves]
+            return acts
+        seen = self._top_move
+        if seen is not None and seen[0] is top:
+            tm = seen[1]
+        else:
+            mt = 0
+            for c in top.cards:
+                mt |= 1 << CODE_INT[c]
+            got = classify_mask(mt, self._opt)
+            assert got is not None
+            tm = got
+            self._top_move = (top, tm)
+        moves = self._rules.follows(mask, tm)
+        if self._opt[2]:  # same-suit runs: the core sorts a run's forms by their cards
+            moves.sort(key=_follow_order)
+        get = _ACTIONS.get
+        return [get(m[0]) or _action(m[0]) for m in moves]
 
     def enumerate_combos(self, seat: int, top: Combination | None) -> list[Combination]:
-        hp = self._hand_plays(seat)
-        acts = hp.leads if top is None else hp.beating(top)
         # every listed play is a combination
-        return cast(list[Combination], [self.classify(a.cards) for a in acts])
+        return [c for a in self._listed(seat, top) if (c := self.classify(a.cards)) is not None]
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.deal_over or self.match_over or seat != self.current:
             return []
-        hp = self._hand_plays(seat)
         top = self.top
+        acts = self._listed(seat, top)
         if top is None:
-            acts = list(hp.leads)
+            acts = list(acts)
         else:
-            acts = hp.beating(top)
             acts.append(PASS)
         req = self.required_card
         if req is not None:
@@ -837,14 +522,14 @@ class TwosGame(ClimbingGame):
         """Fast path of ``check``: a canonical play (as listed) still in the hand."""
         if type(cards) is tuple:
             m = _MASK_OF.get(cards)
-            if m is not None and m & self._hand_plays(seat).mask == m:
+            if m is not None and m & self._hand_mask(seat) == m:
                 return _classify_opt(cards, self._opt)
         return None
 
     def parse_selection(self, seat: int, cards: Iterable[object]) -> tuple[str, ...]:
         if type(cards) is tuple:
             m = _MASK_OF.get(cards)
-            if m is not None and m & self._hand_plays(seat).mask == m:
+            if m is not None and m & self._hand_mask(seat) == m:
                 return cards
         return super().parse_selection(seat, cards)
 

@@ -1,40 +1,40 @@
-"""A lean simulation path for the climbing games (Twos, Big Two, Big Two five-round,
-Chinese Poker), for search.
+"""The rules core of the climbing games (Twos, Big Two, Big Two five-round, Chinese
+Poker): their one rules implementation, in integers, which the search plays directly
+and the protocol games (:mod:`..climbing` and the variant modules) translate.
 
 The game protocol (:mod:`..protocol`) is built for players: card codes, readable
 reasons, a play log, JSON. A search plays thousands of deals a second and needs none of
-that, so this package keeps one deal as integers:
+that, so the core keeps one deal as integers; the protocol classes ask it for their
+plays and its trick flow, and add the words:
 
 * :class:`Rules` (:func:`rules_for`): a variant under one set of house rules and a
   player count: its card encoding (``4 * rank + suit``, the variant's own order), how
-  to list the moves of a hand (the same plays, with the same canonical suit choices,
-  as the protocol's ``legal_actions``) and how moves compare;
+  a card mask classifies (``move_of``), how to list the moves of a hand (one canonical
+  suit choice per outcome where suits cannot matter) and how moves compare
+  (:func:`beats`); per variant in :mod:`.twos`, :mod:`.big_two`, :mod:`.chinese_poker`;
 * :class:`SimState`: hands as bit masks, the seat to act, the play to beat, who passed,
   the card the first play must hold; ``copy()`` is a few slot assignments, ``legal()``
   lists moves (tuples, ``None`` for a pass) and ``play(move)`` carries one out with the
-  variant's trick flow (passing for a turn or locked out, Chinese Poker's opening
-  passes) and no history text;
+  trick flow (:func:`.core.next_to_act`, :func:`.core.after_opening_pass`: passing for
+  a turn or locked out, Chinese Poker's opening passes) and no history text;
 * :class:`Sampler` / :func:`determinize`: complete deals consistent with one seat's
   observation, drawn from a seeded generator, with per-card weights to bias where the
   unseen cards go;
 * :func:`state_from_game`: the exact state of a real game (tests and benchmarks only:
   it reads every hand).
 
-``tests/test_sim.py`` checks the sim against the protocol move for move on seeded deals
-(the same plays as sets of card sets, the same next seat, the same end and winner);
-``benchmarks/bench_sim.py`` compares the speed of random deals on both paths.
+``tests/test_climbing_core.py`` checks the core alone against the frozen behaviour
+corpus; ``tests/test_sim.py`` checks that a game and the core state read from it stay
+together move for move; ``benchmarks/bench_sim.py`` compares the speed of random deals
+through the protocol and on the core.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import Any, TypeAlias
 
 from .core import KEY, MASK, POWER, SLOT, STRICT, Move, Rules, SimState, beats
-
-if TYPE_CHECKING:
-    from ..big_two import BigTwoGame
-    from ..chinese_poker import ChinesePokerGame
 
 #: house rules as a hashable key: sorted ``(name, value)`` pairs
 FrozenOptions: TypeAlias = tuple[tuple[str, Any], ...]
@@ -53,7 +53,7 @@ def _rules(variant_id: str, players: int, frozen: FrozenOptions) -> Rules:
     if variant_id in ("big-two", "big-two-5r"):
         from .big_two import BigTwoRules
 
-        return BigTwoRules(cast("type[BigTwoGame]", cls), players, options)
+        return BigTwoRules(variant_id, players, options)
     if variant_id == "twos":
         from .twos import TwosRules
 
@@ -61,7 +61,7 @@ def _rules(variant_id: str, players: int, frozen: FrozenOptions) -> Rules:
     if variant_id == "chinese-poker":
         from .chinese_poker import ChinesePokerRules
 
-        return ChinesePokerRules(cast("type[ChinesePokerGame]", cls), players, options)
+        return ChinesePokerRules(players, options)
     raise ValueError(f"{variant_id} has no simulation path (climbing games only)")
 
 

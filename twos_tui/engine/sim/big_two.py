@@ -1,27 +1,35 @@
-"""Sim rules of Big Two and Big Two (five rounds): every suit choice is a different play,
-so a hand's moves are exactly its sub-masks that classify. Cards are the engine's
-integers (``rank * 4 + suit``, diamonds lowest), so a card's int is its single order.
+"""The rules of Big Two and Big Two (five rounds) as integers: the one implementation
+that the protocol games (:mod:`..big_two`, :mod:`..big_two_5r`) and the search use.
 
-Five-card hands come from the engine's own enumeration pieces (straights of a window,
-flushes of a suit, full houses of two ranks, four of a kind), each remembered by the
-cards that matter to it, so the sim and the engine list and compare the same plays.
+Every suit choice is a different play, so a hand's moves are exactly its sub-masks that
+classify. Cards are ints ``rank * 4 + suit`` (climbing rank 0 = the 3s ... 12 = the 2s;
+diamonds < clubs < hearts < spades), so a card's int is its single-card order.
+
+:class:`Order` holds what the two editions and the house rules change (the straight
+windows, where 2-3-4-5-6 stands, how flushes compare); :func:`classify` names the play
+a set of cards makes; :class:`BigTwoRules` lists a hand's plays (five-card hands
+straight window by window, flush suit by suit, full house rank by rank, then four of a
+kind with each fifth card, each part remembered by the cards that matter to it).
+
+Slots (``Move[SLOT]``): the number of cards (1, 2, 3, 5). Keys: a single's card; a
+pair's higher card; a triple's rank; a five-card hand ``64 * category + key`` with the
+categories straight 1 < flush 2 < full house 3 < four of a kind 4 < straight flush 5.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import cache
 from itertools import combinations, product
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
 
-from ..poker_hands import CODE_IDX, IDX_CODE, RANK_CARDS, mask_ints
 from .core import HandMoves, Move, Rules, SimState, SlotMoves
+from .poker_cards import CODE_IDX, IDX_CODE, RANK_CARDS, mask_ints
 
 if TYPE_CHECKING:
     import random
-
-    from ..big_two import BigTwoGame
 
 #: TABLE[r][suit mask]: moves of rank r from those suits
 SetTable: TypeAlias = tuple[tuple[tuple[Move, ...], ...], ...]
@@ -66,33 +74,121 @@ SINGLE_SETS: SetTable = tuple(
 )
 
 
+# five-card categories, weakest first
+STRAIGHT, FLUSH, FULL_HOUSE, FOUR_KIND, STRAIGHT_FLUSH = 1, 2, 3, 4, 5
+FIVE_KIND = {
+    STRAIGHT: "straight",
+    FLUSH: "flush",
+    FULL_HOUSE: "full-house",
+    FOUR_KIND: "four-of-a-kind",
+    STRAIGHT_FLUSH: "straight-flush",
+}
+SET_KIND = {1: "single", 2: "pair", 3: "triple"}
+#: Blume's straights: 2-3-4-5-6 (the 2 below the 3) up to 10-J-Q-K-A
+BLUME_WINDOWS: tuple[tuple[int, ...], ...] = tuple(
+    tuple((s + k - 1) % 13 for k in range(5)) for s in range(9)
+)
+#: the five-round edition's: 3-4-5-6-7 up to J-Q-K-A-2
+TOP_TWO_WINDOWS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(s + k for k in range(5)) for s in range(9)
+)
+
+
+class Order(NamedTuple):
+    """What an edition and its house rules make of the cards: the straight windows
+    (climbing ranks, lowest card first), each window by its 13-bit rank mask, whether
+    the 2 tops the straight 2-3-4-5-6, whether flushes compare by suit first."""
+
+    windows: tuple[tuple[int, ...], ...]
+    window_masks: dict[int, int]
+    two_high: bool
+    suit_first: bool
+
+
+@cache
+def order_for(five_round: bool, straight_23456: str | None, flush_order: str | None) -> Order:
+    windows = TOP_TWO_WINDOWS if five_round else BLUME_WINDOWS
+    masks = {sum(1 << r for r in ranks): w for w, ranks in enumerate(windows)}
+    two_high = not five_round and straight_23456 == "high"
+    return Order(windows, masks, two_high, five_round or flush_order == "suit")
+
+
+def order_of(variant_id: str, options: dict[str, Any]) -> Order:
+    return order_for(
+        variant_id == "big-two-5r", options.get("straight_23456"), options.get("flush_order")
+    )
+
+
+def kind_of(slot: int, key: int) -> str:
+    return SET_KIND[slot] if slot < 5 else FIVE_KIND[key >> 6]
+
+
+def classify(idxs: Sequence[int], o: Order) -> tuple[int, int] | None:
+    """(slot, key) of the play made by ascending card integers, or ``None``."""
+    n = len(idxs)
+    if n == 1:
+        return 1, idxs[0]
+    if n == 2:
+        if idxs[0] >> 2 == idxs[1] >> 2:
+            return 2, idxs[1]
+        return None
+    if n == 3:
+        r = idxs[0] >> 2
+        if idxs[1] >> 2 == r and idxs[2] >> 2 == r:
+            return 3, r
+        return None
+    if n != 5:
+        return None
+    counts: dict[int, int] = {}
+    for i in idxs:
+        counts[i >> 2] = counts.get(i >> 2, 0) + 1
+    if len(counts) == 2:
+        (r1, c1), (r2, c2) = counts.items()
+        if c1 < c2:
+            r1, c1, r2, c2 = r2, c2, r1, c1
+        if c1 == 4:
+            return 5, FOUR_KIND * 64 + r1
+        return 5, FULL_HOUSE * 64 + r1
+    if len(counts) != 5:
+        return None
+    flush = len({i & 3 for i in idxs}) == 1
+    rm = 0
+    for i in idxs:
+        rm |= 1 << (i >> 2)
+    w = o.window_masks.get(rm)
+    if w is not None:
+        cat = STRAIGHT_FLUSH if flush else STRAIGHT
+        ranks = o.windows[w]
+        if w == 0 and ranks[0] == 12 and o.two_high:
+            two = next(i for i in idxs if i >> 2 == 12)
+            return 5, cat * 64 + 52 + (two & 3)
+        top = ranks[-1]
+        return 5, cat * 64 + next(i for i in idxs if i >> 2 == top)
+    if flush:
+        top = idxs[-1]
+        return 5, FLUSH * 64 + ((top & 3) * 13 + (top >> 2) if o.suit_first else top)
+    return None
+
+
 class BigTwoRules(Rules):
     """Big Two (and, through the game class, the five-round edition)."""
 
     codes = tuple(IDX_CODE)
     index = CODE_IDX
 
-    def __init__(self, game_cls: type[BigTwoGame], players: int, options: dict[str, Any]) -> None:
+    def __init__(self, variant_id: str, players: int, options: dict[str, Any]) -> None:
         super().__init__(players, options)
-        self.variant_id = game_cls.variant_id
-        self.game_cls = game_cls
-        self.hand_size = game_cls.hand_size
+        self.variant_id = variant_id
+        self.order = o = order_of(variant_id, options)
+        self.hand_size = 13
         self.deck_mask = (1 << 52) - 1
-        # a bare game object: the engine's enumeration pieces read only the class
-        # tables and ``options``
-        gen = game_cls.__new__(game_cls)
-        gen.options = dict(options)
-        self._gen = gen
-        self._windows = game_cls._fast_windows()
-        ranks = game_cls.WINDOWS
-        #: per window: its ranks (lowest first) and whether its 2 is the top card
-        self._win = tuple(
-            (
-                tuple(rs),
-                rs[0] == 12 and options.get("straight_23456") == "high",
-            )
-            for rs in ranks
+        #: per window: (its ranks as the low bit of each rank's nibble, all its cards)
+        self._windows = tuple(
+            (w, sum(1 << (4 * r) for r in rs), sum(15 << (4 * r) for r in rs))
+            for w, rs in enumerate(o.windows)
         )
+        #: per window: its ranks (lowest first) and whether its 2 is the top card
+        self._win = tuple((rs, rs[0] == 12 and o.two_high) for rs in o.windows)
         #: (kind, cards that matter) -> five-card moves
         self._sub: dict[tuple[int, ...], tuple[Move, ...]] = {}
         self._moves: dict[int, Move | None] = {}  # mask -> move (classification)
@@ -102,20 +198,17 @@ class BigTwoRules(Rules):
         got: Move | Literal[False] | None = self._moves.get(mask, False)
         if got is not False:
             return got
-        idxs = mask_ints(mask)
-        c = self.game_cls.classify_idx(idxs, self.options)
+        c = classify(mask_ints(mask), self.order)
         mv: Move | None = None
         if c is not None:
-            kind, slot, key = c
-            mv = (mask, cast(int, slot[0]), key, 0, None)  # Big Two slots: (count,)
+            mv = (mask, c[0], c[1], 0, None)
         if len(self._moves) > _LIMIT:
             self._moves.clear()
         self._moves[mask] = mv
         return mv
 
     def _straights(self, w: int, mask: int) -> tuple[Move, ...]:
-        """Straights and straight flushes of window ``w`` (what the engine's
-        ``_straight_entries`` lists, in the same order)."""
+        """Straights and straight flushes of window ``w`` (every suit choice)."""
         ranks, two_top = self._win[w]
         lists = [RANK_CARDS[r][(mask >> (r << 2)) & 15] for r in ranks]
         out: list[Move] = []
@@ -136,8 +229,8 @@ class BigTwoRules(Rules):
 
     def _flushes(self, sm: int) -> tuple[Move, ...]:
         """Flushes that are not straight flushes from the cards ``sm`` of one suit."""
-        wm = self.game_cls.WINDOW_MASKS
-        suit_first = self.game_cls._flush_suit_first(self.options)
+        wm = self.order.window_masks
+        suit_first = self.order.suit_first
         out: list[Move] = []
         for f in combinations(mask_ints(sm), 5):
             rm = 0

@@ -1,6 +1,8 @@
-"""Sim rules of Chinese Poker (the shedding game). Cards are the engine's integers (the
-48-card deck: no 2♥ 2♦ 2♣ A♣); suits never matter, so the moves are the engine's
-canonical choice: the lowest-suited cards of each rank a play uses.
+"""The rules of Chinese Poker (the shedding game) as integers: the one implementation
+that the protocol game (:mod:`..chinese_poker`) and the search use. Cards are the
+engine's integers (the 48-card deck: no 2♥ 2♦ 2♣ A♣); suits never matter, so the moves
+are one canonical choice: the lowest-suited cards of each rank a play uses.
+:func:`classify` names the play any set of cards makes.
 
 Slots: single 1, pairs (and chains of k pairs) 20 + k, triples (chains) 40 + k, full
 house 60, straight of n cards 70 + n, four of a kind plus one 90 (a bomb, power 1).
@@ -12,17 +14,17 @@ under the house rule).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal
 
-from ..chinese_poker import CP_DECK
-from ..climbing import Slot
-from ..poker_hands import CODE_IDX, IDX_CODE, LOW_CARDS, mask_ints
 from .core import LeadMemo, Move, Rules, SimState
+from .poker_cards import CODE_IDX, IDX_CODE, LOW_CARDS, mask_ints
 
 if TYPE_CHECKING:
     import random
 
-    from ..chinese_poker import ChinesePokerGame
+#: the four cards taken out of the 52-card deck
+REMOVED = ("2H", "2D", "2C", "AC")
+CP_DECK: tuple[str, ...] = tuple(c for c in IDX_CODE if c not in REMOVED)
 
 SINGLE, FULL, BOMB = 1, 60, 90
 _POP = tuple(bin(m).count("1") for m in range(16))
@@ -82,20 +84,34 @@ def _has_quad(mask: int) -> bool:
     return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & _NIB)
 
 
-def _slot_id(slot: Slot) -> int:
-    """The sim slot of an engine slot (pairs, triples, straights: ``(kind, length)``)."""
-    kind = slot[0]
-    if kind == "single":
-        return SINGLE
-    if kind == "pairs":
-        return 20 + cast(int, slot[1])
-    if kind == "triples":
-        return 40 + cast(int, slot[1])
-    if kind == "full-house":
-        return FULL
-    if kind == "straight":
-        return 70 + cast(int, slot[1])
-    return BOMB
+def classify(idxs: Sequence[int], by_quad: bool) -> tuple[int, int, int] | None:
+    """(slot, key, power) of the play made by ascending card integers of the deck, or
+    ``None``. ``by_quad``: bombs compare by the rank of the four (house rule), not by
+    the fifth card."""
+    n = len(idxs)
+    if n == 1:
+        return SINGLE, idxs[0] >> 2, 0
+    counts: dict[int, int] = {}
+    for i in idxs:
+        r = i >> 2
+        counts[r] = counts.get(r, 0) + 1
+    ranks = sorted(counts)
+    k = len(ranks)
+    if n == 5 and k == 2:
+        (r1, c1), (r2, c2) = sorted(counts.items(), key=lambda rc: -rc[1])
+        if c1 == 4:
+            return BOMB, (r1 if by_quad else r2), 1
+        return FULL, r1, 0
+    consecutive = ranks[-1] - ranks[0] == k - 1
+    if n == 2 * k and consecutive and all(v == 2 for v in counts.values()):
+        return 20 + k, ranks[-1], 0
+    if n == 3 * k and consecutive and all(v == 3 for v in counts.values()):
+        return 40 + k, ranks[-1], 0
+    if n == k and 5 <= n <= 13:
+        sps = sorted((r + 1) % 13 for r in ranks)  # straight positions: the 2 lowest
+        if sps[-1] - sps[0] == n - 1:
+            return 70 + n, sps[-1], 0
+    return None
 
 
 _SET_SLOTS = {SINGLE: 1, 21: 2, 41: 3}
@@ -106,12 +122,10 @@ class ChinesePokerRules(Rules):
     index = CODE_IDX
     has_bombs = True
 
-    def __init__(
-        self, game_cls: type[ChinesePokerGame], players: int, options: dict[str, Any]
-    ) -> None:
+    variant_id = "chinese-poker"
+
+    def __init__(self, players: int, options: dict[str, Any]) -> None:
         super().__init__(players, options)
-        self.variant_id = game_cls.variant_id
-        self.game_cls = game_cls
         self.hand_size = 12 if players == 4 else 16
         self.deck_mask = DECK_MASK
         self.open_pass = True
@@ -124,10 +138,9 @@ class ChinesePokerRules(Rules):
             return got
         mv: Move | None = None
         if mask and not mask & ~DECK_MASK:
-            c = self.game_cls.classify_idx(mask_ints(mask), self.options)
+            c = classify(mask_ints(mask), self.by_quad)
             if c is not None:
-                kind, slot, key, power = c
-                mv = (mask, _slot_id(slot), key, power, None)
+                mv = (mask, c[0], c[1], c[2], None)
         if len(self._moves) > _LIMIT:
             self._moves.clear()
         self._moves[mask] = mv

@@ -46,6 +46,26 @@ def beats(m: Move, top: Move) -> bool:
     return m[2] > top[2]
 
 
+def next_to_act(n: int, seat: int, leader: int, passed: int, locked: bool) -> int:
+    """The trick flow: who acts after ``seat`` (who just played or passed) while
+    ``leader``'s play is the one to beat. The next seat round the table of ``n``; under
+    the locked rule (``locked``) the seats in ``passed`` (a bit mask) are skipped.
+    ``leader`` itself when everyone else has passed: the trick is over and ``leader``
+    leads the next."""
+    nxt = seat + 1 if seat + 1 < n else 0
+    if locked:
+        while nxt != leader and passed >> nxt & 1:
+            nxt = nxt + 1 if nxt + 1 < n else 0
+    return nxt
+
+
+def after_opening_pass(n: int, seat: int, open_passes: int, dealer: int) -> int:
+    """Who acts after ``seat`` passed on the empty opening table (Chinese Poker), with
+    ``open_passes`` such passes made so far: the next seat, or the dealer, who must lead,
+    once all ``n`` have passed."""
+    return dealer if open_passes >= n else (seat + 1) % n
+
+
 def popcount(x: int) -> int:
     return x.bit_count()
 
@@ -304,18 +324,15 @@ class SimState:
         if m is None:
             self.passed |= 1 << seat
             ts = self.top_seat
-            nxt = seat + 1
-            if nxt == n:
-                nxt = 0
             if ts < 0:  # a pass on the empty opening table
                 self.passed = 0
                 self.open_passes += 1
-                self.cur = self.dealer if self.open_passes >= n else nxt
+                self.cur = after_opening_pass(n, seat, self.open_passes, self.dealer)
                 return
             if r.locked:
-                passed = self.passed
-                while nxt != ts and passed >> nxt & 1:
-                    nxt = nxt + 1 if nxt + 1 < n else 0
+                nxt = next_to_act(n, seat, ts, self.passed, True)
+            else:  # next_to_act's unlocked case, inlined (the hottest line of a playout)
+                nxt = seat + 1 if seat + 1 < n else 0
             if nxt == ts:  # everyone else passed: a new trick
                 self.top = None
                 self.top_seat = -1
@@ -331,19 +348,15 @@ class SimState:
         if not h:
             self.winner = seat
             return
-        nxt = seat + 1
-        if nxt == n:
-            nxt = 0
         if r.locked:
-            passed = self.passed
-            while nxt != seat and passed >> nxt & 1:
-                nxt = nxt + 1 if nxt + 1 < n else 0
-            if nxt == seat:
+            nxt = next_to_act(n, seat, seat, self.passed, True)
+            if nxt == seat:  # everyone else is locked out: a new trick
                 self.top = None
                 self.top_seat = -1
                 self.passed = 0
-        else:
+        else:  # next_to_act's unlocked case, inlined
             self.passed = 0
+            nxt = seat + 1 if seat + 1 < n else 0
         self.cur = nxt
 
     def counts(self) -> list[int]:

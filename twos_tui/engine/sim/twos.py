@@ -1,41 +1,162 @@
-"""Sim rules of Twos (the climbing game). Cards are the engine's integers
-(``4 * rank + suit``, spades lowest), and the moves are the engine's canonical suit
-choices (one per distinct outcome), listed by the engine's own enumeration functions on
-per-rank suit masks, so the sim lists and compares exactly what the protocol does.
+"""The rules of Twos (the climbing game) as integers: the one implementation that the
+protocol game (:mod:`..twos`) and the search both use.
+
+Cards are ints ``4 * rank + suit`` (rank 0 = the 3s ... 12 = the 2s; suits spades <
+clubs < diamonds < hearts), so a higher int is a higher card and a hand is a 52-bit mask.
+This module holds the card encoding, the bomb order, the classification of a card mask
+(:func:`classify_mask`) and :class:`TwosRules`: the listing of a hand's canonical plays
+(one per distinct outcome, see the protocol module's docstring) and how they compare.
+
+Slot ids (``Move[SLOT]``): ``n`` for a set of ``n`` cards (1-3), ``10 + n`` for a run of
+``n``, ``100 + 16 * w + n`` for a bomb of ``w`` cards at each of ``n`` ranks (four of a
+kind is ``w = 4, n = 1``). A move's key is its top card; a bomb's power its place in the
+bomb order (1 = weakest).
 """
 
 from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from functools import cache
 from typing import Any
 
-from ..climbing import Slot
-from ..twos import (
-    _LOWK,
-    _SET_OUT,
-    _TOPS,
-    BOMB_SHAPES,
-    CODE_INT,
-    CODES,
-    STRICT,
-    Outcome,
-    _classify_mask,
-    _opt_key,
-    _powers,
-    _suited_runs,
-)
+from ..cards import CLIMB_RANKS, card_code
 from .core import LeadMemo, Move, Rules, SimState
 
+# ---------------------------------------------------------------------------------------
+# Card encoding: card = 4 * rank_index + suit_index, rank_index 0 (3) .. 12 (2),
+# suit_index S=0 < C=1 < D=2 < H=3. Higher int = higher card.
+
+SUIT_ORDER = ("S", "C", "D", "H")
+NRANKS = 13
+CODES: tuple[str, ...] = tuple(card_code(r, s) for r in CLIMB_RANKS for s in SUIT_ORDER)
+CODE_INT: dict[str, int] = {c: i for i, c in enumerate(CODES)}
+
 _POP = tuple(bin(m).count("1") for m in range(16))
-_LIMIT = 100_000
 
 
-_SLOT_ID: dict[Slot, int] = {("set", n): n for n in (1, 2, 3)}
-_SLOT_ID.update({("run", n): 10 + n for n in range(3, 14)})
-_SLOT_ID.update({("bomb",) + s: 100 + 16 * s[0] + s[1] for s in BOMB_SHAPES})
+def _lowest(m: int, k: int) -> int:
+    """Mask of the lowest ``k`` suits in suit mask ``m`` (0 if it has fewer)."""
+    if _POP[m] < k:
+        return 0
+    out = 0
+    for s in range(4):
+        if k == 0:
+            break
+        if m >> s & 1:
+            out |= 1 << s
+            k -= 1
+    return out
 
+
+_LOWK = tuple(tuple(_lowest(m, k) for k in range(5)) for m in range(16))
+#: _TOPS[m][w]: ((top_suit, submask), ...) for each top suit that has w-1 suits below it
+_TOPS = tuple(
+    tuple(
+        tuple(
+            (t, (1 << t) | _LOWK[m & ((1 << t) - 1)][w - 1])
+            for t in range(4)
+            if m >> t & 1 and _POP[m & ((1 << t) - 1)] >= w - 1
+        )
+        if w
+        else ()
+        for w in range(5)
+    )
+    for m in range(16)
+)
+
+#: Every bomb shape (width, length): four of a kind, and multi-runs.
+BOMB_SHAPES: tuple[tuple[int, int], ...] = ((4, 1),) + tuple(
+    (w, ln) for w in (2, 3, 4) for ln in range(3, NRANKS + 1)
+)
+#: The text's list, weakest first (the 13-card default, and the fixed-list option).
+TEXT_BOMB_LIST: tuple[tuple[int, int], ...] = (
+    (2, 3),
+    (4, 1),
+    (2, 4),
+    (2, 5),
+    (3, 3),
+    (2, 6),
+    (3, 4),
+    (2, 7),
+    (4, 3),
+    (3, 5),
+    (3, 6),
+    (4, 4),
+)
+STRICT = "same-suit"
+QUAD_SID = 100 + 16 * 4 + 1
+
+#: the options play depends on: hand size, bomb order, same-suit runs
+OptKey = tuple[int, str, bool]
+#: what collects moves (a list's ``append``)
+Collect = Callable[[Move], object]
+
+
+def bomb_sid(width: int, length: int) -> int:
+    return 100 + 16 * width + length
+
+
+def default_hand_size(players: int | None) -> int:
+    return 20 if players == 2 else 13
+
+
+def shape_label(shape: tuple[int, int]) -> str:
+    return f"{shape[0]}×{shape[1]}"
+
+
+@cache
+def shape_probabilities(hand_size: int) -> dict[tuple[int, int], Fraction]:
+    """Exact chance that a dealt hand of ``hand_size`` holds each bomb shape."""
+    from ..odds import shape_probability
+
+    return {
+        s: (shape_probability(s[0], s[1], hand_size) if s[0] * s[1] <= hand_size else Fraction(0))
+        for s in BOMB_SHAPES
+    }
+
+
+@cache
+def rarity_order(hand_size: int) -> tuple[tuple[int, int], ...]:
+    """Every bomb shape, weakest (most likely to be dealt) first. Exact ties (shapes
+    that cannot be dealt at this size, probability 0) put fewer cards, then the
+    narrower shape, first."""
+    p = shape_probabilities(hand_size)
+    return tuple(sorted(BOMB_SHAPES, key=lambda s: (-p[s], s[0] * s[1], s[0])))
+
+
+@cache
+def bomb_order(hand_size: int, mode: str = "rarity") -> tuple[tuple[int, int], ...]:
+    """Every bomb shape, weakest first, for a hand size and the ``bomb_order`` option.
+
+    ``"rarity"`` (default): at 13 cards the text's list; at other sizes the rarer shape
+    is stronger (exact probability in a dealt hand). ``"fixed"``: the text's list at
+    every size. Shapes not on the text's list come after it, ordered by rarity at
+    the hand size.
+    """
+    if mode == "rarity" and hand_size != 13:
+        return rarity_order(hand_size)
+    rest = tuple(s for s in rarity_order(hand_size) if s not in TEXT_BOMB_LIST)
+    return TEXT_BOMB_LIST + rest
+
+
+@cache
+def powers(hand_size: int, mode: str) -> dict[int, int]:
+    """Bomb slot id -> power (1 = the weakest shape)."""
+    return {bomb_sid(*s): i + 1 for i, s in enumerate(bomb_order(hand_size, mode))}
+
+
+def opt_key(options: dict[str, Any]) -> OptKey:
+    hs = options.get("hand_size")
+    if hs is None:
+        hs = default_hand_size(options.get("_players", 3))
+    return (hs, options.get("bomb_order", "rarity"), options.get("run_suits") == STRICT)
+
+
+# ---------------------------------------------------------------------------------------
+# Classification
 
 _NIB = 0x1111111111111
 _E = 0xEEEEEEEEEEEEE
@@ -47,12 +168,111 @@ _RUN_NIBS = tuple(sum(1 << (4 * i) for i in range(k)) for k in range(14))
 _SUITS = tuple(tuple(t for t in range(4) if m >> t & 1) for m in range(16))
 _M1 = 0x5555555555555
 _M2 = 0x3333333333333
+_LIMIT = 100_000
+_CLASSIFIED: dict[OptKey, dict[int, Move | None]] = {}
 
 
 def rank_counts(mask: int) -> int:
     """Per-rank card counts (0-4), one nibble a rank."""
     x = (mask & _M1) + ((mask >> 1) & _M1)
     return (x & _M2) + ((x >> 2) & _M2)
+
+
+def classify_mask(mask: int, opt: OptKey) -> Move | None:
+    """The move the cards ``mask`` make under the options ``opt``, or ``None``: one rank
+    (a set, or four of a kind), or 3+ consecutive ranks with as many cards at each (a
+    run of single cards, or a multi-run bomb)."""
+    table = _CLASSIFIED.get(opt)
+    if table is None:
+        table = _CLASSIFIED[opt] = {}
+    elif mask in table:
+        return table[mask]
+    mv = _classify(mask, opt)
+    if len(table) > _LIMIT:
+        table.clear()
+    table[mask] = mv
+    return mv
+
+
+def _classify(mask: int, opt: OptKey) -> Move | None:
+    if not mask:
+        return None
+    cnt = rank_counts(mask)
+    x = (cnt | cnt >> 1 | cnt >> 2) & _NIB  # ranks held (bit 4r)
+    sh = (x & -x).bit_length() - 1
+    w = cnt >> sh & 15
+    top = mask.bit_length() - 1
+    if not x & (x - 1):  # one rank
+        if w < 4:
+            return (mask, w, top, 0, None)
+        return (mask, QUAD_SID, top, powers(opt[0], opt[1])[QUAD_SID], None)
+    k = x.bit_count()
+    if k < 3 or x >> sh != _RUN_NIBS[k] or cnt != w * x:
+        return None
+    if w == 1:
+        strict = None
+        if opt[2] and any(mask & (_NIB << s) == mask for s in range(4)):
+            strict = STRICT
+        return (mask, 10 + k, top, 0, strict)
+    sid = bomb_sid(w, k)
+    return (mask, sid, top, powers(opt[0], opt[1])[sid], None)
+
+
+#: _SET_OUT[n][r][m]: the canonical sets of n cards at rank r for suit mask m, by top
+_SET_OUT: dict[int, tuple[tuple[tuple[Move, ...], ...], ...]] = {
+    n: tuple(
+        tuple(
+            tuple((sub << (4 * r), n, 4 * r + t, 0, None) for t, sub in _TOPS[m][n])
+            for m in range(16)
+        )
+        for r in range(NRANKS)
+    )
+    for n in (1, 2, 3)
+}
+
+
+def _suited_runs(ms: list[int], app: Collect, only_length: int = 0) -> None:
+    """Runs under the same-suit house rule: per top card, the same-suit run (if held)
+    and a mixed-suit run (if possible)."""
+    for start in range(NRANKS - 2):
+        if not (ms[start] and ms[start + 1] and ms[start + 2]):
+            continue
+        r = start
+        base = 0  # lowest suit at each rank so far
+        common = 15  # suits held at every rank so far
+        while r < NRANKS and ms[r]:
+            m = ms[r]
+            sh = 4 * r
+            if r - start >= 2 and (not only_length or r - start + 1 == only_length):
+                sid = 10 + r - start + 1
+                for t, sub in _TOPS[m][1]:
+                    line = 0
+                    for k in range(start, r + 1):
+                        line |= (1 << t) << (4 * k)
+                    if common >> t & 1:
+                        app((line, sid, sh + t, 0, STRICT))
+                    mixed = base | (sub << sh)
+                    if mixed == line:
+                        # the lowest suits are all suit t: switch the first rank that
+                        # holds another suit to its lowest other suit
+                        mixed = 0
+                        for k in range(start, r):
+                            other = ms[k] & ~(1 << t)
+                            if other:
+                                mixed = line ^ ((1 << t) << (4 * k)) ^ (_LOWK[other][1] << (4 * k))
+                                break
+                    if mixed:
+                        app((mixed, sid, sh + t, 0, None))
+            common &= m
+            base |= _LOWK[m][1] << sh
+            r += 1
+
+
+#: _ALL_SETS[r][suit mask]: the canonical singles, pairs and triples of rank r
+_ALL_SETS = tuple(
+    tuple(_SET_OUT[1][r][m] + _SET_OUT[2][r][m] + _SET_OUT[3][r][m] for m in range(16))
+    for r in range(NRANKS)
+)
 
 
 def _has_bomb(mask: int) -> bool:
@@ -73,60 +293,20 @@ class TwosRules(Rules):
         opts = dict(options)
         opts["_players"] = players
         super().__init__(players, options)
-        self.opt = _opt_key(opts)
+        self.opt = opt_key(opts)
         self.hand_size = self.opt[0]
         self.same_suit = self.opt[2]
         self.lowest_opens = options.get("opening") == "lowest"
         self.deck_mask = (1 << 52) - 1
-        self._power = {_SLOT_ID[s]: p for s, p in _powers(self.opt[0], self.opt[1]).items()}
-        self._moves: dict[int, Move] = {}
+        self._power = powers(self.opt[0], self.opt[1])
         #: SET_MOVES[n][r][suit mask]: the canonical n-card sets of rank r, by key
-        self.set_moves = {
-            n: tuple(
-                tuple(tuple(self._from_outcome(o) for o in _SET_OUT[n][r][m]) for m in range(16))
-                for r in range(13)
-            )
-            for n in (1, 2, 3)
-        }
+        self.set_moves = _SET_OUT
         #: ALL_SETS[r][suit mask]: the canonical singles, pairs and triples of rank r
-        self.all_sets = tuple(
-            tuple(
-                self.set_moves[1][r][m] + self.set_moves[2][r][m] + self.set_moves[3][r][m]
-                for m in range(16)
-            )
-            for r in range(13)
-        )
+        self.all_sets = _ALL_SETS
 
     # ----- classification ------------------------------------------------------------
-    def _from_outcome(self, o: Outcome) -> Move:
-        """The move of an engine outcome ``(slot, top card, strict, card mask)``."""
-        mask = o[3]
-        mv = self._moves.get(mask)
-        if mv is None:
-            sid = _SLOT_ID[o[0]]
-            mv = (mask, sid, o[1], self._power.get(sid, 0), o[2])
-            if len(self._moves) > _LIMIT:
-                self._moves.clear()
-            self._moves[mask] = mv
-        return mv
-
     def move_of(self, mask: int) -> Move | None:
-        mv = self._moves.get(mask)
-        if mv is not None:
-            return mv
-        # quick refusal: a play is one rank, or 3+ consecutive ranks with as many
-        # cards at each
-        cnt = rank_counts(mask)
-        x = (cnt | cnt >> 1 | cnt >> 2) & _NIB
-        if x & (x - 1):
-            sh = (x & -x).bit_length() - 1
-            k = x.bit_count()
-            if k < 3 or x >> sh != _RUN_NIBS[k] or cnt != (cnt >> sh & 15) * x:
-                return None
-        c = _classify_mask(mask, self.opt)
-        if c is None:
-            return None
-        return self._from_outcome((c.slot, c.key[0], c.strict, mask))
+        return classify_mask(mask, self.opt)
 
     # ----- listing -------------------------------------------------------------------
     @staticmethod
@@ -134,7 +314,7 @@ class TwosRules(Rules):
         return [(mask >> sh) & 15 for sh in range(0, 52, 4)]
 
     def _runs(self, mask: int, length: int = 0, above: int = -1, an: int = _NIB) -> list[Move]:
-        """Canonical free-suit runs (what the engine's ``_multi(ms, 1, ...)`` lists): the
+        """Canonical free-suit runs (one per start, length and top card): the
         lowest suit at each rank below the top and any suit at the top; ``length``
         restricts to one length, ``above`` to top cards above that card, ``an`` (nibble
         bits, with no ``length``) to runs through one of those ranks."""
@@ -243,10 +423,7 @@ class TwosRules(Rules):
             m >>= 4
             r += 1
         if self.same_suit:
-            outs: list[Outcome] = []
-            _suited_runs(self._ms(mask), outs.append)
-            conv = self._from_outcome
-            out += [conv(o) for o in outs]
+            _suited_runs(self._ms(mask), out.append)
         else:
             out += self._runs(mask)
         if _has_bomb(mask):
@@ -269,13 +446,12 @@ class TwosRules(Rules):
             return out
         if not self.same_suit:
             return self._runs(mask, slot - 10)
-        outs: list[Outcome] = []
-        _suited_runs(self._ms(mask), outs.append, slot - 10)
-        conv = self._from_outcome
-        return [conv(o) for o in outs]
+        out = []
+        _suited_runs(self._ms(mask), out.append, slot - 10)
+        return out
 
     def _gen_bombs(self, mask: int) -> list[Move]:
-        """Four of a kind and multi-runs (what the engine's ``_bombs`` lists): for a
+        """Four of a kind and multi-runs, one per shape, start and top card: for a
         multi-run of width w, the lowest w suits at each rank below the top and, at the
         top, each top card with the lowest w - 1 suits below it."""
         cnt = rank_counts(mask)
@@ -368,4 +544,4 @@ class TwosRules(Rules):
         return SimState(self, hands, cur, req=low if self.lowest_opens else 0)
 
 
-__all__ = ["TwosRules", "STRICT", "rank_counts"]
+__all__ = ["TwosRules", "STRICT", "classify_mask", "rank_counts"]
