@@ -10,8 +10,9 @@ Twos trick-taking, each at its default number of players):
 
 * **games/s** — seeded games played with uniformly random legal actions through the
   public protocol only, as the app drives a game: ``new_game``, then each turn
-  ``to_act``, ``observation(seat)`` and ``legal_actions(seat)`` for the seat to act and
-  ``apply``. With ``--unit deal`` (the default) a game is one deal from a fresh
+  ``to_act``, the seat's view (``observe(seat)``, the typed view the app reads, in a
+  tree that has it; else ``observation(seat)``) and ``legal_actions(seat)`` for the seat to
+  act, and ``apply``. With ``--unit deal`` (the default) a game is one deal from a fresh
   ``new_game`` to ``deal_over`` (as ``twos-tui bench`` counts it); with ``--unit match``
   a whole match with the game's default options, ``next_deal`` between deals, to
   ``match_over``.
@@ -111,7 +112,10 @@ def play_games(
                     g.next_deal()
                     continue
             seat = g.to_act()[0]
-            g.observation(seat)
+            # the app's path: the typed view where the tree has one (since issue 28, built
+            # from the JSON-shaped observation), else the observation as the app read it
+            look = g.observe if hasattr(g, "observe") else g.observation
+            look(seat)
             acts = g.legal_actions(seat)
             g.apply(seat, acts[rng.randrange(len(acts))])
             moves += 1
