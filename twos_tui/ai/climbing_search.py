@@ -78,6 +78,10 @@ only with it, 10 only without: a random player passes less the more plays it has
 its passes do tell). Without the belief weights
 the search measured the same against ``normal`` (within noise); they stay because they
 are what a player reads.
+
+Where the code lives: the search (:class:`HardClimbingAgent`) here, the rollout policy
+in :mod:`.climbing_rollout`, the beliefs, the erratic reading and the paired test in
+:mod:`.climbing_beliefs`; their names are still exported from here.
 """
 
 from __future__ import annotations
