@@ -78,6 +78,10 @@ only with it, 10 only without: a random player passes less the more plays it has
 its passes do tell). Without the belief weights
 the search measured the same against ``normal`` (within noise); they stay because they
 are what a player reads.
+
+Where the code lives: the search (:class:`HardClimbingAgent`) here, the rollout policy
+in :mod:`.climbing_rollout`, the beliefs, the erratic reading and the paired test in
+:mod:`.climbing_beliefs`; their names are still exported from here.
 """
 
 from __future__ import annotations
@@ -85,23 +89,53 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from ..engine.bitmask import bits
 from ..engine.observer import ObsIn, as_climbing
 from ..engine.protocol import Action, Decision
-from ..engine.sim import Move, Rules, Sampler, SimState, played_this_deal, rules_for
+from ..engine.sim import Move, Sampler, SimState, rules_for
 from ..engine.views import ClimbingView
+from .climbing_beliefs import (
+    ODD_EPS_MAX,
+    ODD_LR,
+    ODD_PRIOR,
+    PLAIN_LR,
+    belief_weights,
+    clearly_better,
+    erratic,
+)
+from .climbing_rollout import ACE, ENDGAME_CARDS, TWO, policy, rollout, rollout_erratic
 
-#: rank index of a card int (every sim encoding is 4 * rank + suit, 3 lowest, 2 highest)
-ACE, TWO = 11, 12
-_M1 = 0x5555555555555
-_M2 = 0x3333333333333
+#: the module's names, with those that now live in its sibling modules
+__all__ = [
+    "ACE",
+    "BELIEFS",
+    "DROP_Z",
+    "ENDGAME_CARDS",
+    "ERRATIC",
+    "HAND_CHOICE_EPS",
+    "HardClimbingAgent",
+    "MAX_CANDIDATES",
+    "MIN_WORLDS",
+    "ODD_EPS_MAX",
+    "ODD_LR",
+    "ODD_PRIOR",
+    "PICK_Z",
+    "PLAIN_LR",
+    "SHED_BONUS",
+    "TWO",
+    "belief_weights",
+    "clearly_better",
+    "clock",
+    "erratic",
+    "policy",
+    "rollout",
+    "rollout_erratic",
+]
+
 #: the search's clock (seconds)
 clock = time.perf_counter
-#: the rollout policy looks for a winning last two plays with this many cards or fewer
-ENDGAME_CARDS = 10
 #: keep at most this many candidates for the search
 MAX_CANDIDATES = 24
 #: bonus a rollout gives per share of the hand shed (the win itself is worth 1)
@@ -117,356 +151,6 @@ BELIEFS = True
 HAND_CHOICE_EPS = 0.1
 #: give opponents who follow oddly random moves in the rollouts (see :func:`erratic`)
 ERRATIC = True
-#: reading how erratic an opponent is (:func:`erratic`): the prior odds that it plays at
-#: random, the likelihood ratios of an odd follow and of a plain one, and the share of
-#: random moves the rollouts give a player known to play at random
-ODD_PRIOR = 1.0
-ODD_LR = 6.0
-PLAIN_LR = 0.85
-ODD_EPS_MAX = 0.8
-
-
-# ---------------------------------------------------------------------------------------
-# The rollout policy
-
-
-def policy(s: SimState, moves: Sequence[Move | None]) -> Move | None:
-    """The move the cheap rollout policy makes for the seat to act (``None``: pass)."""
-    h = s.hands[s.cur]
-    if h.bit_count() <= ENDGAME_CARDS:
-        # two combinations left, one nobody else can beat: play that one first (in a
-        # simulated world the seats know where the cards are: good players count)
-        r = s.rules
-        move_of = r.move_of
-        cur = s.cur
-        for m in moves:
-            if m is None:
-                continue
-            rest = h & ~m[0]
-            if not rest:
-                return m
-            if move_of(rest) is not None and _unbeatable(s, m, cur):
-                return m
-    return _policy(s, moves)
-
-
-def _unbeatable(s: SimState, m: Move, cur: int) -> bool:
-    """Can no other seat beat the move ``m`` (in this world)?"""
-    follows = s.rules.follows
-    return not any(j != cur and x and follows(x, m) for j, x in enumerate(s.hands))
-
-
-def _policy(s: SimState, moves: Sequence[Move | None]) -> Move | None:
-    """:func:`policy` before its end-of-deal rule."""
-    cur = s.cur
-    hands = s.hands
-    h = hands[cur]
-    mn = 99  # the fewest cards an opponent holds
-    for j, x in enumerate(hands):
-        if j != cur:
-            c = x.bit_count()
-            if c < mn:
-                mn = c
-    top = s.top
-    if top is None:
-        low = h & -h
-        best = None
-        best_n = 0
-        best_k = 0
-        bomb = None
-        alt = None  # danger: the best lead that is not a single
-        alt_n = 0
-        alt_k = 0
-        hi_single = None
-        danger = mn == 1
-        for m in moves:
-            if m is None:
-                continue
-            mm = m[0]
-            if mm == h:
-                return m
-            if m[3]:
-                if bomb is None or m[2] < bomb[2]:
-                    bomb = m
-                continue
-            if mm & low:
-                k = mm.bit_count()
-                if k > best_n or (k == best_n and m[2] < best_k):
-                    best = m
-                    best_n = k
-                    best_k = m[2]
-            if danger:
-                k = mm.bit_count()
-                if k == 1:
-                    if hi_single is None or m[2] > hi_single[2]:
-                        hi_single = m
-                elif alt is None or k > alt_n or m[2] < alt_k:
-                    alt = m
-                    alt_n = k
-                    alt_k = m[2]
-        if danger:
-            if alt is not None:
-                return alt
-            if hi_single is not None:
-                return hi_single
-        if best is not None and (best[0].bit_length() - 1) >> 2 >= ACE and best_n > 1:
-            # the biggest lead with the lowest card would spend an ace or a two: a
-            # smaller one with the lowest card that keeps them, if there is one
-            keep = None
-            for m in moves:
-                if m is not None and not m[3] and m[0] & low:
-                    mm = m[0]
-                    if (mm.bit_length() - 1) >> 2 < ACE and (
-                        keep is None
-                        or mm.bit_count() > keep[0].bit_count()
-                        or (mm.bit_count() == keep[0].bit_count() and m[2] < keep[2])
-                    ):
-                        keep = m
-            if keep is not None:
-                return keep
-        if best is not None:
-            return best
-        if bomb is not None:
-            return bomb
-        return moves[0]
-    best = None
-    bomb = None
-    hi = None
-    tm = top[0]
-    tk = tm.bit_count()
-    # following a single (a pair, a triple): prefer a card (cards) of a rank held
-    # exactly that often, so as not to break a pair, triple or four
-    same = 0
-    if tk <= 3 and (tk == 1 or (tm.bit_length() - 1) >> 2 == ((tm & -tm).bit_length() - 1) >> 2):
-        x = (h & _M1) + ((h >> 1) & _M1)
-        cnt = (x & _M2) + ((x >> 2) & _M2)  # cards a rank, a nibble a rank
-        same = tk
-    bk = 0
-    hk = -1
-    for m in moves:
-        if m is None:
-            continue
-        mm = m[0]
-        if mm == h:
-            return m
-        if m[3]:
-            if bomb is None or (m[3], m[2]) < (bomb[3], bomb[2]):
-                bomb = m
-            continue
-        k = m[2]
-        if same:
-            key = k if (cnt >> (((mm.bit_length() - 1) >> 2) << 2)) & 15 == same else k + 100000
-            if best is None or key < bk:
-                best = m
-                bk = key
-        elif best is None or k < bk:
-            best = m
-            bk = k
-        if k > hk:
-            hi = m
-            hk = k
-    if best is None:
-        if bomb is not None and (mn <= 3 or top[3] or h.bit_count() <= 5):
-            return bomb
-        return None
-    if mn == 1 and tk == 1:
-        return hi
-    if mn > 4 and len(hands) > 2:  # (with two players a pass hands over the lead)
-        n = h.bit_count()
-        if n > 6:
-            r = (best[0].bit_length() - 1) >> 2
-            if r == TWO or (r == ACE and n > 9):
-                return None
-    return best
-
-
-def rollout_erratic(s: SimState, rng: random.Random, eps: Sequence[float]) -> int:
-    """Play ``s`` out with :func:`policy`, except that seat ``j`` makes a uniformly
-    random legal move with probability ``eps[j]``; the winner."""
-    legal = s.rules.legal
-    play = s.play
-    rnd = rng.random
-    while s.winner < 0:
-        moves = legal(s)
-        if len(moves) == 1:
-            play(moves[0])
-        else:
-            e = eps[s.cur]
-            if e and rnd() < e:
-                play(moves[int(rnd() * len(moves))])
-            else:
-                play(policy(s, moves))
-    return s.winner
-
-
-def rollout(s: SimState, rng: random.Random | None = None, eps: float = 0.0) -> int:
-    """Play ``s`` out with :func:`policy` for every seat; the winner. With ``rng``, a
-    move is a uniformly random legal one with probability ``eps``."""
-    legal = s.rules.legal
-    play = s.play
-    if rng is None or eps <= 0.0:
-        while s.winner < 0:
-            moves = legal(s)
-            play(moves[0] if len(moves) == 1 else policy(s, moves))
-        return s.winner
-    rnd = rng.random
-    while s.winner < 0:
-        moves = legal(s)
-        if len(moves) == 1:
-            play(moves[0])
-        elif rnd() < eps:
-            play(moves[int(rnd() * len(moves))])
-        else:
-            play(policy(s, moves))
-    return s.winner
-
-
-# ---------------------------------------------------------------------------------------
-# Beliefs: what passes and plays suggest about the unseen cards
-
-
-def clearly_better(
-    count: Sequence[int], diff: Sequence[float], diff2: Sequence[float], z: float
-) -> int:
-    """The candidate (index > 0) whose mean paired gain over the incumbent (index 0) is
-    the largest of those more than ``z`` standard errors above nothing; else 0, the
-    incumbent. ``count``, ``diff``, ``diff2``: per candidate, the worlds played, the sum
-    of its score minus the incumbent's and the sum of those differences squared."""
-    best_i, best_m = 0, 0.0
-    for i in range(1, len(count)):
-        n = count[i]
-        if not n:
-            continue
-        m = diff[i] / n
-        se = math.sqrt(max(diff2[i] / n - m * m, 1e-4) / n)
-        if m > z * se and m > best_m:
-            best_i, best_m = i, m
-    return best_i
-
-
-def belief_weights(observed: ObsIn, rules: Rules) -> dict[Any, dict[str, float]]:
-    """Per-card weights for the opponents (see the module docstring, step 3)."""
-    obs = as_climbing(observed)
-    seat = obs.me
-    deal = obs.deal_number
-    codes = rules.codes
-    single_key = [0] * len(codes)
-    for c in range(len(codes)):
-        mv = rules.move_of(1 << c) if (rules.deck_mask >> c) & 1 else None
-        single_key[c] = mv[2] if mv is not None else -1
-    seen = rules.mask_of(obs.hand)
-    for _, cards in played_this_deal(obs.to_json()):
-        seen |= rules.mask_of(cards)
-    unseen = [c for c in range(len(codes)) if (rules.deck_mask >> c) & 1 and not seen >> c & 1]
-    w: dict[int, dict[int, float]] = {}
-
-    def scale(s: int, c: int, f: float) -> None:
-        row = w.setdefault(s, {})
-        row[c] = row.get(c, 1.0) * f
-
-    top = None
-    for e in obs.history:
-        if e.deal != deal:
-            continue
-        kind = e.kind
-        s = e.seat if e.seat is not None else -1  # a play or a pass: a seat
-        if kind == "play":
-            mv = rules.move_of_codes(e.played)
-            if (
-                mv is not None
-                and s != seat
-                and top is not None
-                and not mv[3]
-                and mv[0].bit_count() == 1
-                and top[0].bit_count() == 1
-                and top[1] == mv[1]
-            ):
-                # beat a single with a card well above it: the cards between are less
-                # likely in that hand
-                for c in unseen:
-                    if top[2] < single_key[c] < mv[2]:
-                        scale(s, c, 0.7)
-            top = mv
-        elif kind == "trick":
-            top = None
-        elif kind == "pass" and top is not None and s != seat and not top[3]:
-            tk = top[0].bit_count()
-            single = rules.move_of(top[0]) if tk == 1 else None  # (a played mask: a move)
-            if single is not None and top[1] == single[1]:
-                r = (top[0].bit_length() - 1) >> 2
-                f = 0.35 if r < 8 else (0.55 if r < ACE else 0.8)
-                for c in unseen:
-                    if single_key[c] > top[2]:
-                        scale(s, c, f)
-            elif tk in (2, 3) and len({c >> 2 for c in bits(top[0])}) == 1:
-                r = (top[0].bit_length() - 1) >> 2
-                for c in unseen:
-                    if c >> 2 > r:
-                        scale(s, c, 0.85 if tk == 2 else 0.9)
-    out: dict[Any, dict[str, float]] = {}
-    for s, row in w.items():
-        out[s] = {codes[c]: max(0.05, x) for c, x in row.items()}
-    return out
-
-
-def erratic(observed: ObsIn, rules: Rules) -> list[float]:
-    """Per seat, the share of random moves the rollouts give that opponent (0 for the
-    seat itself): read from the odd follows of this deal that later plays reveal.
-
-    A follow on a single is *odd* when the player passed while holding a single that
-    beat it (not an ace or a two, which sound players keep back) or beat it with a card
-    above one it held that was enough: both shown by that player playing the card alone
-    later in the deal. Sound players almost never do either (measured: 0 to 6% of the
-    singles they follow; random players 22 to 25%)."""
-    obs = as_climbing(observed)
-    seat = obs.me
-    deal = obs.deal_number
-    n = obs.players
-    events = [e for e in obs.history if e.deal == deal and e.kind in ("play", "pass", "trick")]
-    # for each event, the singles its seat plays later (keys), walking backwards
-    later: list[list[int]] = [[] for _ in range(n)]
-    after: list[tuple[int, ...]] = [()] * len(events)
-    for i in range(len(events) - 1, -1, -1):
-        e = events[i]
-        if e.kind == "trick":
-            continue
-        after[i] = tuple(later[e.by])
-        if e.kind == "play" and len(e.played) == 1:
-            mv = rules.move_of_codes(e.played)
-            if mv is not None and (mv[0].bit_length() - 1) >> 2 < ACE:
-                later[e.by].append(mv[2])
-            elif mv is not None:
-                later[e.by].append(-mv[2] - 1)  # an ace or two: marked
-    follows = [0] * n
-    odd = [0] * n
-    top = None
-    for i, e in enumerate(events):
-        kind = e.kind
-        if kind == "trick":
-            top = None
-            continue
-        s = e.by
-        if top is not None and s != seat and not top[3] and top[0].bit_count() == 1:
-            follows[s] += 1
-            if kind == "pass":
-                if any(k > top[2] for k in after[i]):
-                    odd[s] += 1
-            else:
-                mv = rules.move_of_codes(e.played)
-                if (
-                    mv is not None
-                    and mv[0].bit_count() == 1
-                    and any(top[2] < (k if k >= 0 else -k - 1) < mv[2] for k in after[i])
-                ):
-                    odd[s] += 1
-        if kind == "play":
-            top = rules.move_of_codes(e.played)
-    out = [0.0] * n
-    for s in range(n):
-        if s != seat:
-            odds = ODD_PRIOR * ODD_LR ** odd[s] * PLAIN_LR ** (follows[s] - odd[s])
-            out[s] = ODD_EPS_MAX * odds / (1.0 + odds)
-    return out
 
 
 # ---------------------------------------------------------------------------------------
