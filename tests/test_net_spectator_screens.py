@@ -17,6 +17,7 @@ import threading
 
 import pytest
 from net_helpers import PLAYERS, join, live_server, play_moves, remote_table
+from textual.widgets import Static
 from ui_helpers import WAIT_S, flat, region_text, screen_lines, screen_text, wait_for
 
 from twos_tui.play.net.client import RemoteSeatView, TableClient
@@ -439,5 +440,91 @@ async def test_a_spectators_tip_is_a_note_that_does_not_cover_the_table(tmp_path
         finally:
             playing.cancel()
             await asyncio.gather(playing, return_exceptions=True)
+            await bot.close()
+            await asyncio.to_thread(view.close)
+
+
+def trick_numbers(view: RemoteSeatView) -> list[int]:
+    """The numbers of the tricks the log says were won, oldest first."""
+    return [int(m.group(1)) for e in view.history if (m := re.search(r"wins trick (\d+)", e.text))]
+
+
+@pytest.mark.slow
+async def test_a_spectators_last_trick_names_the_trick_the_log_names(tmp_path, monkeypatch):
+    """The last-trick view on a spectator's screen, opened right after a trick is won,
+    shows the trick the log names; the table plays on while it is open (the players do
+    not wait for a spectator), and when the log names the next tricks won, the open view
+    shows the newest of them, not the one it was opened on (it lagged behind the log)."""
+    from twos_tui.ui.screens.dialogs import InfoDialog
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos-tricks", seed=3, kinds=["remote", "ai", "ai", "ai"], autosave=False)
+    g = table.game
+    async with live_server() as server:
+        server.add(table)
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Eve", False, watch=True
+        )
+        app = make_app(autosave=False, ai_pause=None)
+        app.on_start = lambda: app.start_session(joined_view(view))
+        bot = await join(server, table, "Ana")
+        playing: asyncio.Future | None = None
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:
+                await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+                log = screen.query_one(PlayLog)
+
+                def logged() -> list[int]:
+                    """The tricks the log panel on the screen says were won."""
+                    return [
+                        int(m.group(1))
+                        for e in log.entries
+                        if (m := re.search(r"wins trick (\d+)", e.plain))
+                    ]
+
+                async def bot_plays(moves: int) -> None:
+                    """The bot plays ``moves`` moves; the AI seats play on until the
+                    bot's turn comes again, and the spectator has every move."""
+                    nonlocal playing
+                    playing = asyncio.ensure_future(play_moves(bot, moves))
+                    await wait_until(
+                        pilot,
+                        lambda: (
+                            playing.done()
+                            and bot.seat in g.to_act()
+                            and view.action_count == len(g.actions)
+                        ),
+                        "the table at the bot's turn",
+                    )
+
+                await bot_plays(2)
+                await wait_until(pilot, lambda: logged() == trick_numbers(view) != [], "the log")
+                first = logged()[-1]
+                await pilot.press("t")
+                await wait_until(pilot, lambda: isinstance(app.screen, InfoDialog), "the view")
+                dialog = app.screen
+
+                def shown() -> str:
+                    return flat(str(dialog.query_one("#info-body", Static).render()))
+
+                assert f"Trick {first}" in shown() and f"wins trick {first}" in shown()
+                # the table plays on under the open view
+                await bot_plays(2)
+                await wait_until(
+                    pilot, lambda: logged() == trick_numbers(view), "the log behind the view"
+                )
+                newest = logged()[-1]
+                assert newest >= first + 2 and app.screen is dialog
+                await wait_until(
+                    pilot, lambda: f"Trick {newest}" in shown(), f"the view to show trick {newest}"
+                )
+                assert f"wins trick {newest}" in shown() and f"Trick {first}" not in shown()
+                await pilot.press("escape")
+                await wait_until(pilot, lambda: app.screen is screen, "the table again")
+        finally:
+            if playing is not None:
+                playing.cancel()
+                await asyncio.gather(playing, return_exceptions=True)
             await bot.close()
             await asyncio.to_thread(view.close)

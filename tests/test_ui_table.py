@@ -181,6 +181,39 @@ async def test_last_trick_key_shows_the_last_trick():
         await wait_for_screen(pilot, TableScreen, "the table again")
 
 
+async def test_an_open_last_trick_view_follows_the_ai_at_a_local_table():
+    """At a table against the AI, the last-trick view open while the AI seats finish a
+    trick stays true: it then shows that trick, the one the log names, not the one it
+    was opened on."""
+    from twos_tui.ui.screens.dialogs import InfoDialog
+
+    session = session_at("twos-tricks", 1, trick_just_won)
+    g = session.game
+    first = g.last_trick["number"]
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_human(pilot)
+        await pilot.press("t")
+        await wait_for_screen(pilot, InfoDialog, "the last trick")
+        dialog = app.screen
+
+        def shown() -> str:
+            return flat(str(dialog.query_one("#info-body").render()))
+
+        assert f"Trick {first}" in shown()
+        # your lead is made as the table makes it (the view is open over the table),
+        # and the AI seats play the trick out under the open view
+        screen.table.act(0, g.legal_actions(0)[0])
+        screen.after_change()
+        await wait_for(pilot, lambda: g.last_trick["number"] == first + 1, "the trick won")
+        await wait_for(pilot, lambda: f"Trick {first + 1}" in shown(), "the view to follow")
+        newest = [e for e in g.history if e.get("kind") == "trick"][-1]["text"]
+        assert f"wins trick {first + 1}" in newest and newest in shown()
+        assert app.screen is dialog
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, "the table again")
+
+
 # ---------------------------------------------------------------------------------------
 # 3. the log keeps up with the table, shows several lines, ends on the newest after resize
 # ---------------------------------------------------------------------------------------

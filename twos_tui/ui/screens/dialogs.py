@@ -451,6 +451,15 @@ class InfoDialog(ModalScreen[None]):
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.height)
 
+    def show_body(self, body: Text) -> None:
+        """Show ``body`` in place of the text shown (a view that follows the table)."""
+        self.body = body
+        for static in self.query("#info-body").results(Static):
+            static.update(body)
+        if self.scroll_to_end:
+            for scroll in self.query("#info-scroll"):
+                scroll.scroll_end(animate=False)
+
     def _fit(self, height: int) -> None:
         """The text scrolls in what the window leaves it, so that its last line and the
         Close button are always on screen (a fixed height cut them off at 80x24)."""

@@ -403,6 +403,7 @@ class TableScreen(SizeGuard, Screen):
         render_score(self, public)
         render_log(self, public)
         self._render_hand(view)
+        self.views.follow_last_trick()  # an open last-trick view shows the newest one
         # Every panel above may have changed: have the screen lay out and repaint all of
         # it in its next frame, rather than over two or three frames one panel at a time
         # (the widgets ask for their own repaints; this asks for one layout pass).

@@ -11,6 +11,7 @@ from ..typed_app import twos_app
 from ..widgets import PlayLog
 
 if TYPE_CHECKING:
+    from .dialogs import InfoDialog
     from .table import TableScreen
 
 
@@ -19,6 +20,8 @@ class TableViews:
 
     def __init__(self, screen: TableScreen) -> None:
         self.screen = screen
+        #: the last-trick view opened from the table while it is up (it follows play)
+        self.open_trick: InfoDialog | None = None
 
     def help(self) -> None:
         from .help import HelpScreen
@@ -46,7 +49,27 @@ class TableViews:
             word = screen.game.deal_word
             screen.show_message(f"No {screen.trick_word} has been finished yet this {word}.", "")
             return
+        self.open_trick = dialog
         screen.app.push_screen(dialog)
+
+    def follow_last_trick(self) -> None:
+        """The last-trick view opened from the table stays true while it is up: the
+        table plays on under it (a spectator's or a remote player's table, or the AI's
+        moves), so when another trick (2v1: hand) is finished it shows that one, as the
+        log does. (Until the next one is finished, the one shown is still the last.)"""
+        dialog = self.open_trick
+        if dialog is None:
+            return
+        if not dialog.is_attached:
+            self.open_trick = None  # closed
+            return
+        screen = self.screen
+        view = screen.table_view()
+        if view.obs is None:
+            return  # a hot-seat table hidden between its players: nothing is redrawn
+        text = type(screen.board).last_trick(view)
+        if text is not None and text.plain != dialog.body.plain:
+            dialog.show_body(text)
 
     def last_trick_dialog(self) -> Any:
         """The last-trick view (an :class:`InfoDialog`), or None before the first trick
