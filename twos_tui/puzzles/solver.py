@@ -202,6 +202,9 @@ def clone(g: Game) -> Game:
             d[k] = dict(v)  # (last_hand: its values are replaced, never changed in place)
         elif isinstance(v, set):
             d[k] = set(v)
+    core = d.get("core")
+    if core is not None and hasattr(core, "copy"):  # 2v1: its state is its integer core
+        d["core"] = core.copy()
     return new
 
 
@@ -298,9 +301,10 @@ def hidden_slots(g: Game, seat: int) -> dict[str, list[list[str]]]:
     slots["hands"] = [[] if i == seat else list(h) for i, h in enumerate(hands)]
     if d.get("out_of_play"):
         slots["out_of_play"] = [list(d["out_of_play"])]
-    if "duo_discards" in d:
+    discards = getattr(g, "duo_discards", None)  # (2v1: a view of its core's state)
+    if discards is not None:
         slots["duo_discards"] = [
-            [c] if c is not None and i != seat else [] for i, c in enumerate(d["duo_discards"])
+            [c] if c is not None and i != seat else [] for i, c in enumerate(discards)
         ]
     return slots
 
@@ -349,7 +353,10 @@ def worlds(g: Game, seat: int, limit: int = MAX_WORLDS) -> list[Game]:
             elif k == "out_of_play":
                 d["out_of_play"] = w.sort_cards(cards)
             elif k == "duo_discards" and cards:
-                d["duo_discards"][i] = cards[0]
+                if hasattr(w, "set_duo_discard"):  # 2v1 over its integer core
+                    w.set_duo_discard(i, cards[0])
+                else:
+                    d["duo_discards"][i] = cards[0]
         out.append(w)
     return out
 
@@ -371,16 +378,16 @@ class Searcher:
     # the value at an end, or None while the play goes on
     def terminal(self, g: Game, turns_used: int) -> int | None:
         kind = self.goal.kind
-        d = g.__dict__
         if kind == "out":
             if g.deal_over:
-                return 1 if not d["hands"][self.seat] else 0
+                return 1 if not g.hands[self.seat] else 0  # type: ignore[attr-defined]
             if self.goal.turns is not None and turns_used >= self.goal.turns:
                 return 0
             return None
         if kind == "bid":
             if g.deal_over:
-                return 1 if d["hands_won"][0] == d["bid"] else 0
+                won = g.hands_won  # type: ignore[attr-defined]
+                return 1 if won[0] == g.bid else 0  # type: ignore[attr-defined]
             return None
         if not g.deal_over and (g.trick or any(g.hands)):  # type: ignore[attr-defined]
             return None

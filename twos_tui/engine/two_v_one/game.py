@@ -19,7 +19,7 @@ from ..protocol import Action, Decision, Game, OptionSpec
 from ..words import says
 from . import codec, view
 from .bidding import BidPhase, RaisePhase
-from .core import ACTIONS, ALL, CODES, KNOWN, NCARDS, RoundSim, bits, mask_of
+from .core import ACTIONS, ALL, CODES, INDEX, KNOWN, NCARDS, RoundSim, bits, mask_of
 from .deck import (
     CARDS,
     DEAL_SIZE,
@@ -141,6 +141,14 @@ class TwoVOneGame(Game):
     @property
     def phase(self) -> str:
         return self.core.phase
+
+    def set_hand(self, seat: int, cards: list[str]) -> None:
+        """(The puzzle solver's worlds) ``seat`` holds ``cards``."""
+        self.core.hands[seat] = mask_of(cards)
+
+    def set_duo_discard(self, seat: int, card: str) -> None:
+        """(The puzzle solver's worlds) ``seat``'s face-down discard is ``card``."""
+        self.core.discards[seat] = INDEX[card]
 
     @property
     def hands(self) -> list[list[str]]:
