@@ -45,3 +45,21 @@ def assert_leads_match_brute_force(g, rng, hands: int = 12, sizes=(1, 2, 3, 5)) 
                 if x:
                     brute.add((x.cards, x.kind, x.key))
         assert got == brute
+
+
+def record_corpus_tool():
+    """``tools/record_corpus.py`` as a module (loaded once): the frozen corpus's reader."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    name = "record_corpus"
+    if name in sys.modules:
+        return sys.modules[name]
+    path = Path(__file__).resolve().parent.parent / "tools" / "record_corpus.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

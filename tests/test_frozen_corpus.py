@@ -9,17 +9,15 @@ of behaviour only (CONTRIBUTING.md, "The frozen behaviour corpus")."""
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import random
 import shutil
-import sys
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from engine_helpers import record_corpus_tool
 
 from twos_tui.engine import VARIANT_IDS, variant_class
 
@@ -27,16 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAVES = ROOT / "tests" / "corpus" / "saves"
 
 
-def _tool() -> ModuleType:
-    name = "record_corpus"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / "record_corpus.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+_tool = record_corpus_tool
 
 
 rc = _tool()

@@ -6,15 +6,13 @@ makes those the matches were played with."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from engine_helpers import record_corpus_tool
 
 from twos_tui.engine import new_game
 from twos_tui.engine.protocol import Action, deal_seed
@@ -27,16 +25,7 @@ from twos_tui.engine.tricks.state import TricksState
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _record_corpus() -> ModuleType:
-    name = "record_corpus"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / "record_corpus.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+_record_corpus = record_corpus_tool
 
 
 @cache
