@@ -28,10 +28,12 @@ SEEDS = (0, 1, 6, 7, 8, 13, 25, 30)
 #: observation gained ``deal_scores`` (issue 16); all three again for issue 23's per-deal
 #: shuffles and the seeds above (deal 1 of every seed is dealt as before); "view" again
 #: when the exchange's status named three players "Ada, Bram and Cleo" (was "Ada and Bram
-#: and Cleo"), with the words of engine/words.py
+#: and Cleo"), with the words of engine/words.py; "view" again when it was taken with the
+#: keys sorted (issue 28: the observation is the typed view's JSON, whose log lines list
+#: their keys in one order) — the same digest from the code before and after that change
 GOLDEN = {
     "state": "36cd0ba1335cb9f4e23c6f1626ce8263b3be0e8dcf2c6960231173c1256e451c",
-    "view": "453ba43ab7bb2ed7ce28abfa4af138c1788b1c4134b4592209468a3544b1dd31",
+    "view": "ef06f894a15c9283c9badb60bdd6aa6a153b6cd46e4eece9274036a379dcbb3a",
     "reasons": "2e50825a9fadf3bb173ca7f5f682dfc1d8290e2f5a89732809a28bab9b745e87",
 }
 
@@ -53,6 +55,13 @@ def _dump(x: object) -> bytes:
     return json.dumps(x, ensure_ascii=False, allow_nan=False).encode()
 
 
+def _dump_view(x: object) -> bytes:
+    """An observation's bytes, keys sorted: the keys inside its objects (a log line's)
+    are in the typed view's order since the view is what the game builds (issue 28), and
+    the order of a JSON object's keys is no part of the game."""
+    return json.dumps(x, ensure_ascii=False, allow_nan=False, sort_keys=True).encode()
+
+
 def digests(seeds=SEEDS) -> dict[str, str]:
     state, view, reasons = hashlib.sha256(), hashlib.sha256(), hashlib.sha256()
     playoffs = 0
@@ -64,7 +73,7 @@ def digests(seeds=SEEDS) -> dict[str, str]:
             if g.deal_over:
                 g.next_deal()
             for s in range(g.players):
-                view.update(_dump(g.observation(s)))
+                view.update(_dump_view(g.observation(s)))
                 d = g.decision(s)
                 view.update(_dump(d.to_json() if d is not None else None))
                 view.update(_dump([a.to_json() for a in g.legal_actions(s)]))
@@ -82,7 +91,7 @@ def digests(seeds=SEEDS) -> dict[str, str]:
             moves += 1
             assert moves < 5_000
         for s in range(g.players):
-            view.update(_dump(g.observation(s)))
+            view.update(_dump_view(g.observation(s)))
         back = load_game(json.loads(json.dumps(g.to_json())))
         assert _dump(back.to_json()) == _dump(g.to_json())
         assert _dump(g.replay().to_json()) == _dump(g.to_json())

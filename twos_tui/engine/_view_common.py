@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ._view_json import (
     JsonObj,
@@ -24,6 +24,7 @@ from ._view_json import (
 
 Cards = tuple[str, ...]
 SeatCard = tuple[int, str]
+T = TypeVar("T")
 
 
 # ----- the parts every family shares ------------------------------------------------------
@@ -308,3 +309,86 @@ def need(o: JsonObj, keys: tuple[str, ...], public: bool) -> None:
         for k in keys:
             if k not in o:
                 raise ViewError(f"observation.{k} is missing")
+
+
+# ----- the views a game builds from its own state (trusted: no field checks) -------------
+def log_line(d: Mapping[str, Any]) -> LogLine:
+    """The typed line of one of a game's own log entries (:meth:`LogLine.from_json`
+    without the checks: the engine wrote it)."""
+    g = d.get
+    cards = g("cards")
+    lone = g("lone_cards")
+    duo = g("duo_cards")
+    return LogLine(
+        g("seat"),
+        d["text"],
+        g("deal"),
+        g("kind"),
+        None if cards is None else tuple(cards),
+        g("combo"),
+        g("bomb"),
+        g("card"),
+        g("winner"),
+        g("bid"),
+        g("hand"),
+        g("lone_value"),
+        g("duo_value"),
+        None if lone is None else tuple(lone),
+        None if duo is None else tuple((p[0], p[1]) for p in duo),
+        g("anchor"),
+    )
+
+
+class Mirror(Generic[T]):
+    """The typed copy of a list a game only appends to (its log, the trick, the score
+    sheet), kept up as the list grows: each entry is made once, not once per view.
+
+    The list may be replaced or cleared (a new trick, a loaded game): the copy starts
+    again when the list is shorter than what was copied or its first or last copied
+    entry is no longer the same object (entries are never edited in place). ``make``
+    may return ``None`` to leave an entry out (the table shows the plays of a trick, not
+    its passes)."""
+
+    __slots__ = ("_make", "_out", "_seen", "_tuple")
+
+    def __init__(self, make: Callable[[Any], T | None]) -> None:
+        self._make = make
+        self._seen: list[object] = []  #: the entries copied so far (the list's, as they are)
+        self._out: list[T] = []
+        self._tuple: tuple[T, ...] = ()
+
+    def of(self, src: Sequence[Any]) -> tuple[T, ...]:
+        seen = self._seen
+        n = len(seen)
+        if n > len(src) or (n and (src[n - 1] is not seen[n - 1] or src[0] is not seen[0])):
+            seen.clear()
+            self._out.clear()
+            self._tuple = ()
+            n = 0
+        if n == len(src):
+            return self._tuple
+        make = self._make
+        out = self._out
+        for d in src[n:]:
+            seen.append(d)
+            t = make(d)
+            if t is not None:
+                out.append(t)
+        self._tuple = tuple(out)
+        return self._tuple
+
+
+def deal_score_of(r: Any) -> DealScore:
+    """The score sheet's line of a :class:`~.protocol.DealResult`."""
+    return DealScore(r.deal_number, tuple(r.changes), tuple(r.totals))
+
+
+class ViewCache:
+    """What a game keeps between views: the typed copies of its log and score sheet
+    (each family adds its own mirrors)."""
+
+    __slots__ = ("history", "scores")
+
+    def __init__(self) -> None:
+        self.history: Mirror[LogLine] = Mirror(log_line)
+        self.scores: Mirror[DealScore] = Mirror(deal_score_of)

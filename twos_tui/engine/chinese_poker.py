@@ -48,8 +48,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, ClassVar, cast
 
+from ._view_climbing import HandChoice
 from .cards import display_cards
-from .climbing import Combination, Slot, describe_kind, show_combo
+from .climbing import Combination, Slot, ViewKeys, describe_kind, show_combo
 from .observation import ChinesePokerObservation
 from .poker_hands import (
     CODE_BIT,
@@ -389,14 +390,23 @@ class ChinesePokerGame(PokerClimbingGame):
         return hidden
 
     def observation(self, seat: int) -> ChinesePokerObservation:
-        # the climbing view, extended in place with the keys of this game
-        obs = cast(ChinesePokerObservation, super().observation(seat))
-        obs["phase"] = self.phase
-        if self.phase == "choose":
-            obs["hand_choice"] = {"chooser": self.chooser, "letters": sorted(self.offered)}
-            if seat == self.chooser:
-                obs["offered_hands"] = {L: list(cs) for L, cs in sorted(self.offered.items())}
-        return obs
+        return cast(ChinesePokerObservation, self._view(seat).to_json())
+
+    def _view_keys(self, seat: int) -> ViewKeys:
+        if self.phase != "choose":
+            return (None, None, self.phase, None, None)
+        offered = (
+            {L: tuple(cs) for L, cs in sorted(self.offered.items())}
+            if seat == self.chooser
+            else None
+        )
+        return (
+            None,
+            None,
+            self.phase,
+            HandChoice(self.chooser, tuple(sorted(self.offered))),
+            offered,
+        )
 
     # ----- scoring ---------------------------------------------------------------------
     def penalty_for(self, left: int) -> int:

@@ -20,13 +20,18 @@ A variant subclasses :class:`ClimbingGame` and supplies:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Self, cast
 
+from ._view_climbing import ClimbingLastTrick as ClimbingLastTrick_
+from ._view_climbing import ClimbingView, HandChoice, TopPlay
+from ._view_climbing import TrickMove as TrickMoveView
+from ._view_common import Mirror, ViewCache
+from ._view_common import TableEntry as TableEntryView
 from .cards import CardError, display, display_cards, parse_card
-from .observation import ClimbingLastTrick, ClimbingObservation, TableEntry, TrickMove
+from .observation import ClimbingLastTrick, ClimbingObservation, TrickMove
 from .protocol import PASS, Action, Choice, DealResult, Decision, Game
 from .sim.core import Move, beats, next_to_act
 from .words import says, whose
@@ -132,6 +137,8 @@ class ClimbingGame(Game):
     }
     #: (seat, cards, codes, combo) of the last check
     _checked: tuple[int, tuple[str, ...], tuple[str, ...], Combination] | None = None
+    #: what the views keep between calls (:meth:`_view`)
+    _vc: _ClimbingCache | None = None
     #: penalty per deal unless the subclass scores otherwise
     low_score_wins: bool = True
     #: ``deal_cards`` already leaves every hand sorted by ``card_sort_key``
@@ -486,56 +493,74 @@ class ClimbingGame(Game):
         return tags
 
     def observation(self, seat: int) -> ClimbingObservation:
-        table: list[TableEntry] = [
-            {"seat": p["seat"], "cards": p["cards"], "kind": p["kind"]}
-            for p in self.trick
-            if not p.get("pass")
-        ]
-        obs: ClimbingObservation = {
-            "variant": self.variant_id,
-            "family": self.family,
-            "seat": seat,
-            "players": self.players,
-            "names": list(self.names),
-            "hand": list(self.hands[seat]),
-            "hand_counts": [len(h) for h in self.hands],
-            "to_act": list(self.to_act()),
-            "dealer": self.dealer,
-            "deal_number": self.deal_number,
-            "totals": list(self.totals),
-            "table": table,
-            "trick": [p.copy() for p in self.trick],
-            "top": (
-                {
-                    "seat": self.top_seat,
-                    "cards": list(shown_order(self.top.kind, self.top.cards)),
-                    "kind": self.top.kind,
-                }
-                if self.top
+        """The JSON form of :meth:`_view` (what the corpus records and the network
+        sends)."""
+        return cast(ClimbingObservation, self._view(seat).to_json())
+
+    def _view_keys(self, seat: int) -> ViewKeys:
+        """A variant's own keys of ``seat``'s view: ``(bomb_order, score_label, phase,
+        hand_choice, offered_hands)``, ``None`` where the variant has none."""
+        return _NO_KEYS
+
+    def _view(self, seat: int) -> ClimbingView:
+        """``seat``'s typed view, built from the state (the trick, the log and the
+        score sheet copied once an entry, as they grow)."""
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = _ClimbingCache()
+        top = self.top
+        if top is None:
+            top_view = None
+        elif vc.top_of is top and vc.top_seat == self.top_seat:
+            top_view = vc.top
+        else:
+            top_view = vc.top = TopPlay(self.top_seat, shown_order(top.kind, top.cards), top.kind)
+            vc.top_of, vc.top_seat = top, self.top_seat
+        lt = self.last_trick
+        if lt is None:
+            last = None
+        elif vc.last_of is lt:
+            last = vc.last
+        else:
+            last = vc.last = ClimbingLastTrick_(tuple(map(_trick_move, lt["plays"])), lt["winner"])
+            vc.last_of = lt
+        n = self.players
+        bomb_order, score_label, phase, hand_choice, offered = self._view_keys(seat)
+        return ClimbingView(
+            variant=self.variant_id,
+            family=self.family,
+            seat=seat,
+            players=n,
+            names=tuple(self.names),
+            hand=tuple(self.hands[seat]),
+            hand_counts=tuple(map(len, self.hands)),
+            to_act=self.to_act(),
+            dealer=self.dealer,
+            deal_number=self.deal_number,
+            totals=tuple(self.totals),
+            table=vc.table.of(self.trick),
+            seat_tags=tuple(tuple(self.seat_tags(i)) for i in range(n)),
+            history=vc.history.of(self.history),
+            status=self.status_line(),
+            deal_over=self.deal_over,
+            match_over=self.match_over,
+            options=dict(self.options),
+            deal_scores=vc.scores.of(self.results),
+            trick=vc.trick.of(self.trick),
+            top=top_view,
+            required_card=self.required_card,
+            last_trick=last,
+            hands_left=(
+                tuple(tuple(self.sort_cards(list(h))) for h in self.hands)
+                if self.deal_over
                 else None
             ),
-            "required_card": self.required_card,
-            "last_trick": (
-                None
-                if self.last_trick is None
-                else {
-                    "plays": [p.copy() for p in self.last_trick["plays"]],
-                    "winner": self.last_trick["winner"],
-                }
-            ),
-            "seat_tags": [self.seat_tags(i) for i in range(self.players)],
-            "history": [h.copy() for h in self.history],
-            "status": self.status_line(),
-            "deal_over": self.deal_over,
-            "match_over": self.match_over,
-            "options": dict(self.options),
-            "deal_scores": self.deal_scores(),
-        }
-        if self.deal_over:
-            # the deal is over: the cards each seat still held are counted openly (never
-            # before: until then a seat sees only its own hand)
-            obs["hands_left"] = [self.sort_cards(list(h)) for h in self.hands]
-        return obs
+            bomb_order=bomb_order,
+            score_label=score_label,
+            phase=phase,
+            hand_choice=hand_choice,
+            offered_hands=offered,
+        )
 
     # ----- JSON -----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -604,3 +629,43 @@ class ClimbingGame(Game):
 
         super().validate_json(data)
         validate_climbing(cls, data, [], False)
+
+
+#: a variant's own keys of a view (see :meth:`ClimbingGame._view_keys`)
+ViewKeys = tuple[
+    tuple[str, ...] | None,
+    str | None,
+    str | None,
+    HandChoice | None,
+    Mapping[str, tuple[str, ...]] | None,
+]
+_NO_KEYS: ViewKeys = (None, None, None, None, None)
+
+
+def _trick_move(d: TrickMove) -> TrickMoveView:
+    cards = d.get("cards")
+    return TrickMoveView(
+        d["seat"], None if cards is None else tuple(cards), d.get("kind"), d.get("pass", False)
+    )
+
+
+def _table_entry(d: TrickMove) -> TableEntryView | None:
+    if d.get("pass"):
+        return None
+    return TableEntryView(d["seat"], tuple(d["cards"]), None, d["kind"])
+
+
+class _ClimbingCache(ViewCache):
+    """A climbing game's copies between views (see :class:`~._view_common.ViewCache`)."""
+
+    __slots__ = ("last", "last_of", "table", "top", "top_of", "top_seat", "trick")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trick: Mirror[TrickMoveView] = Mirror(_trick_move)
+        self.table: Mirror[TableEntryView] = Mirror(_table_entry)
+        self.top: TopPlay | None = None
+        self.top_of: object = None
+        self.top_seat: int | None = None
+        self.last: ClimbingLastTrick_ | None = None
+        self.last_of: object = None

@@ -38,7 +38,7 @@ class Observer(Generic[V]):
     def observe(self, game: Game, seat: int) -> V:
         """``seat``'s view of ``game``."""
         self._mine(game.variant_id)
-        return self.view.from_json(game.observation(seat))
+        return cast(V, game._view(seat))
 
     def from_json(self, d: Any, public: bool = False) -> V:
         """The view of an observation's JSON (a host's message, a saved position); a
@@ -75,8 +75,8 @@ class Observable:
 
 
 def observe(game: Game, seat: int) -> AnyView:
-    """``seat``'s typed view of ``game`` (by its family's observer)."""
-    return view_class(game.variant_id).from_json(game.observation(seat))
+    """``seat``'s typed view of ``game`` (built by its family's shell from its state)."""
+    return game._view(seat)
 
 
 def as_view(obs: ObsIn) -> AnyView:

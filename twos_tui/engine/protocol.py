@@ -49,8 +49,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self, Unpack, cast
 
 from .cards import CardFace, standard_face
-from .observation import DealScore, LogEntry, LogExtras, Observation
+from .observation import LogEntry, LogExtras, Observation
 from .observer import Observable
+from .views import AnyView
 from .words import names_text, whom
 
 
@@ -522,6 +523,11 @@ class Game(Observable, ABC):
         """
 
     @abstractmethod
+    def _view(self, seat: int) -> AnyView:
+        """``seat``'s typed view (:meth:`observe`), built from the state by each family;
+        :meth:`observation` is its JSON."""
+
+    @abstractmethod
     def next_deal(self) -> None:
         """Start the next deal after ``deal_over`` (not after ``match_over``). Each variant
         calls :meth:`reseed_for_next_deal` first: every deal after the first is shuffled
@@ -568,14 +574,6 @@ class Game(Observable, ABC):
     @property
     def last_result(self) -> DealResult | None:
         return self.results[-1] if self.results else None
-
-    def deal_scores(self) -> list[DealScore]:
-        """Every finished deal's change and the totals after it, per seat (public: the
-        score sheet of the match so far, for the observation's ``deal_scores``)."""
-        return [
-            {"deal": r.deal_number, "changes": list(r.changes), "totals": list(r.totals)}
-            for r in self.results
-        ]
 
     def match_winners(self) -> list[int]:
         """The seats that won the match (when ``match_over``)."""

@@ -62,7 +62,7 @@ from .cards import (
     display_cards,
     parse_card,
 )
-from .climbing import ClimbingGame, Combination, Slot, describe_kind, show_combo
+from .climbing import ClimbingGame, Combination, Slot, ViewKeys, describe_kind, show_combo
 from .observation import TwosObservation
 from .protocol import PASS, Action, DealResult, OptionSpec
 from .sim import rules_for
@@ -615,8 +615,7 @@ class TwosGame(ClimbingGame):
 
     # ----- observations -----------------------------------------------------------------
     def observation(self, seat: int) -> TwosObservation:
-        return {
-            **super().observation(seat),
-            "bomb_order": self.bomb_order_text(),
-            "score_label": self.score_label,
-        }
+        return cast(TwosObservation, self._view(seat).to_json())
+
+    def _view_keys(self, seat: int) -> ViewKeys:
+        return (tuple(self.bomb_order_text()), self.score_label, None, None, None)

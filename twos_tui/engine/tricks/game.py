@@ -16,6 +16,9 @@ import functools
 from collections.abc import Iterable
 from typing import Any, ClassVar, Self, cast
 
+from .._view_common import TableEntry as TableEntryView
+from .._view_common import ViewCache
+from .._view_tricks import TrickLastView, TricksView
 from ..cards import (
     HIDDEN,
     SUIT_GLYPH,
@@ -29,7 +32,7 @@ from ..cards import (
     rank_of,
     standard_face,
 )
-from ..observation import LastTrickView, LogEntry, TableEntry, TwosTricksObservation
+from ..observation import LastTrickView, LogEntry, TwosTricksObservation
 from ..protocol import Action, DealResult, Decision, Game, OptionSpec
 from ..words import says, whom
 from ..words import verb as verb_of
@@ -93,6 +96,8 @@ class TwosTricksGame(Game):
     default_players: ClassVar[int] = 4
     low_score_wins: bool = False
     score_label: str = "Points"
+    #: what the views keep between calls (:meth:`_view`)
+    _vc: _TricksCache | None = None
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {"play": (True, None)}
 
     @classmethod
@@ -443,66 +448,80 @@ class TwosTricksGame(Game):
         return kept
 
     def observation(self, seat: int) -> TwosTricksObservation:
+        """The JSON form of :meth:`_view`."""
+        return cast(TwosTricksObservation, self._view(seat).to_json())
+
+    def _view(self, seat: int) -> TricksView:
+        """``seat``'s typed view, built from the core's state (the log and the score
+        sheet copied once an entry, as they grow)."""
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = _TricksCache()
         n = self.players
         c = self.core
         leader = c.leader
         over = self.deal_over or self.match_over
-        trick: list[list[int | str]] = []
-        table: list[TableEntry] = []
+        trick: list[tuple[int, str]] = []
+        table: list[TableEntryView] = []
         by_seat: list[str | None] = [None] * n
         for i, x in enumerate(c.trick):
             s, code = (leader + i) % n, CODES[x]
-            trick.append([s, code])
-            table.append({"seat": s, "cards": [code], "label": "led" if i == 0 else ""})
+            trick.append((s, code))
+            table.append(TableEntryView(s, (code,), "led" if i == 0 else ""))
             by_seat[s] = code
         led = SUITS[c.trick[0] // 13] if c.trick else None
-        tags: list[list[str]] = [[] for _ in range(n)]
-        tags[self.dealer].append("dealer")
+        tags: list[tuple[str, ...]] = [()] * n
+        tags[self.dealer] = ("dealer",)
         if not self.deal_over:
-            tags[leader].append("leads")
+            tags[leader] = (*tags[leader], "leads")
         lt = self.last_trick
-        return {
-            "variant": self.variant_id,
-            "family": self.family,
-            "seat": seat,
-            "players": n,
-            "names": list(self.names),
-            "hand": codes_of(c.hands[seat]),
-            "hand_counts": [h.bit_count() for h in c.hands],
-            "to_act": [] if over else [c.current],
-            "dealer": self.dealer,
-            "deal_number": self.deal_number,
-            "totals": list(self.totals),
-            "table": table,
-            "seat_tags": tags,
-            "history": list(map(dict.copy, self._deal_history())),  # type: ignore[arg-type]
-            "status": self.status_line(),
-            "deal_over": self.deal_over,
-            "match_over": self.match_over,
-            "options": dict(self.options),
-            "deal_scores": self.deal_scores(),
-            # trick keys
-            "leader": leader,
-            "led_suit": led,
-            "led_suit_glyph": SUIT_GLYPH[led] if led else None,
-            "trick": trick,
-            "trick_by_seat": by_seat,
-            "trick_number": c.trick_number,
-            "tricks_taken": c.tricks_taken[:],
-            "points": c.points[:],
-            "honours": c.honours[:],
-            "catch_points": c.catches[:],
-            "last_trick": (
-                None
-                if lt is None
-                else {
-                    **lt,
-                    "plays": [list(p) for p in lt["plays"]],
-                    "catches": [list(x) for x in lt["catches"]],
-                }
-            ),
-            "played": codes_of(c.played),
-        }
+        if lt is None:
+            last = None
+        elif vc.last_of is lt:
+            last = vc.last
+        else:
+            last = vc.last = TrickLastView(
+                lt["number"],
+                tuple((cast(int, p[0]), cast(str, p[1])) for p in lt["plays"]),
+                lt["winner"],
+                lt["winning_card"],
+                lt["honours"],
+                tuple((x[0], x[1], x[2]) for x in lt["catches"]),
+            )
+            vc.last_of = lt
+        return TricksView(
+            variant=self.variant_id,
+            family=self.family,
+            seat=seat,
+            players=n,
+            names=tuple(self.names),
+            hand=tuple(codes_of(c.hands[seat])),
+            hand_counts=tuple(h.bit_count() for h in c.hands),
+            to_act=() if over else (c.current,),
+            dealer=self.dealer,
+            deal_number=self.deal_number,
+            totals=tuple(self.totals),
+            table=tuple(table),
+            seat_tags=tuple(tags),
+            history=vc.history.of(self._deal_history()),
+            status=self.status_line(),
+            deal_over=self.deal_over,
+            match_over=self.match_over,
+            options=dict(self.options),
+            deal_scores=vc.scores.of(self.results),
+            leader=leader,
+            led_suit=led,
+            led_suit_glyph=SUIT_GLYPH[led] if led else None,
+            trick=tuple(trick),
+            trick_by_seat=tuple(by_seat),
+            trick_number=c.trick_number,
+            tricks_taken=tuple(c.tricks_taken),
+            points=tuple(c.points),
+            honours=tuple(c.honours),
+            catch_points=tuple(c.catches),
+            last_trick=last,
+            played=tuple(codes_of(c.played)),
+        )
 
     # ----- search (the puzzle solver) --------------------------------------------------------
     def clone_for_search(self) -> Self:
@@ -517,6 +536,7 @@ class TwosTricksGame(Game):
         g.totals = self.totals[:]
         g.results = self.results[:]
         g._hcache = None
+        g._vc = None
         return g
 
     def search_key(self) -> tuple[object, ...]:
@@ -599,3 +619,14 @@ class TwosTricksGame(Game):
 
 
 __all__ = ["HAND_SIZE", "TRICKS_PER_DEAL", "TwosTricksGame", "playable", "resolve_trick"]
+
+
+class _TricksCache(ViewCache):
+    """A trick game's copies between views (see :class:`~.._view_common.ViewCache`)."""
+
+    __slots__ = ("last", "last_of")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last: TrickLastView | None = None
+        self.last_of: object = None

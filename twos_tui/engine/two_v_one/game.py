@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Self, TypedDict
 
+from .._view_two_v_one import TwoVOneView
 from ..cards import HIDDEN, CardFace, standard_face
 from ..observation import TwoVOneObservation
 from ..protocol import Action, Decision, Game, OptionSpec
@@ -69,6 +70,8 @@ class TwoVOneGame(Game):
     default_players: ClassVar[int] = 3
     low_score_wins: bool = False
     score_label: str = "Coins"
+    #: what the views keep between calls (:func:`.view.typed_view`)
+    _vc: view.ViewCopies | None = None
     deal_word: ClassVar[str] = "round"
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {
         "bid": (False, "int"),
@@ -375,6 +378,9 @@ class TwoVOneGame(Game):
 
     def observation(self, seat: int) -> TwoVOneObservation:
         return view.observation(self, seat)
+
+    def _view(self, seat: int) -> TwoVOneView:
+        return view.typed_view(self, seat)
 
     # ----- tests and tutorials ---------------------------------------------------------------
     def set_deal(self, hands: list[list[str]]) -> None:

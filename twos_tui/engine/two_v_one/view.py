@@ -4,9 +4,12 @@ its record."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from ..observation import LastHandView, TwoVOneObservation
+from .._view_common import LogLine, Mirror, ViewCache, log_line
+from .._view_common import TableEntry as TableEntryView
+from .._view_two_v_one import HandsWon, LastHandView, TwoVOneView
+from ..observation import TableEntry, TwoVOneObservation
 from ..words import says
 from .core import BID, CODES, DISCARD, EXCHANGE, bits
 from .deck import HANDS_PER_ROUND, card_suit
@@ -62,6 +65,43 @@ def _code(i: int) -> str | None:
 
 
 def observation(g: TwoVOneGame, seat: int) -> TwoVOneObservation:
+    """The JSON form of :func:`typed_view`."""
+    return cast(TwoVOneObservation, typed_view(g, seat).to_json())
+
+
+def _table_entry(d: TableEntry) -> TableEntryView:
+    return TableEntryView(d["seat"], tuple(d["cards"]), d.get("label"), d.get("kind"))
+
+
+class ViewCopies(ViewCache):
+    """A 2v1 game's copies between views: the log of the round shown (its lines and the
+    round's end lines of every round), the score sheet."""
+
+    __slots__ = ("deal",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.deal = -1
+
+    def round_log(self, g: TwoVOneGame) -> tuple[LogLine, ...]:
+        deal = g.deal_number
+        if self.deal != deal:
+            self.deal = deal
+            self.history = Mirror(
+                lambda h: (
+                    log_line(h)
+                    if h.get("deal") == deal or h.get("kind") in ("deal-end", "match-end")
+                    else None
+                )
+            )
+        return self.history.of(g.history)
+
+
+def typed_view(g: TwoVOneGame, seat: int) -> TwoVOneView:
+    """``seat``'s typed view, built from the core's state."""
+    vc = g._vc
+    if vc is None:
+        vc = g._vc = ViewCopies()
     n = g.players
     core = g.core
     phase = core.phase
@@ -69,75 +109,75 @@ def observation(g: TwoVOneGame, seat: int) -> TwoVOneObservation:
     last: LastHandView | None = None
     lh = g.last_hand
     if lh is not None:
-        last = {**lh, "duo": [list(x) for x in lh["duo"]], "lone": list(lh["lone"])}
-        if not lh["returned_public"] and seat != lone:
-            last["returned"] = None
-    deal = g.deal_number
-    history = [
-        h.copy()
-        for h in g.history
-        if h.get("deal") == deal or h.get("kind") in ("deal-end", "match-end")
-    ]
+        last = LastHandView(
+            lh["hand"],
+            tuple(lh["lone"]),
+            tuple((x[0], x[1]) for x in lh["duo"]),
+            lh["lone_value"],
+            lh["duo_value"],
+            lh["lone_reason"],
+            lh["duo_reason"],
+            lh["winner"],
+            lh["returned"] if lh["returned_public"] or seat == lone else None,
+            lh["returned_public"],
+        )
     pending = g.pending[seat]
-    hand_mask = core.hands[seat]
-    hand = [CODES[i] for i in bits(hand_mask)]
+    hand = tuple(CODES[i] for i in bits(core.hands[seat]))
     holder = core.holder() if phase in (BID, EXCHANGE) else -1
     up = core.up
     lead = _code(up)
-    blind = core.blind
-    bid = core.bid or None
     high_seat = core.high_seat
     keep_seat = core.keep_seat
-    acting = [] if g.deal_over or g.match_over else list(core.to_act())
-    totals = g.totals
-    return {
-        "variant": g.variant_id,
-        "family": g.family,
-        "seat": seat,
-        "players": n,
-        "names": list(g.names),
-        "hand": hand,
-        "hand_counts": [m.bit_count() for m in core.hands],
-        "to_act": acting,
-        "dealer": g.dealer,
-        "deal_number": deal,
-        "totals": list(totals),
-        "coins": list(totals),
-        "coins_to_win": g.options["coins_to_win"],
-        "table": g.RULES[phase].table(g, seat),
-        "seat_tags": [_tags(g, s, phase, holder) for s in range(n)],
-        "history": history,
-        "status": status_line(g),
-        "deal_over": g.deal_over,
-        "match_over": g.match_over,
-        "options": dict(g.options),
-        "deal_scores": g.deal_scores(),
-        # 2v1 keys
-        "phase": phase,
-        "bids": [list(b) for b in g.bids],
-        "high_bid": core.high_bid or None,
-        "high_seat": high_seat if high_seat >= 0 else None,
-        "rainbow_holder": holder if holder >= 0 else None,
-        "rainbow_passes": core.rainbow_passes,
-        "forced": core.forced(),
-        "eligible": list(g.eligible),
-        "playoff": g.playoff,
-        "lone": lone if lone >= 0 else None,
-        "bid": bid,
-        "duo": list(core.duo()) if lone >= 0 else [],
-        "hand_no": core.hand_no,
-        "hands_per_round": HANDS_PER_ROUND,
-        "hands_won": {"lone": core.won[0], "duo": core.won[1]},
-        "lead": lead,
-        "led_suit": card_suit(lead) if lead else None,
-        "blindfold": blind,
-        "my_choice": list(pending) if pending else None,
-        "my_discard": _code(core.discards[seat]),
-        "my_face_down": _code(core.down if seat == lone else (core.follows[seat] if blind else -1)),
-        "received": [c for c in g.received[seat] if c in hand],
+    totals = tuple(g.totals)
+    return TwoVOneView(
+        variant=g.variant_id,
+        family=g.family,
+        seat=seat,
+        players=n,
+        names=tuple(g.names),
+        hand=hand,
+        hand_counts=tuple(m.bit_count() for m in core.hands),
+        to_act=() if g.deal_over or g.match_over else tuple(core.to_act()),
+        dealer=g.dealer,
+        deal_number=g.deal_number,
+        totals=totals,
+        table=tuple(map(_table_entry, g.RULES[phase].table(g, seat))),
+        seat_tags=tuple(tuple(_tags(g, s, phase, holder)) for s in range(n)),
+        history=vc.round_log(g),
+        status=status_line(g),
+        deal_over=g.deal_over,
+        match_over=g.match_over,
+        options=dict(g.options),
+        deal_scores=vc.scores.of(g.results),
+        coins=totals,
+        coins_to_win=g.options["coins_to_win"],
+        phase=phase,
+        bids=tuple((b[0], b[1]) for b in g.bids),
+        high_bid=core.high_bid or None,
+        high_seat=high_seat if high_seat >= 0 else None,
+        rainbow_holder=holder if holder >= 0 else None,
+        rainbow_passes=core.rainbow_passes,
+        forced=core.forced(),
+        eligible=tuple(g.eligible),
+        playoff=g.playoff,
+        lone=lone if lone >= 0 else None,
+        bid=core.bid or None,
+        duo=tuple(core.duo()) if lone >= 0 else (),
+        hand_no=core.hand_no,
+        hands_per_round=HANDS_PER_ROUND,
+        hands_won=HandsWon(core.won[0], core.won[1]),
+        lead=lead,
+        led_suit=card_suit(lead) if lead else None,
+        blindfold=core.blind,
+        my_choice=tuple(pending) if pending else None,
+        my_discard=_code(core.discards[seat]),
+        my_face_down=_code(
+            core.down if seat == lone else (core.follows[seat] if core.blind else -1)
+        ),
+        received=tuple(c for c in g.received[seat] if c in hand),
         # what this seat passed left in the last exchange of this round
-        "passed": list(g.received[(seat + 1) % n]),
-        "last_hand": last,
-        "keep_seat": keep_seat if keep_seat >= 0 else None,
-        "winners": list(g.winners),
-    }
+        passed=tuple(g.received[(seat + 1) % n]),
+        last_hand=last,
+        keep_seat=keep_seat if keep_seat >= 0 else None,
+        winners=tuple(g.winners),
+    )
