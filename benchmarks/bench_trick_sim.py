@@ -14,9 +14,11 @@ import time
 from typing import Any, cast
 
 from twos_tui.engine import new_game
-from twos_tui.engine import sim_two_v_one as V
-from twos_tui.engine import sim_twos_tricks as T
+from twos_tui.engine.bitmask import bits
+from twos_tui.engine.tricks import knowledge
 from twos_tui.engine.two_v_one import TwoVOneGame
+from twos_tui.engine.two_v_one.core import OVER
+from twos_tui.engine.two_v_one.sampler import Sampler
 from twos_tui.engine.twos_tricks import TwosTricksGame
 
 
@@ -36,12 +38,12 @@ def protocol_rate(variant: str, deals: int) -> float:
 
 def two_v_one_rate(deals: int) -> float:
     rng = random.Random(0)
-    starts = [V.from_game(cast(TwoVOneGame, new_game("2v1", seed=i))) for i in range(deals)]
+    starts = [cast(TwoVOneGame, new_game("2v1", seed=i)).core.copy() for i in range(deals)]
     moves = 0
     t = time.process_time()
     for s0 in starts:
         s = s0.copy()
-        while s.phase != V.OVER:
+        while s.phase != OVER:
             seat = s.to_act()[0]
             legal = s.legal(seat)
             s.apply(seat, legal[rng.randrange(len(legal))])
@@ -52,14 +54,15 @@ def two_v_one_rate(deals: int) -> float:
 def tricks_rate(deals: int) -> float:
     rng = random.Random(0)
     starts = [
-        T.from_game(cast(TwosTricksGame, new_game("twos-tricks", seed=i))) for i in range(deals)
+        knowledge.from_game(cast(TwosTricksGame, new_game("twos-tricks", seed=i)))
+        for i in range(deals)
     ]
     moves = 0
     t = time.process_time()
     for s0 in starts:
         s = s0.copy()
         while not s.over:
-            legal = T.bits(s.legal())
+            legal = bits(s.legal())
             s.play(legal[rng.randrange(len(legal))])
             moves += 1
     return (time.process_time() - t) / moves * 1e6
@@ -80,9 +83,9 @@ def sample_cost(variant: str, deals: int) -> float:
     t = time.process_time()
     for obs in observations:
         if variant == "2v1":
-            V.Sampler(obs).sample(rng)
+            Sampler(obs).sample(rng)
         else:
-            T.determinize(obs, rng)
+            knowledge.determinize(obs, rng)
     return (time.process_time() - t) / len(observations) * 1e6
 
 

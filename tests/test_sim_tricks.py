@@ -9,12 +9,15 @@ import random
 
 from twos_tui.ai import agent_for, ai_rng
 from twos_tui.engine import load_game, new_game
-from twos_tui.engine import sim_twos_tricks as T
+from twos_tui.engine.bitmask import bits
+from twos_tui.engine.tricks.cards import FULL, INDEX, SUIT_MASK, mask_of
+from twos_tui.engine.tricks.knowledge import determinize, voids
+from twos_tui.engine.tricks.state import TricksState
 
 
 # ----- Twos (trick-taking) -------------------------------------------------------------------
-def _tricks_fields(s: T.TricksSim) -> dict:
-    return {f: getattr(s, f) for f in T.TricksSim.__slots__}
+def _tricks_fields(s: TricksState) -> dict:
+    return {f: getattr(s, f) for f in TricksState.__slots__}
 
 
 def _play_policy(g, seat, rng, agents):
@@ -42,27 +45,27 @@ def _tricks_positions(seeds=range(6), every=3):
 def test_twos_tricks_samples_fit_what_the_seat_knows():
     for g, seat in _tricks_positions():
         obs = g.observation(seat)
-        vm = T.voids(obs)
-        hidden = {T.INDEX[c] for c in g.hidden_from(seat)}
+        vm = voids(obs)
+        hidden = {INDEX[c] for c in g.hidden_from(seat)}
         for k in range(3):
-            s = T.determinize(obs, random.Random(k))
-            assert s.hands[seat] == T.mask_of(g.hands[seat])
+            s = determinize(obs, random.Random(k))
+            assert s.hands[seat] == mask_of(g.hands[seat])
             union = 0
             for i in range(4):
                 assert bin(s.hands[i]).count("1") == len(g.hands[i])
                 if i != seat:
-                    assert all(c in hidden for c in T.bits(s.hands[i]))
+                    assert all(c in hidden for c in bits(s.hands[i]))
                     for su in range(4):
                         if vm[i] >> su & 1:
-                            assert not s.hands[i] & T.SUIT_MASK[su]
+                            assert not s.hands[i] & SUIT_MASK[su]
                 union |= s.hands[i]
-            assert union | s.played | T.mask_of(c for _, c in g.trick) == T.FULL
-            assert s.trick == [T.INDEX[c] for _, c in g.trick] and s.current == seat
+            assert union | s.played | mask_of(c for _, c in g.trick) == FULL
+            assert s.trick == [INDEX[c] for _, c in g.trick] and s.current == seat
         # the voids it reads are true ones
         for i in range(4):
             for su in range(4):
                 if vm[i] >> su & 1:
-                    assert not T.mask_of(g.hands[i]) & T.SUIT_MASK[su]
+                    assert not mask_of(g.hands[i]) & SUIT_MASK[su]
 
 
 def _swap_hidden_tricks(g, seat, rng):
@@ -94,8 +97,8 @@ def test_twos_tricks_sampler_reads_only_the_observation():
             continue
         assert h.hands != g.hands
         assert json.dumps(h.observation(seat)) == json.dumps(g.observation(seat))
-        a = T.determinize(g.observation(seat), random.Random(1))
-        b = T.determinize(h.observation(seat), random.Random(1))
+        a = determinize(g.observation(seat), random.Random(1))
+        b = determinize(h.observation(seat), random.Random(1))
         assert _tricks_fields(a) == _tricks_fields(b)
         checked += 1
     assert checked > 10

@@ -15,10 +15,11 @@ from test_frozen_corpus import corpus, rc
 
 from twos_tui.ai import agent_for, ai_rng
 from twos_tui.engine import load_game, new_game
-from twos_tui.engine import sim_two_v_one as V
 from twos_tui.engine.protocol import Action
 from twos_tui.engine.two_v_one import core as C
 from twos_tui.engine.two_v_one import pair_value
+from twos_tui.engine.two_v_one.core import ALL, mask_of, move_of
+from twos_tui.engine.two_v_one.sampler import Sampler
 
 LIAM, GARY, TRANG = 0, 1, 2
 
@@ -319,10 +320,10 @@ def test_two_v_one_samples_fit_what_the_seat_knows():
     checked = 0
     for g, seat in _two_v_one_positions():
         obs = g.observation(seat)
-        sampler = V.Sampler(obs)
+        sampler = Sampler(obs)
         for k in range(2):
             s = sampler.sample(random.Random(k))
-            assert s.hands[seat] == V.mask_of(g.hands[seat])
+            assert s.hands[seat] == mask_of(g.hands[seat])
             # every card once: hands, discards, table, out of play
             mask = s.pile
             for t in range(3):
@@ -332,7 +333,7 @@ def test_two_v_one_samples_fit_what_the_seat_knows():
                 if c >= 0:
                     assert not mask >> c & 1
                     mask |= 1 << c
-            assert mask == V.ALL
+            assert mask == ALL
             for t in range(3):
                 extra = 1 if t in sampler.taken_back and g.phase in ("follow", "discard") else 0
                 assert bin(s.hands[t]).count("1") == len(g.hands[t]) + extra
@@ -340,19 +341,19 @@ def test_two_v_one_samples_fit_what_the_seat_knows():
                     continue
                 # no other hand holds a card this seat knows is elsewhere: its own
                 # cards, the face-up cards on the table, the duo cards already played
-                known_out = V.mask_of(obs["hand"])
+                known_out = mask_of(obs["hand"])
                 for h in obs["history"]:
                     if h.get("kind") == "hand":
-                        known_out |= V.mask_of(c for _, c in h["duo_cards"])
+                        known_out |= mask_of(c for _, c in h["duo_cards"])
                 for e in obs["table"]:
-                    known_out |= V.mask_of(c for c in e["cards"] if c != "??")
+                    known_out |= mask_of(c for c in e["cards"] if c != "??")
                 assert not s.hands[t] & known_out
             # the seats whose hidden choice was taken back are asked again; then this one
             while seat not in s.to_act():
                 t = s.to_act()[0]
                 assert t in sampler.taken_back
                 s.apply(t, s.legal(t)[0])
-            want = sorted(V.move_of(g.phase, a) for a in g.legal_actions(seat))
+            want = sorted(move_of(g.phase, a) for a in g.legal_actions(seat))
             assert sorted(s.legal(seat)) == want
             checked += 1
     assert checked > 200
@@ -412,8 +413,8 @@ def test_two_v_one_sampler_reads_only_the_observation():
         if h is None:
             continue
         assert h.hands != g.hands or h.duo_discards != g.duo_discards
-        a = V.Sampler(g.observation(seat)).sample(random.Random(1))
-        b = V.Sampler(h.observation(seat)).sample(random.Random(1))
+        a = Sampler(g.observation(seat)).sample(random.Random(1))
+        b = Sampler(h.observation(seat)).sample(random.Random(1))
         assert fields(a) == fields(b)
         checked += 1
     assert checked > 20
@@ -451,5 +452,5 @@ def test_two_v_one_a_seat_remembers_only_its_own_pass():
     for seat, cards in picks.items():
         assert sorted(g.observation(seat)["passed"]) == sorted(cards)
     # the sampler puts what a seat passed in its left neighbour's hand
-    s = V.Sampler(g.observation(0)).sample(random.Random(3))
-    assert s.hands[1] & V.mask_of(picks[0]) == V.mask_of(picks[0])
+    s = Sampler(g.observation(0)).sample(random.Random(3))
+    assert s.hands[1] & mask_of(picks[0]) == mask_of(picks[0])

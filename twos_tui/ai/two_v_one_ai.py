@@ -7,7 +7,7 @@ own generator only. Duo partners share nothing: each reads the table for itself.
   as the lone player win while it needs every remaining hand and throw otherwise, in the
   duo play high while the lone player needs hands and low once it has them.
 * ``normal`` (:class:`NormalTwoVOneAgent`) — reads the unseen cards from a dozen deals
-  consistent with what it knows (:class:`~twos_tui.engine.sim_two_v_one.Sampler`: voids,
+  consistent with what it knows (:class:`~twos_tui.engine.two_v_one.sampler.Sampler`: voids,
   the rainbow's holder, the cards it passed, the lone player's secret keeps). From them
   it knows, for every lead, how often a pair holds against a duo that fights and against
   one that feeds — for this hand and, with the duo's cards thinning out, for the later
@@ -36,7 +36,7 @@ exports all of their public names, as it always did.
 
 from __future__ import annotations
 
-from ..engine.sim_two_v_one import INDEX, RB
+from ..engine.two_v_one.core import INDEX, RB
 from .two_v_one_odds import (
     BLIND,
     FIGHTS,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ..engine.sim_two_v_one import (
+from ..engine.two_v_one import HANDS_PER_ROUND
+from ..engine.two_v_one.core import (
     CODES,
     PV,
     RB,
@@ -19,7 +20,6 @@ from ..engine.sim_two_v_one import (
     bits,
     follow_mask,
 )
-from ..engine.two_v_one import HANDS_PER_ROUND
 
 N = 3
 #: how useful a card is on its own: its value; the rainbow counts as the best card

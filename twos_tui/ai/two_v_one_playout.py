@@ -1,6 +1,6 @@
 """The fast policies of the ``hard`` 2v1 opponent's playouts (:mod:`.two_v_one_search`):
 a quick bid, the lone player planning with :class:`LoneModel`, the duo by quick rules,
-on the lean simulation of :mod:`twos_tui.engine.sim_two_v_one`.
+on the lean simulation of :mod:`twos_tui.engine.two_v_one.core`.
 """
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ..engine import sim_two_v_one as S
-from ..engine.sim_two_v_one import (
+from ..engine.two_v_one import HANDS_PER_ROUND
+from ..engine.two_v_one import core as S
+from ..engine.two_v_one.core import (
     BID,
     DISCARD,
     EXCHANGE,
@@ -27,7 +28,6 @@ from ..engine.sim_two_v_one import (
     bits,
     follow_mask,
 )
-from ..engine.two_v_one import HANDS_PER_ROUND
 from .two_v_one_odds import (
     BLIND,
     STRENGTH,

@@ -9,11 +9,11 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from ..engine import sim_two_v_one as S
 from ..engine.observation import TwoVOneObservation
 from ..engine.observer import ObsIn, as_two_v_one
 from ..engine.protocol import Action, Decision
-from ..engine.sim_two_v_one import (
+from ..engine.two_v_one import HANDS_PER_ROUND, label, labels, pair_reason
+from ..engine.two_v_one.core import (
     BID,
     CODES,
     DISCARD,
@@ -34,7 +34,7 @@ from ..engine.sim_two_v_one import (
     follow_mask,
     mask_of,
 )
-from ..engine.two_v_one import HANDS_PER_ROUND, label, labels, pair_reason
+from ..engine.two_v_one.sampler import KeepPrior, Sampler
 from ..engine.views import TwoVOneView
 from .base import SuggestingAgent
 
@@ -75,7 +75,7 @@ class View:
     def worlds(self) -> list[RoundSim]:
         """Sampled deals of the unseen cards (drawn on first use)."""
         if self._worlds is None:
-            sampler = S.Sampler(_raw(self.obs), keep_prior=_keep_prior(self.obs))
+            sampler = Sampler(_raw(self.obs), keep_prior=_keep_prior(self.obs))
             self._worlds = []
             for _ in range(self.samples):
                 try:
@@ -91,7 +91,7 @@ class View:
         return self.bid - self.won, left
 
 
-def _keep_prior(obs: TwoVOneView) -> S.KeepPrior:
+def _keep_prior(obs: TwoVOneView) -> KeepPrior:
     """A lone player who still needed hands keeps the stronger card; one that had its
     bid, the weaker. Without the score per hand, lean towards the stronger."""
 

@@ -10,10 +10,10 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..engine import sim_two_v_one as S
 from ..engine.observer import ObsIn
 from ..engine.protocol import Action, Decision
-from ..engine.sim_two_v_one import (
+from ..engine.two_v_one import core as S
+from ..engine.two_v_one.core import (
     BID,
     HIDE,
     INDEX,
@@ -23,6 +23,7 @@ from ..engine.sim_two_v_one import (
     RoundSim,
     mask_of,
 )
+from ..engine.two_v_one.sampler import Sampler
 from ..engine.views import TwoVOneView
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ class HardTwoVOneAgent(_Base):
         start = time.perf_counter()
         me = obs.me
         phase = obs.phase
-        sampler = S.Sampler(_raw(obs), keep_prior=_keep_prior(obs))
+        sampler = Sampler(_raw(obs), keep_prior=_keep_prior(obs))
         options = [S.move_of(phase, a) for a in legal]
         k = len(options)
         total = [0.0] * k
@@ -182,7 +183,7 @@ def _bid_weigher(obs: TwoVOneView) -> Callable[[RoundSim], float] | None:
 
 
 def _weighted_sample(
-    sampler: S.Sampler, rng: random.Random, weigh: Callable[[RoundSim], float] | None
+    sampler: Sampler, rng: random.Random, weigh: Callable[[RoundSim], float] | None
 ) -> RoundSim | None:
     """A sample accepted with probability ``weigh(world)`` (a few tries, then the last)."""
     world = None

@@ -15,7 +15,7 @@ own generator only.
   honours it throws (a trailing player rather than the leader).
 * ``hard`` (:class:`HardTwosTricksAgent`) — determinised search: each iteration deals the
   unseen cards again consistently with the voids shown
-  (:func:`~twos_tui.engine.sim_twos_tricks.determinize`), plays every candidate card
+  (:func:`~twos_tui.engine.tricks.knowledge.determinize`), plays every candidate card
   and finishes the deal on the lean simulation with fast heuristic players, all
   candidates on the same deal and random stream. A candidate's score is its share of
   the top score plus a little of its margin; weak candidates are dropped as evidence
@@ -28,12 +28,13 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, cast
 
-from ..engine import sim_twos_tricks as T
+from ..engine.bitmask import bits
 from ..engine.cards import display
 from ..engine.observation import TwosTricksObservation
 from ..engine.observer import ObsIn, as_tricks
 from ..engine.protocol import Action, Decision
-from ..engine.sim_twos_tricks import (
+from ..engine.tricks import knowledge as T
+from ..engine.tricks.cards import (
     CODES,
     FULL,
     HONOUR_OF,
@@ -42,11 +43,10 @@ from ..engine.sim_twos_tricks import (
     THREE_OF,
     TWO_OF,
     TWOS,
-    TricksSim,
-    bits,
     mask_of,
-    resolve,
 )
+from ..engine.tricks.judger import resolve
+from ..engine.tricks.state import TricksState
 from ..engine.views import TricksView
 from .base import SuggestingAgent
 
@@ -424,7 +424,7 @@ _KEEP_BASE: tuple[float, ...] = tuple(
 _BIT = tuple(1 << c for c in range(52))
 
 
-def rollout_card(s: TricksSim, rng: random.Random) -> int:
+def rollout_card(s: TricksState, rng: random.Random) -> int:
     """A quick, sensible card for the seat to play in a simulated deal. It plays like the
     normal player on the sampled hands (which are a guess anyway): catch a 2 with its
     3, take tricks worth points when no later hand can beat the card, keep safe 2s,
@@ -521,13 +521,13 @@ def rollout_card(s: TricksSim, rng: random.Random) -> int:
     return best
 
 
-def playout(s: TricksSim, rng: random.Random) -> None:
+def playout(s: TricksState, rng: random.Random) -> None:
     """Play ``s`` to the end of the deal with :func:`rollout_card`."""
     while not s.over and s.hands[s.current]:
         s.play(rollout_card(s, rng))
 
 
-def reward(s: TricksSim, me: int) -> float:
+def reward(s: TricksState, me: int) -> float:
     """Share of the top score (ties shared) plus a little of the margin."""
     pts = s.points
     best_other = max(pts[i] for i in range(P) if i != me)

@@ -15,5 +15,5 @@ By role, like RLCard's dealer/judger/round split and OpenSpiel's game/state/obse
 * :mod:`.game` — :class:`~.game.TwosTricksGame`, the protocol shell: card codes ↔
   masks, the reasons, the log, the observation and the JSON, no rules of its own.
 
-``engine/twos_tricks.py`` and ``engine/sim_twos_tricks.py`` re-export the old names.
+``engine/twos_tricks.py`` re-exports the game class under its old import path.
 """
