@@ -56,7 +56,8 @@ def assert_round_trip(g) -> int:
         back = view.to_json()
         assert list(back) == list(d), "the top-level keys in another order"
         assert exact(back) == exact(d)
-    assert view == g.observe(g.players - 1) == observe(g, g.players - 1)
+        # the view the game builds from its state is the checked reading of its JSON
+        assert view == g.observe(seat) == observe(g, seat)
     return g.players
 
 
