@@ -14,6 +14,7 @@ import sys
 
 TYPE_CHECKING = False  # (not ``typing``'s: importing typing is a sixth of --help's time)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import NoReturn
 
 
@@ -59,7 +60,15 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {clean_text(message, 300)} (see --help)\n")
 
 
-def int_range(lo: int | None = None, hi: int | None = None):
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    #: where each subcommand adds its parser (argparse makes them of the top parser's
+    #: class, a :class:`OneLineParser`)
+    Subcommands: TypeAlias = argparse._SubParsersAction[OneLineParser]
+
+
+def int_range(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number from ``lo`` to ``hi`` (a clear message and exit
     status 2 otherwise, as argparse does for every bad argument)."""
 
