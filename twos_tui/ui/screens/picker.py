@@ -312,9 +312,9 @@ class PickerScreen(SizeGuard, Screen[None]):
         # the Select's value now (not the event's: rebuilding the list for another game
         # sends changes that are already out of date when they arrive)
         value = event.select.value
-        if self._building or value is Select.NULL or value == self.players:
-            return
-        before, self.players = self.players, int(value)  # type: ignore[call-overload]
+        if self._building or not isinstance(value, int) or value == self.players:
+            return  # (blank while the list is rebuilt for another game)
+        before, self.players = self.players, value
         # the rules chosen for the count left are kept for it; those that do not depend
         # on the count come along (a hand size does not: each count has its usual one)
         chosen = self.chosen_options()
