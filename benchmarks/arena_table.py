@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from twos_tui.arena import run_arena  # noqa: E402
+from twos_tui.arena import AgentKw, run_arena  # noqa: E402
 from twos_tui.progress import progress_bar  # noqa: E402
 
 
@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(todo)} rows, {a.jobs} jobs, {os.cpu_count()} cores, load {load:.2f}", flush=True)
     for r in todo:
         t0 = time.perf_counter()
-        it = {"iterations": a.hard_iterations}
+        it: AgentKw = {"iterations": a.hard_iterations}
         kw = {"hard": it, "guided": it} if a.hard_iterations else None
         with progress_bar(r.key, "deals") as bar:  # stderr, on a terminal only
             res = run_arena(
@@ -295,8 +295,7 @@ def main(argv: list[str] | None = None) -> int:
                 kw,
                 progress=bar,
             )
-        res["key"] = r.key
-        res["command"] = r.command(a.seed, a.jobs, a.hard_iterations)
+        line = {**res, "key": r.key, "command": r.command(a.seed, a.jobs, a.hard_iterations)}
         me = res["agents"][0]
         d = me["decision_ms"]
         lo, hi = me["win_ci95"]
@@ -313,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         if a.out:
             with open(a.out, "a", encoding="utf-8") as f:
-                f.write(json.dumps(res) + "\n")
+                f.write(json.dumps(line) + "\n")
     return 0
 
 

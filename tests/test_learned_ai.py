@@ -156,6 +156,23 @@ def test_damaged_weights_fail_clearly_and_the_ai_plays_as_normal(tmp_path, monke
         assert any(words in str(w.message) and "plays as normal" in str(w.message) for w in said)
 
 
+def test_a_saved_network_loads_with_its_meta_typed(tmp_path):
+    """What ``save`` writes reads back the same; a file of another format is refused,
+    and a meta key of the wrong type is left out (it never reaches the typed meta)."""
+    net = netmod.init(np.random.default_rng(3))
+    path = tmp_path / "mine.npz"
+    trained = {"variant": "twos", "players": [3, 2], "hidden": [128, 64], "seed": 5}
+    netmod.save(net, path, trained)
+    back = netmod.load(path)
+    assert back.meta == {"format": netmod.FORMAT, "inputs": back.w1.shape[0], **trained}
+    assert all(np.array_equal(back.arrays()[k], net.arrays()[k]) for k in netmod.ARRAYS)
+    odd = {"format": netmod.FORMAT, "inputs": "176", "variant": 7, "players": [3, "x"], "seed": 2}
+    assert netmod.read_meta(odd, "odd.npz") == {"format": netmod.FORMAT, "seed": 2}
+    for raw in ({"format": 2}, ["format", 1], None):
+        with pytest.raises(netmod.WeightsError, match="odd.npz is of an unknown format"):
+            netmod.read_meta(raw, "odd.npz")
+
+
 def test_missing_weights_fail_clearly(tmp_path):
     with pytest.raises(netmod.WeightsError, match="missing"):
         netmod.load(tmp_path / "none.npz")

@@ -59,3 +59,18 @@ def test_the_bot_says_one_line_at_the_end() -> None:
     }
     line = result_line(st)
     assert line.startswith("Match over (Bot played seat 2): Ana 1, Bot 0, Cy 3 · won by ")
+    assert line.endswith("won by Cy")  # the most points wins
+
+
+def test_the_bots_line_reads_an_odd_state_without_failing() -> None:
+    """The last state is JSON from the host: each field is narrowed before use, so a
+    missing or odd one leaves that part out of the line instead of ending the bot."""
+    assert result_line({}) == "Left the table: "
+    st = {
+        "match_over": True,
+        "seat": "1",  # not a seat number: seat 1 is assumed
+        "totals": [4, "x", 2],
+        "seats": [{"name": "Ana"}, "Bot"],
+        "observation": {"variant": "no-such-game", "players": 2},
+    }
+    assert result_line(st) == "Match over (Ana played seat 1): Ana 4, Seat 2 2"

@@ -301,7 +301,7 @@ async def test_the_deals_list_reads_older_deals_at_its_end(data_home):
         await pilot.press("ctrl+end")
         await wait_for(pilot, lambda: table.cursor_row == 44, "the cursor on the last row")
         assert table.row_count == 45
-        ids = [d["id"] for d in stats.deals]
+        ids = [d.id for d in stats.deals]
         assert ids == sorted(ids, reverse=True) and len(set(ids)) == 45
 
 

@@ -27,21 +27,88 @@ Figures per agent (agents with the same spec are pooled):
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from .ai import BASELINES, EXTRA_LEVELS, LEVELS, agent_for, ai_rng, normalize_level
-from .ai.options import parse_options
+from .ai.options import OptionValue, parse_options
 from .engine import new_game, variant_class
+from .engine.two_v_one import TwoVOneGame
+
+if TYPE_CHECKING:
+    from .cli_common import Subcommands
 
 MAX_MOVES_PER_DEAL = 20_000
 SEED_STRIDE = 1_000_003
+
+#: house rules by id
+Options = dict[str, OptionValue]
+
+
+class AgentKw(TypedDict, total=False):
+    """What an agent of one level is made with (``hard``'s search limits)."""
+
+    budget_s: float
+    iterations: int
+
+
+class DealOutcome(TypedDict):
+    """One deal of a run: the winners, each seat's change, each seat's decision times
+    (ms, decisions with a choice only); 2v1: the lone player and whether it won."""
+
+    winners: list[int]
+    changes: list[int]
+    times: list[list[float]]
+    lone: NotRequired[int | None]
+    exact: NotRequired[bool]
+
+
+class DecisionTimes(TypedDict):
+    median: float
+    p95: float
+    max: float
+    decisions: int
+
+
+class AgentRow(TypedDict):
+    """An agent's figures over a run (``--json``: one of the report's ``agents``)."""
+
+    name: str
+    hands: int
+    win_rate: float
+    win_ci95: list[float]
+    chance: float
+    avg_score: float
+    avg_score_ci95: list[float]
+    decision_ms: DecisionTimes
+    coin_share: NotRequired[float]  #: 2v1
+    coin_share_chance: NotRequired[float]
+    lone_rounds: NotRequired[int]
+    lone_exact_rate: NotRequired[float | None]
+    top_share: NotRequired[float]  #: twos-tricks
+    top_share_ci95: NotRequired[list[float]]
+
+
+class ArenaReport(TypedDict):
+    """A run's report (what ``--json`` prints)."""
+
+    variant: str
+    players: int
+    deals: int
+    seed: int
+    rotations: int
+    score: str  #: "penalty" (lower is better) or "points"
+    options: Options
+    seconds: float
+    agents: list[AgentRow]
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -99,9 +166,9 @@ def play_deal(
     players: int,
     specs: list[str],
     deal_seed: int,
-    options: dict[str, Any] | None = None,
-    agent_kw: dict[str, dict[str, Any]] | None = None,
-) -> dict[str, Any]:
+    options: Options | None = None,
+    agent_kw: dict[str, AgentKw] | None = None,
+) -> DealOutcome:
     """One deal with ``specs[i]`` in seat ``i``: per-seat outcome and decision times."""
     agent_kw = agent_kw or {}
     g = new_game(variant, players, dict(options or {}), deal_seed)
@@ -130,24 +197,22 @@ def play_deal(
         if moves > MAX_MOVES_PER_DEAL:
             raise RuntimeError(f"{variant} deal with seed {deal_seed} did not end")
     res = g.results[-1]
-    out: dict[str, Any] = {
+    out: DealOutcome = {
         "winners": list(res.winners),
         "changes": list(res.changes),
         "times": times,
     }
-    if variant == "2v1":
-        out["lone"] = g.lone  # type: ignore[attr-defined]
-        out["exact"] = g.lone in res.winners  # type: ignore[attr-defined]
+    if isinstance(g, TwoVOneGame):
+        out["lone"] = g.lone
+        out["exact"] = g.lone in res.winners
     return out
 
 
 #: one deal of a run: variant, players, seat specs, deal seed, options, agent_kw, index
-_Task = tuple[
-    str, int, list[str], int, dict[str, Any] | None, dict[str, dict[str, Any]] | None, int
-]
+_Task = tuple[str, int, list[str], int, Options | None, dict[str, AgentKw] | None, int]
 
 
-def _task(args: _Task) -> tuple[int, list[str], dict[str, Any]]:
+def _task(args: _Task) -> tuple[int, list[str], DealOutcome]:
     variant, players, specs, deal_seed, options, agent_kw, index = args
     return index, specs, play_deal(variant, players, specs, deal_seed, options, agent_kw)
 
@@ -159,10 +224,10 @@ def run_arena(
     seed: int = 1,
     players: int | None = None,
     jobs: int = 1,
-    options: dict[str, Any] | None = None,
-    agent_kw: dict[str, dict[str, Any]] | None = None,
-    progress: Any = None,
-) -> dict[str, Any]:
+    options: Options | None = None,
+    agent_kw: dict[str, AgentKw] | None = None,
+    progress: Callable[[int, int], object] | None = None,
+) -> ArenaReport:
     """Play ``deals`` deals (rounded up to whole rotations) and return the figures."""
     cls = variant_class(variant)
     players = players or cls.default_players
@@ -182,7 +247,7 @@ def run_arena(
         for rot in range(rotations):
             specs = [seats[(i - rot) % players] for i in range(players)]
             tasks.append((variant, players, specs, deal_seed, options, agent_kw, len(tasks)))
-    results: list[tuple[int, list[str], dict[str, Any]]] = []
+    results: list[tuple[int, list[str], DealOutcome]] = []
     start = time.perf_counter()
     jobs = max(1, min(jobs, len(tasks), os.cpu_count() or 1))
     if jobs > 1:
@@ -220,13 +285,13 @@ def run_arena(
                 t.top_share += 1 / len(tops)
             if out.get("lone") == seat:
                 t.lone_rounds += 1
-                t.lone_exact += bool(out["exact"])
+                t.lone_exact += bool(out.get("exact"))
 
     agents = []
     for spec in dict.fromkeys(seats):
         t = tallies[spec]
         times = sorted(t.times_ms)
-        row: dict[str, Any] = {
+        row: AgentRow = {
             "name": spec,
             "hands": t.hands,
             "win_rate": round(t.wins / t.hands, 4),
@@ -268,7 +333,7 @@ def run_arena(
     }
 
 
-def format_report(r: dict[str, Any]) -> str:
+def format_report(r: ArenaReport) -> str:
     lines = [
         f"{r['variant']} ({r['players']} players): {r['deals']} deals, seed {r['seed']}, "
         f"seats rotated {r['rotations']} ways, {r['seconds']} s",
@@ -306,7 +371,7 @@ def format_report(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def add_arena_parser(sub: Any) -> None:
+def add_arena_parser(sub: Subcommands) -> None:
     p = sub.add_parser(
         "arena",
         help="AI agents play seeded deals against each other (duplicate-style)",
@@ -354,7 +419,7 @@ def add_arena_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
-def run_arena_cli(args: Any) -> int:
+def run_arena_cli(args: argparse.Namespace) -> int:
     import sys
 
     try:
@@ -377,7 +442,7 @@ def run_arena_cli(args: Any) -> int:
         if not 1 <= args.deals <= 10_000_000:
             raise ValueError("--deals must be between 1 and 10,000,000")
         options = parse_options(args.option)
-        hard_kw: dict[str, Any] = {}
+        hard_kw: AgentKw = {}
         if args.hard_budget is not None:
             if not 0 < args.hard_budget <= 60:
                 raise ValueError("--hard-budget must be above 0 and at most 60 seconds")

@@ -19,6 +19,13 @@ from .cli_common import (
     shown,
 )
 
+TYPE_CHECKING = False  # (not ``typing``'s: see cli_common)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .cli_common import Subcommands
+    from .play.session import SeatConfig
+
 __all__ = [
     "ALL",
     "COMMAND_HELP",
@@ -107,7 +114,9 @@ def SEATS(text: str) -> list[tuple[str | None, str, str | None]]:  # noqa: N802 
 SEATS.__name__ = "seats"
 
 
-def play_seats(variant: str, players: int | None, seats: list | None) -> list | None:
+def play_seats(
+    variant: str, players: int | None, seats: list[tuple[str | None, str, str | None]] | None
+) -> list[SeatConfig] | None:
     """The seats of ``twos-tui play`` (:class:`~.play.session.SeatConfig`), or ``None``
     for the game's usual ones: ``--seats`` checked against ``--players`` and the
     game's player counts; unnamed humans are "Player N", unnamed AIs take the usual AI
@@ -142,7 +151,7 @@ def play_seats(variant: str, players: int | None, seats: list | None) -> list | 
     return out
 
 
-def add_play_parser(sub: argparse._SubParsersAction) -> None:
+def add_play_parser(sub: Subcommands) -> None:
     from .engine import VARIANT_IDS, variant_class
 
     classes = [variant_class(v) for v in VARIANT_IDS]
@@ -181,7 +190,7 @@ def add_play_parser(sub: argparse._SubParsersAction) -> None:
     )
 
 
-def add_learn_parser(sub: argparse._SubParsersAction) -> None:
+def add_learn_parser(sub: Subcommands) -> None:
     from .engine import VARIANT_IDS
 
     learn = sub.add_parser("learn", help=COMMAND_HELP["learn"])
@@ -191,7 +200,7 @@ def add_learn_parser(sub: argparse._SubParsersAction) -> None:
     )
 
 
-def add_bench_parser(sub: argparse._SubParsersAction) -> None:
+def add_bench_parser(sub: Subcommands) -> None:
     bench = sub.add_parser("bench", help=COMMAND_HELP["bench"])
     bench.add_argument("--variant", required=True, help="the game to time (twos, big-two, ...)")
     bench.add_argument(
@@ -204,7 +213,7 @@ def add_bench_parser(sub: argparse._SubParsersAction) -> None:
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
 
 
-def add_odds_parser(sub: argparse._SubParsersAction) -> None:
+def add_odds_parser(sub: Subcommands) -> None:
     odds = sub.add_parser("odds", help=COMMAND_HELP["odds"])
     # (odds checks its own sizes, naming the limits: see odds_cli.check_sizes)
     odds.add_argument("--hand-size", type=int, required=True, help="cards in the hand")
@@ -251,11 +260,13 @@ COMMAND_PARSERS: dict[str, str] = {
 ALL = "*"
 
 
-def _adder(target: str):
+def _adder(target: str) -> Callable[[Subcommands], None]:
+    """The function ``"module:name"`` that adds a subcommand's parser."""
     import importlib
 
     module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
+    adder: Callable[[Subcommands], None] = getattr(importlib.import_module(module), name)
+    return adder
 
 
 def command_in(argv: list[str]) -> str | None:

@@ -14,7 +14,8 @@ import sys
 
 TYPE_CHECKING = False  # (not ``typing``'s: importing typing is a sixth of --help's time)
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from collections.abc import Callable
+    from typing import Any, NoReturn
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -38,8 +39,9 @@ def _columns() -> int:
         return max(int(os.environ["COLUMNS"]), 20)
     except (KeyError, ValueError):
         pass
+    out = sys.__stdout__  # (None when Python runs without one)
     try:
-        return max(os.get_terminal_size(sys.__stdout__.fileno()).columns, 20)  # type: ignore[union-attr]
+        return max(os.get_terminal_size(out.fileno()).columns, 20) if out else 80
     except (AttributeError, ValueError, OSError):
         return 80
 
@@ -49,7 +51,7 @@ class OneLineParser(argparse.ArgumentParser):
     the values echoed are cleaned of control characters (an escape code typed in an
     argument never reaches the terminal raw)."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # (argparse's own, passed on)
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
@@ -59,7 +61,15 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {clean_text(message, 300)} (see --help)\n")
 
 
-def int_range(lo: int | None = None, hi: int | None = None):
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    #: where each subcommand adds its parser (argparse makes them of the top parser's
+    #: class, a :class:`OneLineParser`)
+    Subcommands: TypeAlias = argparse._SubParsersAction[OneLineParser]
+
+
+def int_range(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number from ``lo`` to ``hi`` (a clear message and exit
     status 2 otherwise, as argparse does for every bad argument)."""
 

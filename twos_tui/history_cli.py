@@ -14,10 +14,15 @@ import argparse
 import json
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from .cli_common import Subcommands
 
 
-def add_history_parsers(sub) -> None:
+def add_history_parsers(sub: Subcommands) -> None:
     stats = sub.add_parser("stats", help="your results per game, from the history")
     stats.add_argument("--variant", default=None, help="one game only (twos, big-two, ...)")
     stats.add_argument("--json", action="store_true", help="the same figures as JSON")
@@ -92,7 +97,8 @@ def _write(text: str, output: str | None) -> None:
         Path(output).write_text(text, encoding="utf-8")
 
 
-def _open():
+def _open() -> tuple[sqlite3.Connection, None] | tuple[None, int]:
+    """The history, or (it cannot be opened: said on stderr) the exit status."""
     from .play import history
 
     try:
@@ -182,7 +188,7 @@ def run_replay_cli(args: argparse.Namespace) -> int:
     return run_app(replay=deal_id)
 
 
-def _progress_printer(stream):
+def _progress_printer(stream: TextIO) -> Callable[[int, int], None]:
     """Progress of a long export on a terminal (stderr), one line rewritten."""
 
     def show(done: int, total: int) -> None:

@@ -15,11 +15,13 @@ import logging
 import signal
 import socket
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from .engine import VARIANT_IDS
 
 if TYPE_CHECKING:
+    from .cli_common import Subcommands
     from .play.net.server import HostedTable, TableServer
 
 DEFAULT_PORT = 7417
@@ -51,7 +53,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def add_net_parsers(sub: Any) -> None:
+def add_net_parsers(sub: Subcommands) -> None:
     from .ai import BASELINES, LEVELS
 
     host = sub.add_parser(
@@ -227,14 +229,14 @@ def build_hosted(args: argparse.Namespace) -> tuple[HostedTable, TableServer, in
     return table, server, (people[0] if people and not args.headless else None)
 
 
-def parse_options(items: list[str]) -> dict[str, Any]:
+def parse_options(items: list[str]) -> dict[str, str | int]:
     """``KEY=VALUE`` house rules (a whole number when it reads as one)."""
-    out: dict[str, Any] = {}
+    out: dict[str, str | int] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"an option is KEY=VALUE, not {item[:40]!r}")
-        v: Any = value.strip()
+        v: str | int = value.strip()
         with contextlib.suppress(ValueError):
             v = int(v)
         out[key.strip()] = v
@@ -443,22 +445,33 @@ def run_join_cli(args: argparse.Namespace) -> int:
     return result
 
 
-def result_line(st: dict[str, Any]) -> str:
-    """The bot's one line at the match's end."""
-    seats = st.get("seats", [])
-    names = [str(d.get("name", f"Seat {i + 1}")) for i, d in enumerate(seats)]
-    totals = st.get("totals", [])
-    me = st.get("seat", 0)
-    obs = st.get("observation", {})
+def result_line(st: Mapping[str, object]) -> str:
+    """The bot's one line at the match's end (``st``: the last state as JSON: each
+    field is read as it comes, a missing or odd one left out of the line)."""
+    seats = st.get("seats")
+    names = [
+        str(d.get("name", f"Seat {i + 1}")) if isinstance(d, Mapping) else f"Seat {i + 1}"
+        for i, d in enumerate(seats if isinstance(seats, list) else [])
+    ]
+    got = st.get("totals")
+    totals = [t for t in got if isinstance(t, int | float)] if isinstance(got, list) else []
+    seat = st.get("seat", 0)
+    me = seat if isinstance(seat, int) else 0
+    got_obs = st.get("observation")
+    obs: Mapping[str, object] = got_obs if isinstance(got_obs, Mapping) else {}
+    variant, players, options = obs.get("variant"), obs.get("players"), obs.get("options")
     winners: list[int] = []
-    try:
+    if isinstance(variant, str) and isinstance(players, int):
         from .engine import new_game
 
-        rules = new_game(obs["variant"], obs["players"], obs.get("options", {}), 0)
-        best = min(totals) if rules.low_score_wins else max(totals)
-        winners = [i for i, t in enumerate(totals) if t == best]
-    except (KeyError, ValueError, TypeError):
-        pass
+        try:
+            rules = new_game(
+                variant, players, dict(options) if isinstance(options, dict) else {}, 0
+            )
+            best = min(totals) if rules.low_score_wins else max(totals)
+            winners = [i for i, t in enumerate(totals) if t == best]
+        except (KeyError, ValueError, TypeError):
+            pass
     scores = ", ".join(f"{n} {t}" for n, t in zip(names, totals, strict=False))
     if st.get("match_over"):
         who = names[me] if 0 <= me < len(names) else "?"

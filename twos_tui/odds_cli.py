@@ -6,6 +6,7 @@ random hands with one ``random.Random(S)`` and adds a Monte Carlo column.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import random
@@ -122,7 +123,7 @@ def _table_text(
     widths = [max(len(header[i]), *(len(c[i]) for c in lines)) for i in range(len(header))]
     left = {0, 4}
 
-    def fmt(cells):
+    def fmt(cells: list[str]) -> str:
         return "  ".join(
             c.ljust(widths[i]) if i in left else c.rjust(widths[i]) for i, c in enumerate(cells)
         ).rstrip()
@@ -158,7 +159,9 @@ def _table_text(
     return "\n".join(out) + "\n"
 
 
-def run_odds_cli(args, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def run_odds_cli(
+    args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
     """Entry point for ``twos-tui odds``; returns the exit code."""
     out = out or sys.stdout
     err = err or sys.stderr

@@ -90,7 +90,7 @@ import math
 import random
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from ..engine.observer import ObsIn, as_climbing
 from ..engine.protocol import Action, Decision
@@ -106,6 +106,23 @@ from .climbing_beliefs import (
     erratic,
 )
 from .climbing_rollout import ACE, ENDGAME_CARDS, TWO, policy, rollout, rollout_erratic
+
+if TYPE_CHECKING:
+    from . import Suggestion
+
+
+class SearchFigures(TypedDict):
+    """What the last search did (for its hint, the tests and the benchmarks): the deals
+    dealt and the playouts, and once it weighed moves, how many, how long, each one's
+    mean and the one picked (its index among them)."""
+
+    worlds: int
+    rollouts: int
+    candidates: NotRequired[int]
+    seconds: NotRequired[float]
+    means: NotRequired[list[float | None]]
+    picked: NotRequired[int]
+
 
 #: the module's names, with those that now live in its sibling modules
 __all__ = [
@@ -170,7 +187,7 @@ class HardClimbingAgent:
         self.budget_s = budget_s
         self.iterations = iterations
         #: figures of the last search: worlds, rollouts, candidates, seconds
-        self.last: dict[str, Any] = {}
+        self.last: SearchFigures = {"worlds": 0, "rollouts": 0}
 
     # ----- the protocol --------------------------------------------------------------
     def choose(
@@ -188,7 +205,7 @@ class HardClimbingAgent:
 
     def suggest(
         self, seen: ObsIn, legal: list[Action], decision: Decision, rng: random.Random
-    ) -> Any:
+    ) -> Suggestion:
         """The hint of this search: its own move; ``normal``'s reason when ``normal``
         would make the same move, else what the search did."""
         from . import Suggestion

@@ -4,17 +4,18 @@ script does not import the command line."""
 
 from __future__ import annotations
 
-from typing import Any
+#: a house rule's value as a command line gives it
+OptionValue = str | int | bool
 
 
-def parse_options(items: list[str] | None) -> dict[str, Any]:
+def parse_options(items: list[str] | None) -> dict[str, OptionValue]:
     """``["passing=locked", "target=50"]`` -> ``{"passing": "locked", "target": 50}``."""
-    out: dict[str, Any] = {}
+    out: dict[str, OptionValue] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ValueError(f"--option takes ID=VALUE, not {item!r}")
-        v: Any = value
+        v: OptionValue = value
         if value.lstrip("-").isdigit():
             v = int(value)
         elif value in ("true", "false"):

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..engine.bitmask import bits
 from ..engine.views import ClimbingView
+from ..jsontypes import JsonObject
 
 INF = float("inf")
 
@@ -155,7 +156,8 @@ class Planner:
         known_out: list[str] | None = None,
     ) -> None:
         self.obs = obs
-        self.options: dict[str, Any] = dict(obs.options or {})
+        #: the house rules (checked by the engine; read here with their types narrowed)
+        self.options: JsonObject = dict(obs.options or {})
         self.seat = obs.me
         self.players = obs.players
         enc = self.enc

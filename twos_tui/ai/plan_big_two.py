@@ -5,7 +5,7 @@ triples and the five-card poker hands, and how they compare.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from ..engine.big_two import BigTwoGame
 from ..engine.big_two_5r import BigTwoFiveRoundGame
@@ -36,6 +36,15 @@ _FIVE_CAT = {
     "four-of-a-kind": 4,
     "straight-flush": 5,
 }
+
+
+class _Fives(TypedDict):
+    """An opponent's chances at five-card hands (kept in its cache): each straight
+    window's, any hand of each category's, and a pair's (for a full house)."""
+
+    windows: list[float]
+    any: list[float]
+    pair: float
 
 
 class BigTwoPlanner(Planner):
@@ -155,8 +164,8 @@ class BigTwoPlanner(Planner):
             arr = o.cache[k] = _suffix_none(o.q[n])
         return arr
 
-    def _fives(self, o: _Opp) -> dict[str, Any]:
-        got: dict[str, Any] | None = o.cache.get("fives")
+    def _fives(self, o: _Opp) -> _Fives:
+        got: _Fives | None = o.cache.get("fives")
         if got is not None:
             return got
         q1 = o.q[1]
@@ -181,12 +190,13 @@ class BigTwoPlanner(Planner):
         p_pair = 1.0 - pair_none[0] * (1.0 - o.q[2][0])
         quad_none = self._suffix(o, 4)
         p_quad = 1.0 - quad_none[0] * (1.0 - o.q[4][0])
-        got = o.cache["fives"] = {
+        fives: _Fives = {
             "windows": wins,
             "any": [0.0, p_straight, p_flush, p_trip * p_pair, p_quad, 0.0],
             "pair": p_pair,
         }
-        return got
+        o.cache["fives"] = fives
+        return fives
 
     # ----- singles, pairs and triples rank by rank -------------------------------------------
     def _rank_cost(self, r: int, sm: int) -> tuple[float, tuple[int, ...]]:

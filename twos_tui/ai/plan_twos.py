@@ -43,8 +43,12 @@ class TwosPlanner(Planner):
     ) -> None:
         super().__init__(obs, hand, opponents, known_out)
         opts = self.options
-        hs = opts.get("hand_size") or default_hand_size(self.players)
-        order = bomb_order(hs, opts.get("bomb_order", "rarity"))
+        hs = opts.get("hand_size")
+        mode = opts.get("bomb_order", "rarity")
+        order = bomb_order(
+            hs if isinstance(hs, int) and hs else default_hand_size(self.players),
+            mode if isinstance(mode, str) else "rarity",
+        )
         self.power = {s: i + 1 for i, s in enumerate(order)}
         self.strict = opts.get("run_suits") == "same-suit"
         self.info_costs: dict[Info, float] = {}

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..engine import Game
 from ..engine.positions import Position
+from ..jsontypes import JsonObject
 
 #: names at a puzzle table: the solver's seat is "You"
 OTHER_NAMES = ("Ada", "Bo", "Cy")
@@ -22,7 +21,7 @@ def capture(g: Game, seat: int) -> Position:
     names = table_names(g.players, seat)
     hands = [list(h) for h in d["hands"]]
     common = (g.variant_id, hands, seat)
-    kw: dict[str, Any] = {"options": dict(d["options"]), "names": names}
+    options = dict(d["options"])
     if g.family == "climbing":
         top = None
         if d["top"] is not None:
@@ -33,12 +32,20 @@ def capture(g: Game, seat: int) -> Position:
         if out is not None:  # the rest are the cards played (the play on the table aside)
             on_table = set(top["cards"]) if top else set()
             played = [c for c in d["discards"] if c not in on_table]
-        return Position(*common, **kw, top=top, played=played, out_of_play=out)
+        return Position(
+            *common,
+            options=options,
+            names=names,
+            top=top,
+            played=played,
+            out_of_play=out,
+        )
     if g.variant_id == "twos-tricks":
-        return Position(*common, **kw, trick=[{"seat": s, "card": c} for s, c in d["trick"]])
-    extra: dict[str, Any] = {
+        trick = [{"seat": s, "card": c} for s, c in d["trick"]]
+        return Position(*common, options=options, names=names, trick=trick)
+    extra: JsonObject = {
         k: d[k] for k in ("phase", "lone", "bid", "hands_won", "duo_discards", "hand_no")
     }
     for k in ("lead_up", "lead_down", "follows", "blind", "keep_seat", "raised", "last_hand"):
         extra[k] = d[k]
-    return Position(*common, **kw, extra=extra)
+    return Position(*common, options=options, names=names, extra=extra)

@@ -12,11 +12,21 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import TypedDict
 
 from ..engine import VARIANT_IDS, Action, Game
 from ..engine.positions import Position, PositionError, build_game
-from .solver import Goal, Move, TooBig, describe_move, move_from_json, move_json, solve
+from ..jsontypes import JsonObject
+from .solver import (
+    Goal,
+    GoalJson,
+    Move,
+    TooBig,
+    describe_move,
+    move_from_json,
+    move_json,
+    solve,
+)
 
 #: the themes a puzzle may carry, with the words the list shows
 THEMES: dict[str, str] = {
@@ -31,6 +41,22 @@ THEMES: dict[str, str] = {
     "duck": "give a trick away",
     "exact-bid": "exactly the bid",
 }
+
+
+class PuzzleJson(TypedDict):
+    """A :class:`Puzzle` in its game's file."""
+
+    id: str
+    variant: str
+    position: JsonObject  #: :meth:`Position.to_json`
+    goal: GoalJson
+    text: str
+    theme: str
+    difficulty: int
+    par: int
+    answer: list[JsonObject]  #: the actions of the answer (:func:`move_json`)
+    hint: str
+    source: JsonObject
 
 
 class PuzzleError(ValueError):
@@ -49,7 +75,8 @@ class Puzzle:
     par: int
     answer: Move
     hint: str
-    source: dict[str, Any] = field(default_factory=dict)
+    #: where the puzzle came from (the generator's seed and command...): kept, not read
+    source: JsonObject = field(default_factory=dict)
 
     @property
     def seat(self) -> int:
@@ -59,7 +86,7 @@ class Puzzle:
         """A fresh game in the puzzle's position."""
         return build_game(self.position)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PuzzleJson:
         return {
             "id": self.id,
             "variant": self.variant,
@@ -75,7 +102,7 @@ class Puzzle:
         }
 
     @classmethod
-    def from_json(cls, d: Any) -> Puzzle:
+    def from_json(cls, d: object) -> Puzzle:
         if type(d) is not dict:
             raise PuzzleError("a puzzle is a JSON object")
         pid = d.get("id")

@@ -20,10 +20,11 @@ import itertools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..engine import Action, Game
 from ..engine.cards import display_cards
+from ..jsontypes import JsonObject
 
 #: the most deals of the hidden cards a belief may hold
 MAX_WORLDS = 2_000
@@ -31,6 +32,14 @@ MAX_WORLDS = 2_000
 
 class TooBig(Exception):
     """The position is too large to solve within the limits."""
+
+
+class GoalJson(TypedDict):
+    """A :class:`Goal` in a puzzle file (its seat is the position's seat to act)."""
+
+    kind: str
+    target: int
+    turns: NotRequired[int]
 
 
 @dataclass(frozen=True)
@@ -48,8 +57,8 @@ class Goal:
     target: int = 1
     turns: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind, "target": self.target}
+    def to_json(self) -> GoalJson:
+        d: GoalJson = {"kind": self.kind, "target": self.target}
         if self.turns is not None:
             d["turns"] = self.turns
         return d
@@ -60,11 +69,13 @@ class Goal:
 Move = tuple[Action, ...]
 
 
-def move_json(move: Move) -> list[dict[str, Any]]:
+def move_json(move: Move) -> list[JsonObject]:
+    """A move as its actions' JSON."""
     return [a.to_json() for a in move]
 
 
-def move_from_json(data: Any) -> Move:
+def move_from_json(data: object) -> Move:
+    """A move read from JSON just parsed; ``ValueError`` if it is not one."""
     if type(data) is not list or not data:
         raise ValueError("a move is a list of actions")
     out = []

@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
 
-from ..ai import ai_rng
-from ..engine import Action
+from ..ai import Agent, ai_rng
+from ..engine import Action, Decision
+from ..engine.views import AnyView
 from ..play.session import Session
 
+#: what an agent is asked with: the seat's view, its legal actions and its decision
+Inputs = tuple[AnyView, list[Action], Decision]
 
-def prepare(session: Session, seat: int) -> tuple[Any, tuple, random.Random]:
+
+def prepare(session: Session, seat: int) -> tuple[Agent, Inputs, random.Random]:
     """The agent, its inputs and a copy of the seat's generator."""
     inputs = session.ai_inputs(seat)
     own = session.ai_rngs.setdefault(seat, ai_rng(session.game.seed, seat))
@@ -37,9 +40,9 @@ def commit(session: Session, seat: int, rng: random.Random) -> None:
     session.ai_rngs[seat].setstate(rng.getstate())
 
 
-def choose(agent: Any, inputs: tuple, rng: random.Random) -> Action:
+def choose(agent: Agent, inputs: Inputs, rng: random.Random) -> Action:
     obs, legal, decision = inputs
-    return agent.choose(obs, legal, decision, rng)  # type: ignore[no-any-return]
+    return agent.choose(obs, legal, decision, rng)
 
 
 async def decide(session: Session, seat: int, sync: bool = False) -> tuple[Action, random.Random]:

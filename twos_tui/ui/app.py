@@ -9,12 +9,15 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, overload
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
-from textual.screen import Screen
+from textual.notifications import SeverityLevel
+from textual.screen import Screen, ScreenResultCallbackType, ScreenResultType
+from textual.theme import Theme
+from textual.widget import AwaitMount
 
 from ..play import saves
 from ..play import settings as settings_file
@@ -29,6 +32,7 @@ from .textual_private import app_exception, guarded_command_palette
 # the start stays light (issue 20; benchmarks/bench_start.py measures it).
 if TYPE_CHECKING:
     from ..engine import Game
+    from ..play.history import Recorder
     from ..play.net.server import HostedTable, TableServer
     from ..play.saves import SaveInfo
     from ..play.seat_view import SeatView
@@ -39,7 +43,7 @@ AI_PAUSE: float | None = None  #: None: the pace chosen in the picker (see play.
 
 class TwosApp(App[int]):
     CSS_PATH = "app.tcss"
-    _theme_cache: tuple[str, Any] | None = None
+    _theme_cache: tuple[str, Theme] | None = None
     TITLE = "twos-tui"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [
@@ -72,13 +76,13 @@ class TwosApp(App[int]):
         self.ai_pause = ai_pause
         #: warnings and errors shown: (message, title, severity, until) for
         #: :meth:`clear_announcements`
-        self.notices: list[tuple[str, str, str, float]] = []
+        self.notices: list[tuple[str, str, SeverityLevel, float]] = []
         self.autosave = autosave
         self.start_with = session
         self.settings = settings_file.load()
         self.start_replay = replay
         #: called once the home screen is up (``twos-tui host`` / ``join``)
-        self.on_start: Callable[[], None] | None = None
+        self.on_start: Callable[[], object] | None = None  # (what it returns is not used)
         #: the table in play, as this screen sees it (a local game's save is locked)
         self.table: SeatView | None = None
 
@@ -118,7 +122,7 @@ class TwosApp(App[int]):
 
     # ----- themes -----------------------------------------------------------------------
     @property
-    def current_theme(self):
+    def current_theme(self) -> Theme:
         """Textual looks the theme up for every rendered line, copying the theme table
         each time; keep the answer until the theme changes or a theme is (un)registered
         (public API only: ``register_theme``/``unregister_theme`` are overridden)."""
@@ -128,7 +132,7 @@ class TwosApp(App[int]):
             cached = self._theme_cache = (name, super().current_theme)
         return cached[1]
 
-    def register_theme(self, theme) -> None:
+    def register_theme(self, theme: Theme) -> None:
         super().register_theme(theme)
         self._theme_cache = None
 
@@ -139,10 +143,10 @@ class TwosApp(App[int]):
     async def on_unmount(self) -> None:
         saves.WRITER.flush()  # the last autosave is on disk before the app is gone
         cardart.set_four_colour(False)  # (a module setting: the next app sets its own)
-        history = _history_if_loaded()
-        if history is not None:
-            history.RECORDER.flush(timeout=10)  # and the last finished deal in the history
-            history.RECORDER.on_error = None
+        recorder = _recorder_if_loaded()
+        if recorder is not None:
+            recorder.flush(timeout=10)  # and the last finished deal in the history
+            recorder.on_error = None
         server = getattr(self.table, "server", None)
         self.close_session()
         if server is not None:  # a hosted table: its players are told it has stopped
@@ -187,7 +191,7 @@ class TwosApp(App[int]):
         message: str,
         *,
         title: str = "",
-        severity="information",
+        severity: SeverityLevel = "information",
         timeout: float | None = None,
         markup: bool = False,
     ) -> None:
@@ -209,7 +213,34 @@ class TwosApp(App[int]):
             self.notify(message, title=title, severity=severity, timeout=until - now)
 
     # ----- screens ----------------------------------------------------------------------
-    def push_screen(self, screen, callback=None, wait_for_dismiss=False, **kw):  # type: ignore[override]
+    @overload
+    def push_screen(
+        self,
+        screen: Screen[ScreenResultType] | str,
+        callback: ScreenResultCallbackType[ScreenResultType] | None = None,
+        wait_for_dismiss: Literal[False] = False,
+        *,
+        mode: str | None = None,
+    ) -> AwaitMount: ...
+
+    @overload
+    def push_screen(
+        self,
+        screen: Screen[ScreenResultType] | str,
+        callback: ScreenResultCallbackType[ScreenResultType] | None = None,
+        wait_for_dismiss: Literal[True] = True,
+        *,
+        mode: str | None = None,
+    ) -> asyncio.Future[ScreenResultType]: ...
+
+    def push_screen(
+        self,
+        screen: Screen[ScreenResultType] | str,
+        callback: ScreenResultCallbackType[ScreenResultType] | None = None,
+        wait_for_dismiss: bool = False,
+        *,
+        mode: str | None = None,
+    ) -> AwaitMount | asyncio.Future[ScreenResultType]:
         """Push ``screen``; an open command palette is closed first. (A screen pushed
         over the palette, such as the hot-seat pass screen after an AI move, left the
         palette in the stack, and the next ctrl+p tried to mount a second palette with
@@ -217,7 +248,9 @@ class TwosApp(App[int]):
         if not isinstance(screen, CommandPalette):
             while isinstance(self.screen, CommandPalette) and len(self.screen_stack) > 1:
                 self.pop_screen()
-        return super().push_screen(screen, callback, wait_for_dismiss, **kw)
+        if wait_for_dismiss:
+            return super().push_screen(screen, callback, True, mode=mode)
+        return super().push_screen(screen, callback, False, mode=mode)
 
     def action_command_palette(self) -> None:
         if any(isinstance(s, CommandPalette) for s in self.screen_stack):
@@ -444,7 +477,7 @@ class TwosApp(App[int]):
 
         self.push_screen(StatsScreen(variant))
 
-    def open_replay(self, deal_id: int, then: Any = None) -> None:
+    def open_replay(self, deal_id: int, then: ScreenResultCallbackType[None] | None = None) -> None:
         """Replay a recorded deal; ``then``: called when the replay is closed."""
         import sqlite3
 
@@ -476,121 +509,17 @@ class TwosApp(App[int]):
         self.push_screen(OddsScreen(hand_size=hand_size))
 
     # ----- command palette --------------------------------------------------------------
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        from .screens.table import TableScreen
-        from .variants import available_variants
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        from .app_commands import palette_commands
 
         yield from super().get_system_commands(screen)
-        # an SSH door's guest plays the table it came for, nothing else on this computer
-        guest = self.exit_on_leave
-        for cls in () if guest else available_variants():
-            yield SystemCommand(
-                f"New game: {cls.name}", cls.summary, lambda v=cls.variant_id: self.open_picker(v)
-            )
-        yield SystemCommand("Help", "Rules, keys and a worked example", self.open_help)
-        if not guest:
-            yield SystemCommand(
-                "Odds",
-                "Chances of every bomb shape in a dealt hand",
-                lambda: self.open_odds(getattr(screen, "game", None)),
-            )
-            yield SystemCommand(
-                "Statistics",
-                "Your results per game; replay or export recorded deals",
-                lambda: self.open_stats(getattr(getattr(screen, "game", None), "variant_id", None)),
-            )
-            yield SystemCommand("Home", "Back to the home screen (games are saved)", self.go_home)
-            yield SystemCommand(
-                "Learn", "A short guided lesson for each game, played at the table", self.open_learn
-            )
-            yield SystemCommand(
-                "Tips: show them all again",
-                "First-game tips come back, each once, at the moment it is for (kept)",
-                self.tips_back_on,
-            )
-        on = self.settings.four_colour
-        yield SystemCommand(
-            f"Four-colour deck: {'on → off' if on else 'off → on'}",
-            "Each suit its own colour: ♠ black, ♥ red, ♦ blue, ♣ green (kept with the theme)",
-            self.toggle_four_colour,
-        )
-        if isinstance(screen, TableScreen):
-            yield SystemCommand("Sort hand", "Sort by rank or by suit", screen.action_sort)
-            yield SystemCommand(
-                "Undo (ctrl+z)",
-                "Take back your last move (not at a table shared with other players)",
-                screen.action_undo,
-            )
-            yield SystemCommand("Log (l)", "Every move of this deal so far", screen.action_show_log)
-            word = screen.trick_word
-            yield SystemCommand(
-                f"Last {word} (t)",
-                f"Who played what in the last {word} finished, and who won it",
-                screen.action_last_trick,
-            )
-            pace = self.settings.ai_pace
-            after = self.next_pace(pace)
-            yield SystemCommand(
-                f"AI pace: {pace} → {after}",
-                f"{settings_file.PACE_LABELS[after]} (kept for next time)",
-                self.cycle_pace,
-            )
-            hold = self.settings.trick_pause
-            other = self.next_trick_pause(hold)
-            short = {"pace": "a moment", "key": "until a key"}
-            yield SystemCommand(
-                f"Trick pause: {short.get(hold, hold)} → {short.get(other, other)}",
-                "How long a finished trick stays before an AI plays on (kept for next time)",
-                self.cycle_trick_pause,
-            )
-            hints = self.settings.hint_level
-            yield SystemCommand(
-                f"Hints from: {hints} → {self.next_hint_level(hints)}",
-                "Which AI level suggests your move when you press h (kept for next time)",
-                self.cycle_hint_level,
-            )
+        yield from palette_commands(self, screen)
 
     def tips_back_on(self) -> None:
         """Every first-game tip is shown again, once (a setting, kept)."""
         self.settings.tips_back_on()
         self.save_settings()
         self.notify("Tips are on: each shows once more, at the moment it is for.")
-
-    @staticmethod
-    def next_pace(pace: str) -> str:
-        order = list(settings_file.PACES)
-        return order[(order.index(pace) + 1) % len(order)] if pace in order else order[0]
-
-    def cycle_pace(self) -> None:
-        """The AI's pace, the next of instant, normal, slow: at once, and kept."""
-        self.settings.ai_pace = self.next_pace(self.settings.ai_pace)
-        self.save_settings()
-        self.notify(f"AI pace: {settings_file.PACE_LABELS[self.settings.ai_pace]}")
-
-    @staticmethod
-    def next_hint_level(level: str) -> str:
-        from ..ai import HINT_LEVELS
-
-        order = list(HINT_LEVELS)
-        return order[(order.index(level) + 1) % len(order)] if level in order else order[-1]
-
-    def cycle_hint_level(self) -> None:
-        """The level hints come from, the next of normal, hard: at once, and kept."""
-        self.settings.hint_level = self.next_hint_level(self.settings.hint_level)
-        self.save_settings()
-        self.notify(f"Hints now come from the {self.settings.hint_level} AI")
-
-    @staticmethod
-    def next_trick_pause(hold: str) -> str:
-        order = list(settings_file.TRICK_PAUSES)
-        return order[(order.index(hold) + 1) % len(order)] if hold in order else order[0]
-
-    def cycle_trick_pause(self) -> None:
-        """How long a finished trick stays: the other choice, at once, and kept."""
-        self.settings.trick_pause = self.next_trick_pause(self.settings.trick_pause)
-        self.save_settings()
-        label = settings_file.TRICK_PAUSE_LABELS[self.settings.trick_pause]
-        self.notify(f"A finished trick stays: {label.lower()}")
 
 
 def make_app(
@@ -672,9 +601,9 @@ def run_built(app: TwosApp) -> int:
         raise
     finally:
         saves.WRITER.flush()
-        history = _history_if_loaded()
-        if history is not None:  # (not imported: no deal was played, nothing to write)
-            history.RECORDER.flush(timeout=10)
+        recorder = _recorder_if_loaded()
+        if recorder is not None:  # (not imported: no deal was played, nothing to write)
+            recorder.flush(timeout=10)
         if app.table is not None:
             app.table.close()
     if app.return_code not in (None, 0):
@@ -705,10 +634,14 @@ def run_joined(view: SeatView, guest: bool = False) -> int:
     return run_built(app)
 
 
-def _history_if_loaded() -> Any:
-    """The history module if a table imported it (its recorder may hold deals to write),
-    else ``None``: nothing was recorded, and quitting does not import it."""
-    return sys.modules.get("twos_tui.play.history")
+def _recorder_if_loaded() -> Recorder | None:
+    """The history's recorder if a table imported the history (it may hold deals to
+    write), else ``None``: nothing was recorded, and quitting does not import it."""
+    if "twos_tui.play.history" not in sys.modules:
+        return None
+    from ..play.history import RECORDER
+
+    return RECORDER
 
 
 def _crashed(details: str) -> None:

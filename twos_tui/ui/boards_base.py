@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.widget import Widget
 
+from ..engine.cards import CardFace
 from ..engine.views import (
     AnyView,
     LogLine,
@@ -50,7 +51,7 @@ class TableView:
             return ""
         return self.game.names[seat]
 
-    def face(self, code: str):
+    def face(self, code: str) -> CardFace:
         return self.game.card_face(code)
 
     def history_entry(self, *kinds: str) -> LogLine | None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from importlib import resources
-from typing import Any
 
 from ..engine import Game
 
@@ -44,7 +43,7 @@ def _resource(name: str) -> str | None:
 
 def template_vars(game: Game) -> dict[str, str]:
     """Every name a help page may use, as text."""
-    out: dict[str, Any] = dict(game.options)
+    out: dict[str, object] = dict(game.options)  #: each made text at the end
     out["players"] = game.players
     out["players_word"] = NUMBER_WORDS.get(game.players, str(game.players))
     out["target_text"] = game.target_text()

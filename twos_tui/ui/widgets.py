@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.text import Text
+from rich.style import Style
+from rich.text import Span, Text
 from textual import events
 from textual.content import Content
 from textual.css.query import NoMatches
@@ -39,6 +40,8 @@ from .cardart import (
 from .textual_private import HeaderTitle, forget_closed_watchers
 
 if TYPE_CHECKING:  # (annotations only: the home screen's start needs no engine)
+    from rich.console import JustifyMethod
+
     from ..engine.cards import CardFace
 
 __all__ = [
@@ -59,13 +62,15 @@ def cards_text(codes: list[str], face: FaceFn) -> Text:
     return chips(codes, face)
 
 
-_SHOWN: weakref.WeakKeyDictionary[Widget, tuple] = weakref.WeakKeyDictionary()
+#: what a Static last showed: the text's characters, spans, style, justification and end
+_ShownText = tuple[str, tuple[Span, ...], str, "JustifyMethod | None", str]
+_SHOWN: weakref.WeakKeyDictionary[Widget, _ShownText] = weakref.WeakKeyDictionary()
 
 
 def update_static(widget: Static, text: Text) -> None:
     """``widget.update(text)`` unless it already shows exactly that text: an unchanged
     panel then costs no repaint and no layout pass."""
-    key = (text.plain, tuple(text.spans), str(text.style), text.justify, text.end)
+    key: _ShownText = (text.plain, tuple(text.spans), str(text.style), text.justify, text.end)
     if _SHOWN.get(widget) == key:
         return
     _SHOWN[widget] = key
@@ -288,9 +293,7 @@ class HandView(Widget, can_focus=True):
             self.post_message(self.Toggled(i))
 
 
-def _style(name: str):
-    from rich.style import Style
-
+def _style(name: str) -> Style | None:
     return Style.parse(name) if name else None
 
 
@@ -515,13 +518,15 @@ class SafeOptionList(OptionList):
     ended the app. With no visible rows there is no page to move by.
     """
 
+    # (Textual 8.2.8 leaves OptionList's page actions without annotations, though they
+    # return None like every other widget's: hence the two ignores)
     def action_page_up(self) -> None:
         if self.scrollable_content_region:
-            super().action_page_up()
+            super().action_page_up()  # type: ignore[no-untyped-call]
 
     def action_page_down(self) -> None:
         if self.scrollable_content_region:
-            super().action_page_down()
+            super().action_page_down()  # type: ignore[no-untyped-call]
 
 
 class SafeHeader(Header):

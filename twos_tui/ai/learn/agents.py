@@ -122,4 +122,4 @@ class ExpertClimbingAgent:
         obs = as_climbing(seen)
 
         act = self.choose(obs, legal, decision, rng)
-        return explain(obs, legal, decision, rng, act, "expert", self.last, {})
+        return explain(obs, legal, decision, rng, act, "expert", self.last, None)

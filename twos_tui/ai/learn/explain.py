@@ -12,12 +12,15 @@ that it breaks up no pair, triple or four.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...engine.observer import ObsIn, as_climbing
 from ...engine.protocol import Action, Decision
 from .. import Suggestion
 from ..climbing_ai import NormalClimbingAgent, show, splits_a_set
+
+if TYPE_CHECKING:
+    from ..climbing_search import SearchFigures
 
 #: the most cards of the next best move named in a hint (a poker hand's five)
 NAMED_CARDS = 5
@@ -35,7 +38,7 @@ def explain(
     act: Action,
     level: str,
     ranked: list[tuple[float, int]],
-    last: dict[str, Any],
+    last: SearchFigures | None,
 ) -> Suggestion:
     """The hint of ``level`` for ``act``; ``ranked``: (estimate, index in ``legal``) of
     the moves weighed; ``last``: the search's figures (``worlds``)."""
@@ -49,7 +52,7 @@ def explain(
     mine = est.get(act)
     others = [(p, legal[i]) for p, i in ranked if legal[i] != act]
     stat = ""
-    if mine is not None and level == "hard" and last.get("worlds"):
+    if mine is not None and level == "hard" and last is not None and last["worlds"]:
         stat = (
             f"played on in {last['worlds']} deals dealt from what you can see, it won "
             f"{mine:.0%} of them"

@@ -14,7 +14,7 @@ import json
 import zipfile
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import numpy as np
 
@@ -32,6 +32,27 @@ WEIGHTS = {
 }
 
 
+class TrainedFor(TypedDict):
+    """What a network was trained for (``train.py`` writes it into the file)."""
+
+    variant: str
+    players: list[int]  #: the player counts of its games
+    hidden: list[int]  #: the sizes of its two hidden layers
+    seed: int
+
+
+class WeightsMeta(TypedDict):
+    """A weight file's ``meta``: the format and input size, then (a trained network)
+    what it was trained for. Read back, only the keys of these types are kept."""
+
+    format: int
+    inputs: NotRequired[int]
+    variant: NotRequired[str]
+    players: NotRequired[list[int]]
+    hidden: NotRequired[list[int]]
+    seed: NotRequired[int]
+
+
 class WeightsError(ValueError):
     """A weight file that cannot be used (the message says why)."""
 
@@ -40,7 +61,7 @@ class Net:
     """A loaded network: per row of ``x`` (one legal move), ``logits(x)`` the policy's
     preference and ``value(x)`` the chance to win after the move."""
 
-    def __init__(self, arrays: dict[str, np.ndarray], meta: dict[str, Any], name: str = "") -> None:
+    def __init__(self, arrays: dict[str, np.ndarray], meta: WeightsMeta, name: str = "") -> None:
         self.w1, self.b1 = arrays["w1"], arrays["b1"]
         self.w2, self.b2 = arrays["w2"], arrays["b2"]
         self.w3, self.b3 = arrays["w3"], arrays["b3"]
@@ -86,11 +107,46 @@ def init(rng: np.random.Generator, hidden: tuple[int, int] = (128, 64)) -> Net:
     return Net(arrays, {"format": FORMAT, "inputs": DIM})
 
 
-def save(net: Net, path: str | Path, meta: dict[str, Any]) -> None:
-    meta = {"format": FORMAT, "inputs": DIM, **meta}
-    arrays: dict[str, Any] = dict(net.arrays())
-    arrays["meta"] = np.array(json.dumps(meta))
-    np.savez_compressed(path, **arrays)
+def save(net: Net, path: str | Path, trained: TrainedFor) -> None:
+    meta: WeightsMeta = {"format": FORMAT, "inputs": DIM, **trained}
+    w = net.arrays()
+    np.savez_compressed(
+        path,
+        w1=w["w1"],
+        b1=w["b1"],
+        w2=w["w2"],
+        b2=w["b2"],
+        w3=w["w3"],
+        b3=w["b3"],
+        meta=np.array(json.dumps(meta)),
+    )
+
+
+def _ints(v: object) -> list[int] | None:
+    if isinstance(v, list) and all(type(x) is int for x in v):
+        return [int(x) for x in v]
+    return None
+
+
+def read_meta(raw: object, name: str) -> WeightsMeta:
+    """The ``meta`` of weight file ``name`` as JSON just parsed: :class:`WeightsError`
+    unless it is an object of this format; its known keys of the right type are kept."""
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        raise WeightsError(f"the AI weight file {name} is of an unknown format")
+    meta: WeightsMeta = {"format": FORMAT}
+    inputs, variant, seed = raw.get("inputs"), raw.get("variant"), raw.get("seed")
+    players, hidden = _ints(raw.get("players")), _ints(raw.get("hidden"))
+    if type(inputs) is int:
+        meta["inputs"] = inputs
+    if isinstance(variant, str):
+        meta["variant"] = variant
+    if players is not None:
+        meta["players"] = players
+    if hidden is not None:
+        meta["hidden"] = hidden
+    if type(seed) is int:
+        meta["seed"] = seed
+    return meta
 
 
 def load(path: str | Path) -> Net:
@@ -104,7 +160,7 @@ def load(path: str | Path) -> Net:
                     f"the AI weight file {name} is damaged: it lacks {', '.join(missing)}"
                 )
             arrays = {k: np.asarray(z[k], dtype=np.float32) for k in ARRAYS}
-            meta = json.loads(str(z["meta"]))
+            raw_meta: object = json.loads(str(z["meta"]))
     except WeightsError:
         raise
     except FileNotFoundError:
@@ -113,8 +169,7 @@ def load(path: str | Path) -> Net:
         raise WeightsError(
             f"the AI weight file {name} is damaged and cannot be read ({e})"
         ) from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise WeightsError(f"the AI weight file {name} is of an unknown format")
+    meta = read_meta(raw_meta, name)
     h1 = arrays["w1"].shape[-1] if arrays["w1"].ndim == 2 else -1
     h2 = arrays["w2"].shape[-1] if arrays["w2"].ndim == 2 else -1
     want = {

@@ -36,14 +36,16 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
 from ...engine import new_game
 from ...engine.observer import CLIMBING
 from ...engine.sim import Move, rules_for
+from ...jsontypes import JsonObject, JsonValue
 from .. import agent_for
+from ..options import OptionValue
 from . import net as netmod
 from .agents import sim_moves
 from .features import DIM, View, move_features, view_of_observation
@@ -54,15 +56,34 @@ SEED_BASE = 7_000_000_000
 Sample = tuple[View, list[Move | None], int, float]
 
 
+class TrainingInfo(TypedDict):
+    """How a weight file was made: written beside it as ``<name>.json``."""
+
+    variant: str
+    players: list[int]
+    options: dict[str, OptionValue]
+    hidden: list[int]
+    inputs: int
+    command: str
+    seed: int
+    deal_seeds: str
+    seconds: float
+    python: str
+    numpy: str
+    log: list[JsonObject]  #: a line per phase: its figures (as printed while training)
+
+
 def play_games(
     variant: str,
     counts: list[int],
-    options: dict[str, Any],
+    options: dict[str, OptionValue],
     games: int,
     seed: int,
     eps: float,
     mix: float,
-) -> tuple[list[Sample], dict[str, Any]]:
+) -> tuple[list[Sample], dict[str, int]]:
+    """Games with the teacher (and a few weaker players) in the seats; the samples of
+    the teacher's decisions and the counts (games, decisions)."""
     rng = random.Random(f"twos-tui-train:{seed}")
     teacher = agent_for(variant, "normal")
     others = {"greedy2": agent_for(variant, "greedy2"), "random": agent_for(variant, "random")}
@@ -192,12 +213,12 @@ def self_play(
     net: netmod.Net,
     variant: str,
     counts: list[int],
-    options: dict[str, Any],
+    options: dict[str, OptionValue],
     deals: int,
     rng: random.Random,
     eps: float,
     margin: float,
-) -> tuple[list[Sample], dict[str, Any]]:
+) -> tuple[list[Sample], dict[str, int]]:
     """Deals on the sim with the network's policy in every seat (see the module text)."""
     out: list[Sample] = []
     changed = 0
@@ -276,9 +297,9 @@ def main(argv: list[str] | None = None) -> int:
     net = netmod.init(gen, (h1, h2))
     opt = Adam(net, a.lr)
     start = time.perf_counter()
-    log: list[dict[str, Any]] = []
+    log: list[JsonObject] = []
 
-    def note(**kw: Any) -> None:
+    def note(**kw: JsonValue) -> None:
         kw["seconds"] = round(time.perf_counter() - start, 1)
         log.append(kw)
         print(json.dumps(kw), file=sys.stderr, flush=True)
@@ -309,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             **info,
         )
     out = Path(a.out)
-    meta = {
+    meta: TrainingInfo = {
         "variant": a.variant,
         "players": counts,
         "options": options,
@@ -324,7 +345,13 @@ def main(argv: list[str] | None = None) -> int:
         "numpy": np.__version__,
         "log": log,
     }
-    netmod.save(net, out, {k: meta[k] for k in ("variant", "players", "hidden", "seed")})
+    trained: netmod.TrainedFor = {
+        "variant": a.variant,
+        "players": counts,
+        "hidden": [h1, h2],
+        "seed": a.seed,
+    }
+    netmod.save(net, out, trained)
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {out} ({out.stat().st_size:,} bytes)", file=sys.stderr)
     return 0

@@ -15,6 +15,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
@@ -26,7 +27,7 @@ from ..widgets import KeyBar
 from .score_sheet import hands_left, score_sheet
 
 
-def focus_first(screen: Screen, selector: str) -> None:
+def focus_first(screen: DOMNode, selector: str) -> None:
     """Focus the first widget matching ``selector``, if it is still there: a dialog taken
     down as it opens (the app exiting, a deal ending at the instant pace) may have lost
     its widgets by the time its ``on_mount`` runs."""
@@ -202,7 +203,7 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         self,
         table: SeatView,
         hints: dict[str, int] | None = None,
-        last_trick: Callable[[], ModalScreen | None] | None = None,
+        last_trick: Callable[[], InfoDialog | None] | None = None,
         trick_word: str = "trick",
         me: int | None = None,
         watching: bool = False,

@@ -3,6 +3,8 @@ then opens with your seat's view only (the same screen as a local game)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -14,6 +16,9 @@ from textual.widgets import Button, Footer, Input, Label, Static
 from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
 from ...play.net.client import DEFAULT_PORT  # the port `twos-tui host` listens on
 from ..typed_app import twos_app
+
+if TYPE_CHECKING:
+    from ...play.seat_view import SeatView
 
 
 def split_address(text: str) -> tuple[str, int]:
@@ -144,7 +149,7 @@ class JoinScreen(ModalScreen[None]):
             self.query_one("#join", Button).disabled = False
             self.query_one("#watch", Button).disabled = False
 
-    def joined(self, view) -> None:  # a RemoteSeatView
+    def joined(self, view: SeatView) -> None:  # a RemoteSeatView
         if not self.is_attached:
             view.close()  # the dialog was left meanwhile
             return

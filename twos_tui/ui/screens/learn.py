@@ -10,7 +10,7 @@ for the next step. ``t`` on the list turns the first-game tips back on.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
@@ -35,6 +35,9 @@ from ...play.lessons import (
 from ..typed_app import twos_app
 from ..widgets import HandView, KeyBar, SafeOptionList
 from .table import TableScreen
+
+if TYPE_CHECKING:
+    from ..app import TwosApp
 
 
 def stars_text(stars: int) -> str:
@@ -62,7 +65,7 @@ def first_step_to_do(lesson: Lesson, progress: dict[str, Any] | None) -> int:
     return 0
 
 
-def start_lesson(app: Any, variant: str, step: int | None = None) -> None:
+def start_lesson(app: TwosApp, variant: str, step: int | None = None) -> None:
     """Open ``variant``'s lesson at ``step`` (None: its first step not passed)."""
     try:
         lesson = load_lesson(variant)
@@ -256,7 +259,7 @@ class LessonScreen(TableScreen):
         """Back to the lessons list (the steps passed are kept)."""
         self.app.pop_screen()
 
-    def action_undo(self) -> Any:  # type: ignore[override]
+    async def action_undo(self) -> None:
         self.show_message(self.table.can_undo() or "", "")
 
     @property

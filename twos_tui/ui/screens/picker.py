@@ -19,6 +19,8 @@ from textual.widgets.option_list import Option
 
 from ...ai import DEFAULT_LEVEL, LEVELS
 from ...engine import Game, new_game
+from ...engine.protocol import OptionSpec
+from ...jsontypes import JsonObject
 from ...play import settings as settings_file
 from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
 from ...play.net.client import DEFAULT_PORT
@@ -60,10 +62,12 @@ class PickerScreen(SizeGuard, Screen[None]):
             variant = self.settings.last_variant
         self.variant_index = ids.index(variant) if variant in ids else 0
         self.players = self.remembered_players(self.cls)
-        self.seat_inputs: list[tuple[Input, Select]] = []
-        self.option_selects: list[tuple[Any, Select]] = []
+        #: each seat's name and kind (the kind's value: "human", "remote", "ai:LEVEL")
+        self.seat_inputs: list[tuple[Input, Select[str]]] = []
+        #: each house rule and its list (the value: the index of the rule's choice)
+        self.option_selects: list[tuple[OptionSpec, Select[int]]] = []
         #: player count -> the house rules chosen for it on this visit (this game)
-        self._chosen_here: dict[int, dict[str, Any]] = {}
+        self._chosen_here: dict[int, JsonObject] = {}
         self._building = False
         #: builds of the settings under way (the first, on mount, counted from the start)
         self._builds = 1
@@ -81,9 +85,7 @@ class PickerScreen(SizeGuard, Screen[None]):
     @property
     def settings(self) -> settings_file.Settings:
         found = getattr(self.app, "settings", None)
-        if found is None:
-            found = settings_file.load()
-        return found  # type: ignore[no-any-return]
+        return found if isinstance(found, settings_file.Settings) else settings_file.load()
 
     def remembered_players(self, cls: type[Game]) -> int:
         """The player count last started for ``cls``, else its default (never the
@@ -234,7 +236,7 @@ class PickerScreen(SizeGuard, Screen[None]):
             )
         await box.mount_all(rows)
 
-    async def rebuild_options(self, carry: dict[str, Any] | None = None) -> None:
+    async def rebuild_options(self, carry: JsonObject | None = None) -> None:
         """The house rules for this game and player count: those remembered for the count
         (see ``PickerChoice.options_for``), with ``carry`` (the ones just chosen here that
         do not depend on the count) on top."""
@@ -310,9 +312,9 @@ class PickerScreen(SizeGuard, Screen[None]):
         # the Select's value now (not the event's: rebuilding the list for another game
         # sends changes that are already out of date when they arrive)
         value = event.select.value
-        if self._building or value is Select.NULL or value == self.players:
-            return
-        before, self.players = self.players, int(value)  # type: ignore[call-overload]
+        if self._building or not isinstance(value, int) or value == self.players:
+            return  # (blank while the list is rebuilt for another game)
+        before, self.players = self.players, value
         # the rules chosen for the count left are kept for it; those that do not depend
         # on the count come along (a hand size does not: each count has its usual one)
         chosen = self.chosen_options()
@@ -358,8 +360,9 @@ class PickerScreen(SizeGuard, Screen[None]):
             self.query_one("#picker-error", Static).update("")
 
     # ----- reading the choices ----------------------------------------------------------
-    def chosen_options(self) -> dict[str, Any]:
-        out = {}
+    def chosen_options(self) -> JsonObject:
+        """The house rules chosen, by rule id (JSON values: the engine checks them)."""
+        out: JsonObject = {}
         for spec, sel in self.option_selects:
             if isinstance(sel.value, int):
                 out[spec.id] = spec.choices[sel.value][0]
@@ -382,7 +385,9 @@ class PickerScreen(SizeGuard, Screen[None]):
 
     def chosen_pace(self) -> str:
         value = self.query_one("#pace", Select).value
-        return value if value in settings_file.PACES else settings_file.DEFAULT_PACE  # type: ignore[return-value]
+        if isinstance(value, str) and value in settings_file.PACES:
+            return value
+        return settings_file.DEFAULT_PACE
 
     def problem(self, seats: list[SeatConfig]) -> str | None:
         names = [s.name for s in seats]

@@ -11,8 +11,6 @@ tries again; ``h`` gives the puzzle's hint.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -22,7 +20,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...engine import VARIANT_IDS, variant_class
+from ...engine import VARIANT_IDS, Action, variant_class
 from ...play.puzzle_play import Progress, PuzzleSeatView
 from ...puzzles.model import THEMES, Puzzle, PuzzleError, load_puzzles
 from ..widgets import KeyBar, SafeOptionList
@@ -222,13 +220,13 @@ class PuzzleTableScreen(TableScreen):
         self.view.hint_used = True
         self.show_message(self.puzzle.hint + " (No star with a hint.)", "hint")
 
-    def action_undo(self) -> None:  # type: ignore[override]
+    async def action_undo(self) -> None:
         self.show_message(self.view.can_undo() or "", "error")
 
     def action_leave(self) -> None:
         self.dismiss()
 
-    def act(self, action: Any) -> None:
+    def act(self, action: Action) -> None:
         before = self.view.wrong_tries
         super().act(action)
         if self.view.wrong_tries != before and not self.tried:

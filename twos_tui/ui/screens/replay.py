@@ -4,7 +4,8 @@ time forward and back. The steps come from :class:`twos_tui.play.replay.DealRepl
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,6 +19,9 @@ from ...play.replay import DealReplay, Frame
 from ..boards import play_label
 from ..widgets import InfoPanel, SafeHeader, cards_text
 from .stats import KeyHints
+
+if TYPE_CHECKING:
+    from ...engine.cards import CardFace
 
 AUTOPLAY_S = 0.8  #: seconds per step when playing on its own
 
@@ -198,12 +202,13 @@ class ReplayScreen(Screen[None]):
         self.dismiss(None)
 
 
-def describe(action: dict[str, Any], face) -> str:
-    """An action as words: its kind, its cards' labels, its value."""
+def describe(action: Mapping[str, object], face: Callable[[str], CardFace]) -> str:
+    """An action as words: its kind, its cards' labels, its value (an action as the
+    history recorded it: its fields are read as they come)."""
     parts = [str(action.get("kind", "")).replace("-", " ")]
     cards = action.get("cards") or []
-    if cards:
-        parts.append(" ".join(face(c).label for c in cards))
+    if isinstance(cards, list | tuple) and cards:
+        parts.append(" ".join(face(str(c)).label for c in cards))
     if action.get("value") is not None:
         parts.append(str(action["value"]))
     return " ".join(parts)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import events
+from textual.widget import Widget
 from textual.widgets import Static
 
 MIN_WIDTH = 60
@@ -26,11 +27,12 @@ class SizeGuard:
         return width < w or height < h
 
     def check_size(self, width: int, height: int) -> None:
+        assert isinstance(self, Widget), "SizeGuard is mixed into a screen"
         small = self.too_small(width, height)
-        self.set_class(small, "-too-small")  # type: ignore[attr-defined]
+        self.set_class(small, "-too-small")
         if small:
             w, h = self.min_size
-            self.query_one("#too-small", Static).update(  # type: ignore[attr-defined]
+            self.query_one("#too-small", Static).update(
                 Text(
                     f"Make the window at least {w}×{h} to play.\nIt is {width}×{height} now.",
                     justify="center",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,13 +112,55 @@ def variant_text(vs: VariantStats) -> Text:
     return t
 
 
+def _int(v: object) -> int:
+    return v if isinstance(v, int) else int(str(v))
+
+
+@dataclass(frozen=True, slots=True)
+class DealRow:
+    """One recorded deal in the list: what the row shows and what Enter (a replay) and
+    ``e`` (its game's log) need."""
+
+    id: int
+    match_id: int
+    deal_number: int
+    ended: float  #: when it ended (seconds since the epoch)
+    undos: int  #: moves taken back during it
+    watched: bool  #: an all-AI table watched, not played
+    summary: str  #: one line: who won, the changes
+
+    @classmethod
+    def of(cls, d: Mapping[str, object]) -> DealRow:
+        """A deal as :func:`history.recent_deals` gives it (its fields checked there)."""
+        ended = d["ended"]
+        return cls(
+            _int(d["id"]),
+            _int(d["match_id"]),
+            _int(d["deal_number"]),
+            float(ended) if isinstance(ended, int | float) else float(str(ended)),
+            _int(d["undos"]),
+            bool(d["watched"]),
+            str(d["summary"]),
+        )
+
+
+def recent_deals(
+    conn: sqlite3.Connection,
+    variant: str,
+    limit: int,
+    before: tuple[float, int] | None = None,
+) -> list[DealRow]:
+    """The rows of :func:`history.recent_deals` (newest first; older than ``before``)."""
+    return [DealRow.of(d) for d in history.recent_deals(conn, variant, limit, before)]
+
+
 @dataclass
 class HistoryRead:
     """What one read of the history gave (made on a worker thread)."""
 
     variant: str | None
     figures: VariantStats | None = None
-    deals: list[dict] = field(default_factory=list)
+    deals: list[DealRow] = field(default_factory=list)
     bad: int = 0  #: damaged rows skipped
     error: str | None = None
     counts: dict[str, tuple[int, int, int]] | None = None  #: the first read: per game
@@ -153,7 +196,7 @@ def read_history(variant: str | None, first: bool) -> HistoryRead:
                 out.variant = out.latest if out.latest in names else next(iter(names))
         if out.variant is not None:
             out.figures = stats.compute(conn, out.variant)[0]
-            out.deals = history.recent_deals(conn, out.variant, PAGE_ROWS)
+            out.deals = recent_deals(conn, out.variant, PAGE_ROWS)
             out.bad = stats.damaged_results(conn, out.variant) + history.skipped(conn)
     except (history.HistoryError, sqlite3.Error, OSError) as e:
         out.error = str(e)
@@ -178,9 +221,9 @@ class StatsScreen(Screen[None]):
         super().__init__()
         self.start_variant = variant
         #: per game read this visit: (figures, recent deals, damaged rows skipped)
-        self.read: dict[str, tuple[VariantStats, list[dict], int]] = {}
+        self.read: dict[str, tuple[VariantStats, list[DealRow], int]] = {}
         self.figures: dict[str, VariantStats] = {}
-        self.deals: list[dict] = []
+        self.deals: list[DealRow] = []
         self.variant: str | None = None
         self.error: str | None = None
         self.reading = False  #: a read of the history is on its way
@@ -320,16 +363,16 @@ class StatsScreen(Screen[None]):
         else:
             title.update(Text(f"No {word} of this game recorded yet.", style="dim"))
 
-    def _add_rows(self, deals: list[dict]) -> None:
+    def _add_rows(self, deals: list[DealRow]) -> None:
         table = self.query_one("#stats-deals", DataTable)
         for d in deals:
             table.add_row(
-                str(d["id"]),
-                f"{d['match_id']}·{d['deal_number']}",
-                time.strftime("%m-%d %H:%M", time.localtime(d["ended"])),
-                "↶" if d["undos"] else "",
-                Text(("(watched) " if d["watched"] else "") + d["summary"], no_wrap=True),
-                key=str(d["id"]),
+                str(d.id),
+                f"{d.match_id}·{d.deal_number}",
+                time.strftime("%m-%d %H:%M", time.localtime(d.ended)),
+                "↶" if d.undos else "",
+                Text(("(watched) " if d.watched else "") + d.summary, no_wrap=True),
+                key=str(d.id),
             )
 
     @on(DataTable.RowHighlighted, "#stats-deals")
@@ -340,16 +383,16 @@ class StatsScreen(Screen[None]):
         if event.cursor_row >= len(self.deals) - 1:
             last = self.deals[-1]
             self._more = False  # until this page is in
-            self._read_more(self.variant, (last["ended"], last["id"]))
+            self._read_more(self.variant, (last.ended, last.id))
 
     @work(thread=True, group="stats-more")
     def _read_more(self, variant: str, after: tuple[float, int]) -> None:
-        more: list[dict] = []
+        more: list[DealRow] = []
         error = None
         try:
             conn = history.open_history()
             try:
-                more = history.recent_deals(conn, variant, PAGE_ROWS, after)
+                more = recent_deals(conn, variant, PAGE_ROWS, after)
             finally:
                 conn.close()
         except (history.HistoryError, sqlite3.Error, OSError) as e:
@@ -357,7 +400,7 @@ class StatsScreen(Screen[None]):
         with contextlib.suppress(RuntimeError):
             self.app.call_from_thread(self._have_more, variant, more, error)
 
-    def _have_more(self, variant: str, more: list[dict], error: str | None) -> None:
+    def _have_more(self, variant: str, more: list[DealRow], error: str | None) -> None:
         if not self.is_attached or variant != self.variant:
             return
         if error is not None:
@@ -369,7 +412,7 @@ class StatsScreen(Screen[None]):
         self.read[variant] = (figures, list(self.deals), bad)
         self._add_rows(more)
 
-    def selected_deal(self) -> dict | None:
+    def selected_deal(self) -> DealRow | None:
         table = self.query_one("#stats-deals", DataTable)
         if not self.deals or table.cursor_row is None:
             return None
@@ -385,7 +428,7 @@ class StatsScreen(Screen[None]):
     def _row_selected(self, event: DataTable.RowSelected) -> None:
         deal = self.selected_deal()
         if deal is not None:
-            twos_app(self).open_replay(deal["id"])
+            twos_app(self).open_replay(deal.id)
 
     def action_export_log(self) -> None:
         deal = self.selected_deal()
@@ -395,16 +438,16 @@ class StatsScreen(Screen[None]):
         try:
             conn = history.open_history()
             try:
-                text = _game_log(conn, deal["match_id"])
+                text = _game_log(conn, deal.match_id)
             finally:
                 conn.close()
-            path = exports_dir() / f"game-{deal['match_id']}.txt"
+            path = exports_dir() / f"game-{deal.match_id}.txt"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         except (history.HistoryError, sqlite3.Error, OSError) as e:
             self.notify(f"Could not export: {e}", severity="error")
             return
-        self.notify(f"Game {deal['match_id']} written to {path}", title="Exported")
+        self.notify(f"Game {deal.match_id} written to {path}", title="Exported")
 
     def action_export_csv(self) -> None:
         from ...play.replay import export_csv
@@ -424,7 +467,7 @@ class StatsScreen(Screen[None]):
         self.notify(f"Every recorded deal written to {path}", title="Exported")
 
 
-def _game_log(conn, match_id: int) -> str:
+def _game_log(conn: sqlite3.Connection, match_id: int) -> str:
     from ...play.replay import game_log
 
     return game_log(conn, match_id)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events, on, work
@@ -43,6 +43,7 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import Action, Decision
+from ...engine.cards import CardFace
 from ...engine.views import ClimbingView
 from ...play.seat_view import REMOTE, LocalSeatView, SeatInfo, SeatView
 from ...play.session import Session
@@ -71,6 +72,9 @@ from .table_select import Selection
 from .table_tips import TipCoach
 from .table_views import TableViews
 
+if TYPE_CHECKING:
+    from .dialogs import InfoDialog
+
 #: what a spectator's keys may do (nothing that acts: no select, play, hint, pass, sort,
 #: undo)
 SPECTATOR_ACTIONS = frozenset(
@@ -93,7 +97,7 @@ def seat_note(seat: SeatInfo) -> str:
     return seat.note or ("" if seat.connected else "away")
 
 
-class TableScreen(SizeGuard, Screen):
+class TableScreen(SizeGuard, Screen[None]):
     """A game in play."""
 
     #: auto-pass (``a``) is offered in the climbing games (not in a lesson or a puzzle:
@@ -149,7 +153,7 @@ class TableScreen(SizeGuard, Screen):
             self.viewer = self.table.humans[0]
         self._decision: Decision | None = None
         self._hand_order: list[str] = []
-        self._faces: dict[str, Any] = {}
+        self._faces: dict[str, CardFace] = {}
         #: what the last-trick view shows, in the game's word ("trick"; 2v1: "hand"):
         #: the board says which, once it is composed
         self.trick_word = "trick"
@@ -170,10 +174,10 @@ class TableScreen(SizeGuard, Screen):
         self.autopass = AutoPass(self)  #: a: pass until the trick ends
 
     def app_settings_sort(self, variant_id: str) -> str:
-        settings = getattr(self.app, "settings", None)
-        if settings is None:
-            from ...play.settings import default_sort
+        from ...play.settings import Settings, default_sort
 
+        settings = getattr(self.app, "settings", None)
+        if not isinstance(settings, Settings):
             return default_sort(variant_id)
         return settings.sort_for(variant_id)
 
@@ -191,7 +195,7 @@ class TableScreen(SizeGuard, Screen):
             raise AttributeError("a table hosted elsewhere has no session here")
         return table.session
 
-    def face(self, code: str):
+    def face(self, code: str) -> CardFace:
         """The engine's face of a card (kept: a card always looks the same)."""
         face = self._faces.get(code)
         if face is None:
@@ -331,7 +335,7 @@ class TableScreen(SizeGuard, Screen):
 
         self.app.push_screen(InfoDialog(f"{self.game.name}: this table", Text("\n".join(lines))))
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
         self._apply_size(event.size.width, event.size.height)
 
@@ -516,7 +520,7 @@ class TableScreen(SizeGuard, Screen):
     def action_last_trick(self, _word: str = "") -> None:
         self.views.last_trick()
 
-    def last_trick_dialog(self) -> Any:
+    def last_trick_dialog(self) -> InfoDialog | None:
         return self.views.last_trick_dialog()
 
     def action_show_log(self, _shown: str = "") -> None:

@@ -84,7 +84,8 @@ class ActionButtons:
 
     def __init__(self, screen: TableScreen) -> None:
         self.screen = screen
-        self.choice_sig: tuple | None = None  #: the choices the pool was labelled for
+        #: the choices the pool was labelled for: (label, key) of each
+        self.choice_sig: tuple[tuple[str, str | None], ...] | None = None
         self.level = FULL  #: how short the labels are (:func:`fitting_level`)
         self.footer_choices_only = False  #: the footer was last drawn for choices only
         #: the footer offers "p Pass": only while the decision at the screen has a pass

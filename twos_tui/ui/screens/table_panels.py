@@ -25,7 +25,9 @@ def render_score(screen: TableScreen, obs: AnyView) -> None:
     totals = obs.totals
     word = g.deal_word.capitalize()
     points = obs.points if isinstance(obs, TricksView) else None  # this deal's, so far
-    now = points is not None and len(points) == len(totals)
+    if points is not None and len(points) != len(totals):
+        points = None
+    now = points is not None
     width = min(14, max(len(n) for n in g.names))
     t = Text()
     head = f"{word} {obs.deal_number}"
@@ -36,8 +38,8 @@ def render_score(screen: TableScreen, obs: AnyView) -> None:
     for seat, total in enumerate(totals):
         name = g.names[seat][:width]
         t.append(f"{name:<{width}} {total:>5}")
-        if now:
-            t.append(f" {points[seat]:>+5d}")  # type: ignore[index]  # now: points is set
+        if points is not None:
+            t.append(f" {points[seat]:>+5d}")
         if seat == screen.seat_on_screen():
             t.append(" ◀")
         t.append("\n")

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
@@ -71,7 +71,7 @@ class TableViews:
         if text is not None and text.plain != dialog.body.plain:
             dialog.show_body(text)
 
-    def last_trick_dialog(self) -> Any:
+    def last_trick_dialog(self) -> InfoDialog | None:
         """The last-trick view (an :class:`InfoDialog`), or None before the first trick
         ends. Only public play is shown, so it needs no seat at the screen (the deal-end
         dialog asks for it while a hot-seat table is hidden)."""
@@ -104,7 +104,7 @@ class TableViews:
         title = f"Log of {g.deal_word} {number}"
         screen.app.push_screen(InfoDialog(title, Text("\n").join(entries)))
 
-    def score_sheet_dialog(self) -> Any:
+    def score_sheet_dialog(self) -> InfoDialog:
         """The match's score sheet so far (public: it needs no seat at the screen)."""
         from .dialogs import InfoDialog
         from .score_sheet import score_sheet
