@@ -66,6 +66,11 @@ _S, _H, _D, _C = _BLOCKS  # (SUITS order: S, H, D, C)
 def codes_of(mask: int) -> list[str]:
     """The card codes of ``mask`` in hand order: suit by suit (:data:`DISPLAY_SUITS`:
     S, H, C, D), 3 low … A, the 2 last."""
+    return list(codes_tuple(mask))
+
+
+def codes_tuple(mask: int) -> tuple[str, ...]:
+    """:func:`codes_of` as a tuple (what a view holds)."""
     b = mask & 0x1FFF
     s = _S[b]
     if s is None:
@@ -82,4 +87,4 @@ def codes_of(mask: int) -> list[str]:
     c = _C[b]
     if c is None:
         c = _block(3, b)
-    return [*s, *h, *c, *d]
+    return (*s, *h, *c, *d)

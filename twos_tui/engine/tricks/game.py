@@ -37,7 +37,7 @@ from ..protocol import Action, DealResult, Decision, Game, OptionSpec
 from ..words import says, whom
 from ..words import verb as verb_of
 from . import judger
-from .cards import CODES, INDEX, codes_of, mask_of
+from .cards import CODES, INDEX, codes_of, codes_tuple, mask_of
 from .dealer import HAND_SIZE, deal
 from .state import TricksState
 
@@ -467,7 +467,11 @@ class TwosTricksGame(Game):
         for i, x in enumerate(c.trick):
             s, code = (leader + i) % n, CODES[x]
             trick.append((s, code))
-            table.append(TableEntryView(s, (code,), "led" if i == 0 else ""))
+            key = (s, x, i == 0)
+            entry = _ENTRIES.get(key)
+            if entry is None:
+                entry = _ENTRIES[key] = TableEntryView(s, (code,), "led" if i == 0 else "")
+            table.append(entry)
             by_seat[s] = code
         led = SUITS[c.trick[0] // 13] if c.trick else None
         tags: list[tuple[str, ...]] = [()] * n
@@ -495,7 +499,7 @@ class TwosTricksGame(Game):
             seat=seat,
             players=n,
             names=tuple(self.names),
-            hand=tuple(codes_of(c.hands[seat])),
+            hand=codes_tuple(c.hands[seat]),
             hand_counts=tuple(h.bit_count() for h in c.hands),
             to_act=() if over else (c.current,),
             dealer=self.dealer,
@@ -520,7 +524,7 @@ class TwosTricksGame(Game):
             honours=tuple(c.honours),
             catch_points=tuple(c.catches),
             last_trick=last,
-            played=tuple(codes_of(c.played)),
+            played=codes_tuple(c.played),
         )
 
     # ----- search (the puzzle solver) --------------------------------------------------------
@@ -619,6 +623,10 @@ class TwosTricksGame(Game):
 
 
 __all__ = ["HAND_SIZE", "TRICKS_PER_DEAL", "TwosTricksGame", "playable", "resolve_trick"]
+
+
+#: a card on the table beside a seat, led or not (each made once: a view is frozen)
+_ENTRIES: dict[tuple[int, int, bool], TableEntryView] = {}
 
 
 class _TricksCache(ViewCache):
