@@ -22,6 +22,7 @@ from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...play import history, stats
+from ...play.history_read import RecentRow
 from ...play.paths import data_dir
 from ...play.stats import LOSS_GLYPH, WIN_GLYPH, PlayerStats, VariantStats
 from ..typed_app import twos_app
@@ -117,7 +118,7 @@ class HistoryRead:
 
     variant: str | None
     figures: VariantStats | None = None
-    deals: list[dict] = field(default_factory=list)
+    deals: list[RecentRow] = field(default_factory=list)
     bad: int = 0  #: damaged rows skipped
     error: str | None = None
     counts: dict[str, tuple[int, int, int]] | None = None  #: the first read: per game
@@ -178,9 +179,9 @@ class StatsScreen(Screen[None]):
         super().__init__()
         self.start_variant = variant
         #: per game read this visit: (figures, recent deals, damaged rows skipped)
-        self.read: dict[str, tuple[VariantStats, list[dict], int]] = {}
+        self.read: dict[str, tuple[VariantStats, list[RecentRow], int]] = {}
         self.figures: dict[str, VariantStats] = {}
-        self.deals: list[dict] = []
+        self.deals: list[RecentRow] = []
         self.variant: str | None = None
         self.error: str | None = None
         self.reading = False  #: a read of the history is on its way
@@ -320,7 +321,7 @@ class StatsScreen(Screen[None]):
         else:
             title.update(Text(f"No {word} of this game recorded yet.", style="dim"))
 
-    def _add_rows(self, deals: list[dict]) -> None:
+    def _add_rows(self, deals: list[RecentRow]) -> None:
         table = self.query_one("#stats-deals", DataTable)
         for d in deals:
             table.add_row(
@@ -344,7 +345,7 @@ class StatsScreen(Screen[None]):
 
     @work(thread=True, group="stats-more")
     def _read_more(self, variant: str, after: tuple[float, int]) -> None:
-        more: list[dict] = []
+        more: list[RecentRow] = []
         error = None
         try:
             conn = history.open_history()
@@ -357,7 +358,7 @@ class StatsScreen(Screen[None]):
         with contextlib.suppress(RuntimeError):
             self.app.call_from_thread(self._have_more, variant, more, error)
 
-    def _have_more(self, variant: str, more: list[dict], error: str | None) -> None:
+    def _have_more(self, variant: str, more: list[RecentRow], error: str | None) -> None:
         if not self.is_attached or variant != self.variant:
             return
         if error is not None:
@@ -369,7 +370,7 @@ class StatsScreen(Screen[None]):
         self.read[variant] = (figures, list(self.deals), bad)
         self._add_rows(more)
 
-    def selected_deal(self) -> dict | None:
+    def selected_deal(self) -> RecentRow | None:
         table = self.query_one("#stats-deals", DataTable)
         if not self.deals or table.cursor_row is None:
             return None
