@@ -50,7 +50,7 @@ class LessonError(ValueError):
     """A lesson file that cannot be used; ``str(err)`` says where and why."""
 
 
-def action_from(spec: Any, where: str) -> Action:
+def action_from(spec: object, where: str) -> Action:
     """An :class:`Action` from a file's ``{kind, cards, value}`` (kind "play" when it
     has cards and no kind, "pass" when it has neither)."""
     if not isinstance(spec, dict) or not set(spec) <= {"kind", "cards", "value", "seat"}:
@@ -161,7 +161,7 @@ def _nulls(value: Any) -> Any:
     return value
 
 
-def _position(variant: str, d: Any, names: list[str], where: str) -> Position:
+def _position(variant: str, d: object, names: list[str], where: str) -> Position:
     """A step's position. Two conveniences of the files: a hand written as a number is
     that many cards dealt at random (a generator seeded by the step, so the same every
     time) from the cards the step does not place, for the seats whose cards do not

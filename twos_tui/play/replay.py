@@ -16,7 +16,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from ..engine import Action, Game, new_game
 from ..engine.observation import TableEntry, TrickMove
@@ -357,7 +357,7 @@ def _csv_row(d: ExportRow) -> list[object]:
 
 def write_csv(
     conn: sqlite3.Connection,
-    out: Any,
+    out: IO[str],
     progress: Callable[[int, int], None] | None = None,
     every: int = 2000,
 ) -> int:

@@ -17,10 +17,13 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from ..jsontypes import JsonObject
 from .paths import data_dir
+
+if TYPE_CHECKING:
+    from ..engine.protocol import OptionSpec
 
 SETTINGS_FORMAT = 1
 FILE_NAME = "settings.json"
@@ -117,7 +120,9 @@ class PickerChoice:
             "by_players": {str(n): o for n, o in sorted(self.by_players.items())},
         }
 
-    def options_for(self, players: int, specs_of: Callable[[int], Sequence[Any]]) -> JsonObject:
+    def options_for(
+        self, players: int, specs_of: Callable[[int], Sequence[OptionSpec]]
+    ) -> JsonObject:
         """The house rules to offer for ``players``: those last started with that count;
         else the last ones, less those whose usual value depends on the count (a 13-card
         hand for three players is not kept for two, whose usual hand is 20).
@@ -166,7 +171,7 @@ def _valid(text: str) -> str:
 
 
 def carry_options(
-    options: JsonObject, before: int, after: int, specs_of: Callable[[int], Sequence[Any]]
+    options: JsonObject, before: int, after: int, specs_of: Callable[[int], Sequence[OptionSpec]]
 ) -> JsonObject:
     """The house rules of ``options`` (chosen for ``before`` players) that still hold for
     ``after`` players: a rule is dropped (back to its usual value) when its usual value
