@@ -181,25 +181,33 @@ _ROW_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, Recu
 
 
 def _check_match(d: sqlite3.Row) -> MatchRow:
+    # (checked in the order of the columns' importance: a row damaged in several places
+    # is named by its first damage, as it always was)
     options, names, seats = _loads(d["options"]), _loads(d["names"]), _loads(d["seats"])
     prefix = _loads(d["prefix_actions"])
     totals, winners = _loads(d["totals"]), _loads(d["winners"])
     if not isinstance(options, dict):
         raise ValueError("options")
+    clean_names = [clean_name(n) for n in _list(names)]
+    seat_objs = [s if isinstance(s, dict) else {} for s in _list(seats)]
+    prefix = _list(prefix)
+    variant, variant_name, label = (_str(d[k]) for k in ("variant", "variant_name", "score_label"))
+    match_id, players = _int(d["id"]), _int(d["players"])
+    seed = seed_from_sql(d["seed"])
     return {
-        "id": _int(d["id"]),
+        "id": match_id,
         "match_key": _sql(d["match_key"]),
-        "variant": _str(d["variant"]),
-        "variant_name": _str(d["variant_name"]),
-        "players": _int(d["players"]),
+        "variant": variant,
+        "variant_name": variant_name,
+        "players": players,
         "options": options,
-        "seed": seed_from_sql(d["seed"]),
-        "names": [clean_name(n) for n in _list(names)],
-        "seats": [s if isinstance(s, dict) else {} for s in _list(seats)],
-        "score_label": _str(d["score_label"]),
+        "seed": seed,
+        "names": clean_names,
+        "seats": seat_objs,
+        "score_label": label,
         "low_score_wins": _sql(d["low_score_wins"]),
         "watched": _sql(d["watched"]),
-        "prefix_actions": _list(prefix),
+        "prefix_actions": prefix,
         "started": _time(d["started"]),
         "updated": _sql(d["updated"]),
         "deals": _sql(d["deals"]),
@@ -222,24 +230,30 @@ def match_row(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
 
 
 def _deal_dict(d: sqlite3.Row) -> DealRow:
-    actions, changes, totals = (_list(_loads(d[k])) for k in ("actions", "changes", "totals"))
-    winners, details = _list(_loads(d["winners"])), _list(_loads(d["details"]))
+    actions, changes, totals, winners, details = (
+        _list(_loads(d[k])) for k in ("actions", "changes", "totals", "winners", "details")
+    )
+    deal_id, match_id, number, first, undos = (
+        _int(d[k]) for k in ("id", "match_id", "deal_number", "first_action", "undos")
+    )
+    started, ended = _time(d["started"]), _time(d["ended"])
+    duration = _num(d["duration"])
     return {
-        "id": _int(d["id"]),
-        "match_id": _int(d["match_id"]),
+        "id": deal_id,
+        "match_id": match_id,
         "variant": _sql(d["variant"]),
-        "deal_number": _int(d["deal_number"]),
-        "first_action": _int(d["first_action"]),
+        "deal_number": number,
+        "first_action": first,
         "actions": actions,
         "changes": changes,
         "totals": totals,
         "winners": [w for w in winners if isinstance(w, int)],
         "summary": _str(d["summary"]),
         "details": [clean_text(x) for x in details],
-        "started": _time(d["started"]),
-        "ended": _time(d["ended"]),
-        "duration": _num(d["duration"]),
-        "undos": _int(d["undos"]),
+        "started": started,
+        "ended": ended,
+        "duration": duration,
+        "undos": undos,
         "match_over": _sql(d["match_over"]),
     }
 
@@ -299,22 +313,30 @@ def _recent_dict(d: sqlite3.Row) -> RecentRow:
     changes, winners, names, seats = (
         _list(_loads(d[k])) for k in ("changes", "winners", "names", "seats")
     )
+    clean_names = [clean_name(n) for n in names]
+    deal_id, match_id, number, undos = (
+        _int(d[k]) for k in ("id", "match_id", "deal_number", "undos")
+    )
+    ended, duration = _time(d["ended"]), _num(d["duration"])
+    summary, variant, variant_name, label = (
+        _str(d[k]) for k in ("summary", "variant", "variant_name", "score_label")
+    )
     return {
-        "id": _int(d["id"]),
-        "match_id": _int(d["match_id"]),
-        "deal_number": _int(d["deal_number"]),
-        "ended": _time(d["ended"]),
-        "duration": _num(d["duration"]),
-        "summary": _str(d["summary"]),
-        "undos": _int(d["undos"]),
+        "id": deal_id,
+        "match_id": match_id,
+        "deal_number": number,
+        "ended": ended,
+        "duration": duration,
+        "summary": summary,
+        "undos": undos,
         "changes": changes,
         "winners": winners,
         "match_over": _sql(d["match_over"]),
-        "variant": _str(d["variant"]),
-        "variant_name": _str(d["variant_name"]),
-        "names": [clean_name(n) for n in names],
+        "variant": variant,
+        "variant_name": variant_name,
+        "names": clean_names,
         "seats": seats,
-        "score_label": _str(d["score_label"]),
+        "score_label": label,
         "watched": _sql(d["watched"]),
     }
 
@@ -365,32 +387,45 @@ def _export_dict(d: sqlite3.Row) -> ExportRow:
     options = _loads(d["options"])
     if not isinstance(options, dict):
         raise ValueError("options")
+    clean_names = [clean_name(n) for n in names]
+    seat_objs = [s if isinstance(s, dict) else {} for s in seats]
     match_winners = _loads(d["match_winners"])
+    if match_winners is not None:
+        match_winners = _list(match_winners)
+    deal_id, match_id, number, undos, players, action_count = (
+        _int(d[k]) for k in ("id", "match_id", "deal_number", "undos", "players", "action_count")
+    )
+    seed = seed_from_sql(d["seed"])
+    started, ended = _time(d["started"]), _time(d["ended"])
+    duration = _num(d["duration"])
+    summary, variant, variant_name, label = (
+        _str(d[k]) for k in ("summary", "variant", "variant_name", "score_label")
+    )
     return {
-        "id": _int(d["id"]),
-        "match_id": _int(d["match_id"]),
-        "deal_number": _int(d["deal_number"]),
-        "started": _time(d["started"]),
-        "ended": _time(d["ended"]),
-        "duration": _num(d["duration"]),
-        "summary": _str(d["summary"]),
-        "undos": _int(d["undos"]),
+        "id": deal_id,
+        "match_id": match_id,
+        "deal_number": number,
+        "started": started,
+        "ended": ended,
+        "duration": duration,
+        "summary": summary,
+        "undos": undos,
         "changes": changes,
         "totals": totals,
         "winners": winners,
         "match_over": _sql(d["match_over"]),
-        "action_count": _int(d["action_count"]),
-        "variant": _str(d["variant"]),
-        "variant_name": _str(d["variant_name"]),
-        "players": _int(d["players"]),
+        "action_count": action_count,
+        "variant": variant,
+        "variant_name": variant_name,
+        "players": players,
         "options": options,
-        "seed": seed_from_sql(d["seed"]),
-        "names": [clean_name(n) for n in names],
-        "seats": [s if isinstance(s, dict) else {} for s in seats],
-        "score_label": _str(d["score_label"]),
+        "seed": seed,
+        "names": clean_names,
+        "seats": seat_objs,
+        "score_label": label,
         "low_score_wins": _sql(d["low_score_wins"]),
         "watched": _sql(d["watched"]),
-        "match_winners": None if match_winners is None else _list(match_winners),
+        "match_winners": match_winners,
         "match_finished": _sql(d["match_finished"]),
     }
 
