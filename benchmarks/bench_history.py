@@ -66,12 +66,14 @@ async def settle(app) -> None:
 def fill_history(deals: int, seed: int = 1, one_game: bool = False) -> None:
     """``deals`` synthetic deals in matches of 5, written as the recorder writes them
     (one transaction for the lot, to be quick); all of them Twos with ``one_game``."""
+    from twos_tui.jsontypes import JsonValue
     from twos_tui.play import history
+    from twos_tui.play.saves import SeatJson
 
     rng = random.Random(seed)
     conn = history.open_history()
     t0 = time.time() - deals * 60
-    actions = [[i % 3, {"kind": "play", "cards": ["3S", "3H"]}] for i in range(60)]
+    actions: list[JsonValue] = [[i % 3, {"kind": "play", "cards": ["3S", "3H"]}] for i in range(60)]
     with history.transaction(conn):
         match = 0
         n = 0
@@ -79,7 +81,7 @@ def fill_history(deals: int, seed: int = 1, one_game: bool = False) -> None:
             match += 1
             variant, name, players, label, low = VARIANTS[0 if one_game else match % 6]
             humans = 2 if match % 17 == 0 else 1
-            seats = [
+            seats: list[SeatJson] = [
                 {"name": "Ann" if i == 0 else "Bo", "kind": "human", "level": "normal"}
                 if i < humans
                 else {"name": f"Bot{i}", "kind": "ai", "level": LEVELS[(match + i) % 3]}
@@ -94,7 +96,14 @@ def fill_history(deals: int, seed: int = 1, one_game: bool = False) -> None:
                 if rng.random() < 0.03:
                     history._write_undo(
                         conn,
-                        {"match_key": key, "deal_number": d, "seat": 0, "taken_back": 2, "at": 0},
+                        {
+                            "type": "undo",
+                            "match_key": key,
+                            "deal_number": d,
+                            "seat": 0,
+                            "taken_back": 2,
+                            "at": 0,
+                        },
                     )
                 winner = rng.randrange(players)
                 changes = [0 if s == winner else rng.randrange(1, 10) for s in range(players)]
@@ -104,6 +113,7 @@ def fill_history(deals: int, seed: int = 1, one_game: bool = False) -> None:
                 history._write_deal(
                     conn,
                     {
+                        "type": "deal",
                         "match_key": key,
                         "variant": variant,
                         "variant_name": name,

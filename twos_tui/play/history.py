@@ -41,7 +41,6 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 # (the history's parts, imported from here: callers use ``history.X``)
 from .history_db import (
@@ -85,15 +84,20 @@ from .history_read import (
 )
 from .history_records import (
     JOINED_PREFIX,
+    DealRecord,
+    HistoryRecord,
+    UndoRecord,
     _write_deal,
     _write_undo,
     drain_pending,
+    history_record,
     is_joined,
     opponents_key,
     read_pending,
     spool,
     write_record,
 )
+from .save_data import SeatJson
 
 __all__ = [  # (and the private helpers a benchmark and the replay use)
     "_skip",
@@ -112,16 +116,21 @@ __all__ = [  # (and the private helpers a benchmark and the replay use)
     "RECORDER",
     "SCHEMA_VERSION",
     "WRITE_ATTEMPTS",
+    "DealRecord",
     "HistoryConnection",
     "HistoryDamaged",
     "HistoryError",
+    "HistoryRecord",
     "Recorder",
+    "SeatJson",
+    "UndoRecord",
     "all_deals_for_export",
     "connect_or_recover",
     "count_deals",
     "deal_row",
     "drain_pending",
     "history_path",
+    "history_record",
     "is_damage",
     "is_joined",
     "last_deal_id",
@@ -373,7 +382,7 @@ class Recorder:
     """
 
     def __init__(self) -> None:
-        self._queue: queue.Queue[tuple[Path, dict[str, Any]] | None] = queue.Queue()
+        self._queue: queue.Queue[tuple[Path, HistoryRecord] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._conns: dict[Path, sqlite3.Connection] = {}
@@ -384,7 +393,7 @@ class Recorder:
         self.written = 0  #: records written by this recorder (for tests and benchmarks)
         self._last_done = 0.0
 
-    def submit(self, rec: dict[str, Any], path: Path | None = None) -> None:
+    def submit(self, rec: HistoryRecord, path: Path | None = None) -> None:
         path = history_path() if path is None else path
         self._ensure_thread()
         self._queue.put((path, rec))
@@ -454,7 +463,7 @@ class Recorder:
             self._inodes[path] = _inode(path)
         return conn
 
-    def _write(self, path: Path, rec: dict[str, Any]) -> None:
+    def _write(self, path: Path, rec: HistoryRecord) -> None:
         last: Exception | None = None
         recovered = False
         for attempt in range(WRITE_ATTEMPTS):

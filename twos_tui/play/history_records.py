@@ -12,9 +12,11 @@ import stat
 import threading
 import time
 import uuid
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Literal, NotRequired, TypeAlias, TypedDict, TypeGuard
 
+from ..jsontypes import JsonObject, JsonValue
 from .history_db import (
     DRAIN_BUDGET_S,
     MAX_PENDING_BYTES,
@@ -23,10 +25,143 @@ from .history_db import (
     seed_to_sql,
     transaction,
 )
+from .save_data import SeatJson
+
+
+# ----- the records' shapes ----------------------------------------------------------------
+class DealRecord(TypedDict):
+    """A finished deal, as the table hands it to the recorder (and as a pending file
+    keeps it)."""
+
+    type: Literal["deal"]
+    match_key: str  #: the save id (a joined table's: :data:`JOINED_PREFIX`...)
+    variant: str
+    variant_name: str
+    players: int
+    options: JsonObject  #: the house rules, by option id
+    seed: int
+    names: list[str]
+    seats: list[SeatJson]  #: kind "human", "ai" or "remote"
+    score_label: str
+    low_score_wins: bool
+    deal_number: int
+    first_action: int  #: index of the deal's first action in the match's list
+    actions: list[JsonValue]  #: the engine's ``[seat, action]`` of this deal
+    prefix: list[JsonValue]  #: the actions before it (a match resumed mid-way)
+    changes: list[int]
+    totals: list[int]
+    winners: list[int]
+    summary: str
+    details: list[str]
+    started: float
+    ended: float
+    duration: float
+    match_over: bool
+    match_winners: NotRequired[list[int] | None]  #: when the match is over
+    match_started: float
+    match_duration: float
+
+
+class UndoRecord(TypedDict):
+    """Actions taken back in a deal."""
+
+    type: Literal["undo"]
+    match_key: str
+    deal_number: int
+    seat: int
+    taken_back: int  #: actions rewound (the player's and the AI's after it)
+    at: float
+
+
+HistoryRecord: TypeAlias = DealRecord | UndoRecord
+
+
+def _int(v: JsonValue) -> bool:
+    return type(v) is int
+
+
+def _num(v: JsonValue) -> bool:
+    return type(v) in (int, float)
+
+
+def _str(v: JsonValue) -> bool:
+    return isinstance(v, str)
+
+
+def _bool(v: JsonValue) -> bool:
+    return isinstance(v, bool)
+
+
+def _list_of(check: Callable[[JsonValue], bool]) -> Callable[[JsonValue], bool]:
+    return lambda v: isinstance(v, list) and all(check(x) for x in v)
+
+
+def _seat(v: JsonValue) -> bool:
+    return isinstance(v, dict) and all(_str(v.get(k)) for k in ("name", "kind", "level"))
+
+
+#: each field of a record and its check (a pending file is read as unknown JSON)
+_UNDO_FIELDS: dict[str, Callable[[JsonValue], bool]] = {
+    "match_key": _str,
+    "deal_number": _int,
+    "seat": _int,
+    "taken_back": _int,
+    "at": _num,
+}
+_DEAL_FIELDS: dict[str, Callable[[JsonValue], bool]] = {
+    "match_key": _str,
+    "variant": _str,
+    "variant_name": _str,
+    "players": _int,
+    "options": lambda v: isinstance(v, dict),
+    "seed": _int,
+    "names": _list_of(_str),
+    "seats": _list_of(_seat),
+    "score_label": _str,
+    "low_score_wins": _bool,
+    "deal_number": _int,
+    "first_action": _int,
+    "actions": lambda v: isinstance(v, list),
+    "prefix": lambda v: isinstance(v, list),
+    "changes": _list_of(_int),
+    "totals": _list_of(_int),
+    "winners": _list_of(_int),
+    "summary": _str,
+    "details": _list_of(_str),
+    "started": _num,
+    "ended": _num,
+    "duration": _num,
+    "match_over": _bool,
+    "match_started": _num,
+    "match_duration": _num,
+}
+
+
+def _is_undo(rec: JsonObject) -> TypeGuard[UndoRecord]:
+    return rec.get("type") == "undo" and all(
+        k in rec and ok(rec[k]) for k, ok in _UNDO_FIELDS.items()
+    )
+
+
+def _is_deal(rec: JsonObject) -> TypeGuard[DealRecord]:
+    winners = rec.get("match_winners")
+    return (
+        rec.get("type") == "deal"
+        and all(k in rec and ok(rec[k]) for k, ok in _DEAL_FIELDS.items())
+        and (winners is None or _list_of(_int)(winners))
+    )
+
+
+def history_record(rec: JsonObject) -> HistoryRecord:
+    """A pending file's record, checked field by field; ``ValueError`` if it is not one
+    (a record of the wrong shape is never written: it is kept apart)."""
+    if _is_deal(rec) or _is_undo(rec):
+        return rec
+    raise ValueError("not a record")
 
 
 # ----- records ----------------------------------------------------------------------------
-def opponents_key(seats: list[dict[str, Any]], seat: int) -> str:
+def opponents_key(seats: list[SeatJson], seat: int) -> str:
     """The AI levels a seat played against: ``"normal"``, ``"easy+hard"`` (several
     levels at the table), or ``"humans"`` when every other seat was a person."""
     from ..ai import BASELINES, LEVELS
@@ -38,7 +173,7 @@ def opponents_key(seats: list[dict[str, Any]], seat: int) -> str:
     return "+".join(sorted(levels, key=lambda lv: (order.get(lv, 99), lv)))
 
 
-def _is_ai(seat: dict[str, Any]) -> bool:
+def _is_ai(seat: SeatJson) -> bool:
     return seat.get("kind") == "ai"
 
 
@@ -47,12 +182,12 @@ def _is_ai(seat: dict[str, Any]) -> bool:
 JOINED_PREFIX = "joined-"
 
 
-def is_joined(match: dict[str, Any]) -> bool:
+def is_joined(match: Mapping[str, object]) -> bool:
     """A match played at a table hosted on another computer (results only, no replay)."""
     return str(match.get("match_key", "")).startswith(JOINED_PREFIX)
 
 
-def write_record(conn: sqlite3.Connection, rec: dict[str, Any]) -> None:
+def write_record(conn: sqlite3.Connection, rec: HistoryRecord) -> None:
     """Write one record (``{"type": "deal" | "undo", ...}``) in one transaction.
     Recording a deal that is already there changes nothing."""
     with transaction(conn):
@@ -64,7 +199,7 @@ def write_record(conn: sqlite3.Connection, rec: dict[str, Any]) -> None:
             raise ValueError(f"unknown history record {rec['type']!r}")
 
 
-def _write_undo(conn: sqlite3.Connection, rec: dict[str, Any]) -> None:
+def _write_undo(conn: sqlite3.Connection, rec: UndoRecord) -> None:
     conn.execute(
         "INSERT INTO undos (match_key, deal_number, seat, taken_back, at) VALUES (?,?,?,?,?)",
         (rec["match_key"], rec["deal_number"], rec["seat"], rec["taken_back"], rec["at"]),
@@ -81,7 +216,7 @@ def _write_undo(conn: sqlite3.Connection, rec: dict[str, Any]) -> None:
         conn.execute("UPDATE results SET undone = 1 WHERE deal_id = ?", (row[0],))
 
 
-def _write_deal(conn: sqlite3.Connection, rec: dict[str, Any]) -> None:
+def _write_deal(conn: sqlite3.Connection, rec: DealRecord) -> None:
     key = rec["match_key"]
     seats = rec["seats"]
     row = conn.execute("SELECT id FROM matches WHERE match_key = ?", (key,)).fetchone()
@@ -193,7 +328,7 @@ def _write_deal(conn: sqlite3.Connection, rec: dict[str, Any]) -> None:
 
 
 # ----- pending records (a write that could not be made) ----------------------------------
-def spool(rec: dict[str, Any], folder: Path) -> Path:
+def spool(rec: HistoryRecord, folder: Path) -> Path:
     """Keep a record that could not be written, to be written later (atomically)."""
     folder.mkdir(parents=True, exist_ok=True)
     name = f"{time.time():.6f}-{uuid.uuid4().hex[:8]}"
@@ -204,7 +339,7 @@ def spool(rec: dict[str, Any], folder: Path) -> Path:
     return path
 
 
-def read_pending(path: Path) -> dict[str, Any]:
+def read_pending(path: Path) -> JsonObject:
     """One pending record: a regular file (links, folders, pipes and devices are never
     opened for reading), at most :data:`MAX_PENDING_BYTES`, JSON nested no deeper than
     a record is; raises ``ValueError`` with the reason otherwise."""
@@ -259,13 +394,13 @@ def drain_pending(conn: sqlite3.Connection, folder: Path, budget: float = DRAIN_
         except OSError:
             continue  # another process took it
         try:
-            rec: Any = read_pending(claimed)
+            raw: JsonObject | None = read_pending(claimed)
         except (OSError, ValueError):
-            rec = None
+            raw = None
         try:
-            if not isinstance(rec, dict):
+            if raw is None:
                 raise ValueError("not a record")
-            write_record(conn, rec)
+            write_record(conn, history_record(raw))
         except sqlite3.OperationalError:
             with contextlib.suppress(OSError):  # locked or not writable: next time
                 os.replace(claimed, path)

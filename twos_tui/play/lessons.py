@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -38,6 +39,7 @@ from ..engine import VARIANT_IDS, Action, Decision, Game, IllegalAction, new_gam
 from ..engine.positions import Position, PositionError, build_game
 from .seat_view import LocalSeatView
 from .session import AI, HUMAN, SeatConfig, Session
+from .settings import LessonProgress
 
 LEARNER = 0  #: the learner's seat in every step
 DATA_PACKAGE = "twos_tui.play"
@@ -48,7 +50,7 @@ class LessonError(ValueError):
     """A lesson file that cannot be used; ``str(err)`` says where and why."""
 
 
-def action_from(spec: Any, where: str) -> Action:
+def action_from(spec: object, where: str) -> Action:
     """An :class:`Action` from a file's ``{kind, cards, value}`` (kind "play" when it
     has cards and no kind, "pass" when it has neither)."""
     if not isinstance(spec, dict) or not set(spec) <= {"kind", "cards", "value", "seat"}:
@@ -107,14 +109,18 @@ class Lesson:
         return self.title
 
 
-def _goal(d: dict[str, Any], where: str, default_why: str) -> Goal:
+def _goal(d: object, where: str, default_why: str) -> Goal:
+    """One move of a step, from the file's table (read as TOML: checked here)."""
+    if not isinstance(d, Mapping):
+        raise LessonError(f"{where}: a move is a table")
     accept = d.get("accept")
     if not isinstance(accept, list) or not accept:
         raise LessonError(f"{where}: accept lists the moves that pass")
     then = []
-    for i, r in enumerate(d.get("then", [])):
+    replies = d.get("then", [])
+    for i, r in enumerate(replies if isinstance(replies, list) else [None]):
         seat = r.get("seat") if isinstance(r, dict) else None
-        if type(seat) is not int or seat == LEARNER:
+        if type(seat) is not int or seat == LEARNER or not isinstance(r, dict):
             raise LessonError(f"{where}: then[{i}] is another seat's move, with its seat")
         then.append((seat, action_from({k: v for k, v in r.items() if k != "seat"}, where)))
     why = d.get("why", default_why)
@@ -155,7 +161,7 @@ def _nulls(value: Any) -> Any:
     return value
 
 
-def _position(variant: str, d: Any, names: list[str], where: str) -> Position:
+def _position(variant: str, d: object, names: list[str], where: str) -> Position:
     """A step's position. Two conveniences of the files: a hand written as a number is
     that many cards dealt at random (a generator seeded by the step, so the same every
     time) from the cards the step does not place, for the seats whose cards do not
@@ -192,13 +198,15 @@ def _position(variant: str, d: Any, names: list[str], where: str) -> Position:
     return p
 
 
-def parse_lesson(variant: str, data: dict[str, Any]) -> Lesson:
+def parse_lesson(variant: str, data: Mapping[str, object]) -> Lesson:
+    """A lesson from its file's data (TOML just read: every value is checked here)."""
     where = f"lesson_data/{variant}.toml"
     names = data.get("names")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise LessonError(f"{where}: names lists the seats' names (the learner first)")
     steps = []
-    for i, s in enumerate(data.get("steps", [])):
+    listed = data.get("steps", [])
+    for i, s in enumerate(listed if isinstance(listed, list) else [None]):
         at = f"{where} step {i + 1}"
         if not isinstance(s, dict):
             raise LessonError(f"{at}: a step is a table")
@@ -341,7 +349,7 @@ class LessonRun:
 
 
 def record_progress(
-    progress: dict[str, dict[str, Any]], variant: str, step: int, stars: int | None = None
+    progress: dict[str, LessonProgress], variant: str, step: int, stars: int | None = None
 ) -> None:
     """Note step ``step`` passed (and, at the lesson's end, the stars: the best kept)."""
     entry = progress.setdefault(variant, {"done": [], "stars": 0})

@@ -22,8 +22,9 @@ import stat
 import sys
 import time
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, NotRequired, TypedDict, TypeGuard
 
+from ..jsontypes import JsonValue
 from .procs import pid_alive, process_start
 from .saves import check_save_id, saves_dir
 
@@ -33,10 +34,29 @@ MAX_LOCK_BYTES = 4096
 WIN_LOCK_OFFSET = 1 << 30
 
 
+class LockOwner(TypedDict):
+    """The owner's record in a lock file (what :func:`_me` writes). Read from a file
+    that anyone could have written (an older twos-tui, or damage): only ``pid`` is
+    checked (a whole number; ``"?"`` for a lock held whose record cannot be read), the
+    other fields are JSON as found, narrowed where they are used."""
+
+    pid: int | str
+    user: NotRequired[JsonValue]
+    host: NotRequired[JsonValue]
+    start: NotRequired[JsonValue]  #: when the process started (``procs.process_start``)
+    since: NotRequired[JsonValue]  #: when it took the lock (seconds since 1970)
+    #: ``"os"``: written under the OS lock (a record without it: an older twos-tui)
+    lock: NotRequired[JsonValue]
+
+
+#: the owner of a lock held whose record cannot be read
+UNKNOWN_OWNER: LockOwner = {"pid": "?"}
+
+
 class SaveLocked(Exception):
     """The save is open in another running twos-tui."""
 
-    def __init__(self, save_id: str, owner: dict[str, Any]) -> None:
+    def __init__(self, save_id: str, owner: LockOwner) -> None:
         self.save_id = save_id
         self.owner = owner
         from .names import clean_name
@@ -71,7 +91,7 @@ def lock_path(save_id: str) -> Path:
     return saves_dir() / f"{check_save_id(save_id)}.lock"
 
 
-def read_owner(path: Path) -> dict[str, Any] | None:
+def read_owner(path: Path) -> LockOwner | None:
     """The owner recorded in a lock file, or ``None`` if it is unreadable or garbage
     (links are not followed; at most a few kilobytes are read)."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -93,10 +113,21 @@ def read_owner(path: Path) -> dict[str, Any] | None:
         return None
     if type(owner) is not dict or type(owner.get("pid")) is not int:
         return None
-    return owner
+    record: LockOwner = {"pid": owner["pid"]}
+    if "user" in owner:
+        record["user"] = owner["user"]
+    if "host" in owner:
+        record["host"] = owner["host"]
+    if "start" in owner:
+        record["start"] = owner["start"]
+    if "since" in owner:
+        record["since"] = owner["since"]
+    if "lock" in owner:
+        record["lock"] = owner["lock"]
+    return record
 
 
-def owner_alive(owner: dict[str, Any] | None) -> bool:
+def owner_alive(owner: LockOwner | None) -> bool:
     """Whether the process that wrote a lock still runs (the same pid reused by another
     program counts as gone when the start time tells them apart)."""
     if owner is None:
@@ -104,6 +135,8 @@ def owner_alive(owner: dict[str, Any] | None) -> bool:
     if owner.get("host") != _HOST:
         return True  # another machine's process cannot be checked: respect it
     pid = owner["pid"]
+    if type(pid) is not int:
+        return True  # a lock held whose record cannot be read: respect it
     if not pid_alive(pid):
         return False
     started = owner.get("start")
@@ -111,7 +144,7 @@ def owner_alive(owner: dict[str, Any] | None) -> bool:
     return not (started and now_started and started != now_started)
 
 
-def _me() -> dict[str, Any]:
+def _me() -> LockOwner:
     return {
         "pid": os.getpid(),
         "user": _user(),
@@ -133,7 +166,7 @@ def _user() -> str:
         return ""
 
 
-def _is_me(owner: dict[str, Any] | None) -> bool:
+def _is_me(owner: LockOwner | None) -> bool:
     return (
         owner is not None
         and owner.get("pid") == os.getpid()
@@ -233,7 +266,7 @@ def acquire(save_id: str) -> None:
             continue
         if not _os_lock(fd):
             os.close(fd)
-            raise SaveLocked(save_id, read_owner(path) or {"pid": "?"})
+            raise SaveLocked(save_id, read_owner(path) or UNKNOWN_OWNER.copy())
         if not _same_file(fd, path):
             _os_unlock(fd)
             os.close(fd)  # removed by its owner as we took it: take the new file
@@ -255,7 +288,7 @@ def acquire(save_id: str) -> None:
             raise
         _HELD[save_id] = (path, fd)
         return
-    raise SaveLocked(save_id, read_owner(path) or {"pid": "?"})
+    raise SaveLocked(save_id, read_owner(path) or UNKNOWN_OWNER.copy())
 
 
 def release(save_id: str) -> None:
@@ -277,7 +310,7 @@ def release(save_id: str) -> None:
         os.close(fd)
 
 
-def holder(save_id: str) -> dict[str, Any] | None:
+def holder(save_id: str) -> LockOwner | None:
     """Who holds ``save_id``'s lock, other than a table of this process: the owner
     (pid, host...) or ``None`` if nobody does."""
     try:
@@ -292,7 +325,7 @@ def holder(save_id: str) -> dict[str, Any] | None:
         return None
     try:
         if not _os_lock(fd):
-            return read_owner(path) or {"pid": "?"}
+            return read_owner(path) or UNKNOWN_OWNER.copy()
         _os_unlock(fd)
     finally:
         os.close(fd)  # (closing gives the lock back at once)
@@ -300,7 +333,7 @@ def holder(save_id: str) -> dict[str, Any] | None:
     return owner if _legacy_owner_running(owner) else None
 
 
-def _legacy_owner_running(owner: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
+def _legacy_owner_running(owner: LockOwner | None) -> TypeGuard[LockOwner]:
     """With the OS lock free (or just taken), whether the file's recorded owner still
     holds the save anyway: only an older twos-tui, which wrote the record without an OS
     lock, and only while its process runs. A record written under the OS lock

@@ -22,7 +22,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..engine import Action, IllegalAction
 from ..engine.words import says
@@ -35,6 +35,15 @@ from .session import SeatConfig, Session
 PROGRESS_FILE = "puzzles.json"
 
 
+class RecordJson(TypedDict):
+    """One puzzle's progress in ``puzzles.json`` (keyed by the puzzle's id)."""
+
+    solved: bool
+    star: bool  #: solved without a hint
+    tries: int
+    hint: bool  #: a hint was taken
+
+
 @dataclass
 class Record:
     solved: bool = False
@@ -42,7 +51,7 @@ class Record:
     tries: int = 0
     hint: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RecordJson:
         return {"solved": self.solved, "star": self.star, "tries": self.tries, "hint": self.hint}
 
 

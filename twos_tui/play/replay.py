@@ -16,17 +16,22 @@ import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from ..engine import Action, Game, new_game
+from ..engine.observation import TableEntry, TrickMove
 from ..engine.words import says
+from ..jsontypes import JsonObject, JsonValue
 from . import history
 from .history import HistoryError
+from .history_read import DealRow, ExportRow, MatchRow
 from .names import clean_name, clean_text
 from .stats import deal_word
 
 #: observation keys holding one seat's own cards besides the hand, shown in a replay
 SEAT_NOTES = ("my_face_down", "my_choice", "my_discard", "received")
+#: one seat's notes: key -> a card or cards
+SeatNotes = dict[str, str | list[str]]
 
 
 @dataclass
@@ -35,10 +40,10 @@ class Frame:
 
     step: int
     actor: int | None  #: who acted to reach this frame
-    action: dict[str, Any] | None
+    action: JsonObject | None  #: the action as recorded
     hands: list[list[str]]  #: every seat's hand, in the variant's order
-    notes: list[dict[str, Any]]  #: per seat: SEAT_NOTES found in its observation
-    table: list[dict[str, Any]]  #: the table entries, face-down cards shown
+    notes: list[SeatNotes]  #: per seat: SEAT_NOTES found in its observation
+    table: list[TableEntry | TrickMove]  #: the table entries, face-down cards shown
     status: str
     to_act: list[int]
     totals: list[int]
@@ -46,21 +51,26 @@ class Frame:
     tags: list[list[str]] = field(default_factory=list)
 
 
-def _merged_table(observations: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _is_entry(e: object) -> bool:
+    return isinstance(e, dict)
+
+
+def _merged_table(observations: Sequence[Mapping[str, Any]]) -> list[TableEntry | TrickMove]:
     """The table as the seats see it, each hidden card (``"??"``) filled in from the
     seat that can see it: the deal is over, nothing is secret any more. (Observations
     are read by key as plain mappings: this knows no variant.)"""
 
-    def entries(obs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def entries(obs: Mapping[str, Any]) -> list[TableEntry | TrickMove]:
         # the climbing games' current trick (passes included), else the table
         t = obs.get("trick")
         if not (isinstance(t, list) and all(isinstance(e, dict) for e in t)) or (
             obs.get("family") == "trick"
         ):
             t = obs.get("table")
-        return [e for e in (t or []) if isinstance(e, dict)]
+        # (the engine's entries: TableEntry, or TrickMove in a climbing trick)
+        return [e for e in (t or []) if _is_entry(e)]
 
-    base = [dict(e) for e in entries(observations[0])]
+    base = [e.copy() for e in entries(observations[0])]
     for obs in observations[1:]:
         other = entries(obs)
         if len(other) != len(base):
@@ -68,11 +78,21 @@ def _merged_table(observations: Sequence[Mapping[str, Any]]) -> list[dict[str, A
         for i, e in enumerate(other):
             cards = base[i].get("cards")
             if cards and "??" in cards and e.get("cards") and "??" not in e["cards"]:
-                base[i] = dict(e)
+                base[i] = e.copy()
     return base
 
 
-def _advance_to_deal(game: Game, actions: list[Any], deal_number: int) -> tuple[int, int]:
+def _pair(entry: JsonValue) -> tuple[int, JsonObject]:
+    """A recorded ``[seat, action]``; ``ValueError`` when it is not one (damage)."""
+    if not (isinstance(entry, list) and len(entry) == 2):
+        raise ValueError(f"not a [seat, action] pair: {entry!r:.40}")
+    seat, action = entry
+    if type(seat) is not int or not isinstance(action, dict):
+        raise ValueError(f"not a [seat, action] pair: {entry!r:.40}")
+    return seat, action
+
+
+def _advance_to_deal(game: Game, actions: list[JsonValue], deal_number: int) -> tuple[int, int]:
     """Apply ``actions`` until deal ``deal_number`` begins; (actions used, log length
     before its first log line)."""
     i = 0
@@ -84,7 +104,7 @@ def _advance_to_deal(game: Game, actions: list[Any], deal_number: int) -> tuple[
             continue
         if i >= len(actions):
             raise HistoryError(f"the recorded actions end before deal {deal_number}")
-        seat, a = actions[i]
+        seat, a = _pair(actions[i])
         game.apply(seat, Action.from_json(a))
         i += 1
     return i, log_start
@@ -94,7 +114,7 @@ class DealReplay:
     """Every step of one recorded deal (raises HistoryError when it cannot be rebuilt:
     an earlier deal of the game is missing, or the rules no longer give the same deal)."""
 
-    def __init__(self, match: dict[str, Any], deals: list[dict[str, Any]], deal_id: int) -> None:
+    def __init__(self, match: MatchRow, deals: list[DealRow], deal_id: int) -> None:
         deal = next((d for d in deals if d["id"] == deal_id), None)
         if deal is None:
             raise HistoryError(f"no deal {deal_id} in game {match['id']}")
@@ -120,9 +140,10 @@ class DealReplay:
             self.game = g
             self._log_start = log_start
             self.frames = [self._frame(0, None, None)]
-            for seat, a in actions[used:]:
+            for entry in actions[used:]:
                 if g.deal_over:
                     break
+                seat, a = _pair(entry)
                 g.apply(seat, Action.from_json(a))
                 self.frames.append(self._frame(len(self.frames), seat, a))
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as e:
@@ -139,14 +160,14 @@ class DealReplay:
         self.log = g.history[self._log_start :]
 
     @property
-    def seats(self) -> list[dict[str, Any]]:
+    def seats(self) -> list[JsonObject]:
         return list(self.match["seats"])
 
     @property
     def names(self) -> list[str]:
         return list(self.match["names"])
 
-    def _frame(self, step: int, seat: int | None, action: dict[str, Any] | None) -> Frame:
+    def _frame(self, step: int, seat: int | None, action: JsonObject | None) -> Frame:
         g = self.game
         # read by key as plain mappings: a replay knows no variant's keys
         obs: list[Mapping[str, Any]] = [g.observation(s) for s in range(g.players)]
@@ -184,7 +205,7 @@ def _when(t: float) -> str:
         return "?"
 
 
-def seat_label(seat: dict[str, Any]) -> str:
+def seat_label(seat: Mapping[str, object]) -> str:
     name = clean_name(seat.get("name"), "?")
     if seat.get("kind") == "ai":
         return f"{name} (AI, {clean_name(seat.get('level'), 'normal')})"
@@ -298,10 +319,10 @@ def _word(variant: str) -> str:
     return w
 
 
-def _csv_row(d: dict[str, Any]) -> list[Any]:
+def _csv_row(d: ExportRow) -> list[object]:
     names = d["names"]
 
-    def who(seats: Any) -> str:
+    def who(seats: JsonValue) -> str:
         if not isinstance(seats, list):
             return ""
         return "; ".join(names[i] for i in seats if isinstance(i, int) and 0 <= i < len(names))
@@ -336,7 +357,7 @@ def _csv_row(d: dict[str, Any]) -> list[Any]:
 
 def write_csv(
     conn: sqlite3.Connection,
-    out: Any,
+    out: IO[str],
     progress: Callable[[int, int], None] | None = None,
     every: int = 2000,
 ) -> int:

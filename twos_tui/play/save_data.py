@@ -7,10 +7,15 @@ being its own replay. The files themselves (reading, writing, listing) are
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict, TypeGuard
 
+from ..jsontypes import JsonObject, JsonValue
 from .names import clean_name, clean_strings, needs_cleaning
+
+if TYPE_CHECKING:
+    from ..engine import Game
 
 SAVE_FORMAT = 2  #: the format this version writes (see MIGRATIONS for older ones)
 
@@ -23,10 +28,45 @@ class NewerSaveError(SaveError):
     """A save written by a newer version of twos-tui (never overwritten)."""
 
 
+# ----- what a save holds ---------------------------------------------------------------
+
+
+class SeatJson(TypedDict):
+    """Who sits in a seat of a save (and of a history record)."""
+
+    name: str
+    kind: str  #: "human" or "ai" ("remote" in the history: a hosted table's guest)
+    level: str  #: the AI's level (kept for people too)
+
+
+class ClockJson(TypedDict):
+    """Seconds at the table: in the whole match, in the current deal."""
+
+    match: float
+    deal: float
+
+
+class SaveJson(TypedDict):
+    """A save as this version writes it (format :data:`SAVE_FORMAT`). A file is read as
+    unknown JSON (:func:`load_save_data` checks it); the game's own data is the
+    engine's (``to_json``/``load_game``), passed through as it is."""
+
+    format: int
+    app: str  #: the program that wrote it ("twos-tui 0.4")
+    created: float
+    updated: float
+    variant_name: str
+    seats: list[SeatJson]
+    ai_rngs: dict[str, list[object]]  #: seat (as text) -> its AI generator's state
+    clock: ClockJson
+    hints: list[list[int]]  #: [deal, seat, hints asked]
+    game: JsonObject  #: the engine's ``to_json()``
+
+
 # ----- formats ------------------------------------------------------------------------
 
 
-def _from_format_1(data: dict[str, Any]) -> dict[str, Any]:
+def _from_format_1(data: JsonObject) -> JsonObject:
     """Format 1 (twos-tui 0.1): no ``created`` time, no writer version, and AI levels
     could carry the old alias ``basic``. Format 2 adds ``created`` and ``app`` and keeps
     levels by their current names."""
@@ -38,10 +78,11 @@ def _from_format_1(data: dict[str, Any]) -> dict[str, Any]:
     out.setdefault("app", "twos-tui 0.1")
     seats = data.get("seats")
     if isinstance(seats, list):
-        new = []
+        new: list[JsonValue] = []
         for s in seats:
-            if isinstance(s, dict) and isinstance(s.get("level"), str):
-                s = {**s, "level": LEVEL_ALIASES.get(s["level"], s["level"])}
+            level = s.get("level") if isinstance(s, dict) else None
+            if isinstance(s, dict) and isinstance(level, str):
+                s = {**s, "level": LEVEL_ALIASES.get(level, level)}
             new.append(s)
         out["seats"] = new
     return out
@@ -51,7 +92,7 @@ def _from_format_1(data: dict[str, Any]) -> dict[str, Any]:
 MIGRATIONS = {1: _from_format_1}
 
 
-def migrate(data: dict[str, Any]) -> dict[str, Any]:
+def migrate(data: JsonObject) -> JsonObject:
     """``data`` in the current :data:`SAVE_FORMAT`; :class:`NewerSaveError` for a save
     from a newer version, :class:`SaveError` for one with no usable format."""
     fmt = data.get("format")
@@ -69,6 +110,7 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
     while fmt < SAVE_FORMAT:
         data = MIGRATIONS[fmt](data)
         fmt = data["format"]
+        assert type(fmt) is int  # (each migration writes its format)
     return data
 
 
@@ -79,12 +121,24 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
 class LoadedSave:
     """A validated save: the rebuilt game and what the session needs around it."""
 
-    data: dict[str, Any]  #: migrated and cleaned
-    game: Any  #: the engine game
-    seats: list[dict[str, Any]]  #: name, kind, level per seat (cleaned, checked)
-    ai_rngs: dict[int, Any]  #: seat -> random.Random
+    data: JsonObject  #: migrated and cleaned (its fields checked; read them as JSON)
+    game: Game  #: the engine game
+    seats: list[SeatJson]  #: name, kind, level per seat (cleaned, checked)
+    ai_rngs: dict[int, random.Random]  #: seat -> its AI's generator
     updated: float
     created: float
+    clock: ClockJson | None = None  #: the time at the table, when the save keeps it
+
+
+def _clock(raw: JsonValue) -> ClockJson | None:
+    """A save's clock (already checked: each time a number in range, a missing one 0)."""
+    if not isinstance(raw, dict):
+        return None
+    match, deal = raw.get("match", 0), raw.get("deal", 0)
+    return {
+        "match": float(match) if _number(match) else 0.0,
+        "deal": float(deal) if _number(deal) else 0.0,
+    }
 
 
 #: the fields of a save (format 2); any other is damage, not something to ignore
@@ -96,7 +150,17 @@ MAX_CLOCK_S = 10 * 365 * 24 * 3600  #: ten years at one table: more is a damaged
 MAX_HINT_ENTRIES = 100_000
 
 
-def _check_extras(data: dict[str, Any], players: int, deal_number: int) -> None:
+def _number(v: object) -> TypeGuard[int | float]:
+    """A JSON number (not ``true``/``false``, which Python counts as numbers)."""
+    return type(v) in (int, float)
+
+
+def is_hint_entry(entry: object) -> TypeGuard[list[int]]:
+    """``[deal, seat, count]``: three whole numbers (their ranges are checked apart)."""
+    return type(entry) is list and len(entry) == 3 and all(type(x) is int for x in entry)
+
+
+def _check_extras(data: JsonObject, players: int, deal_number: int) -> None:
     """The save's own fields around the game, as strictly as the game's: unknown
     fields, a clock that is not two sensible durations, hint counts that are not
     ``[deal, seat, count]`` of this game are refused, with the reason."""
@@ -115,7 +179,7 @@ def _check_extras(data: dict[str, Any], players: int, deal_number: int) -> None:
             raise SaveError("its clock is damaged (not the time at the table and in the deal)")
         for key, what in (("match", "the match"), ("deal", "the deal")):
             v = clock.get(key, 0)
-            if type(v) not in (int, float) or not 0 <= v <= MAX_CLOCK_S:
+            if not _number(v) or not 0 <= v <= MAX_CLOCK_S:
                 raise SaveError(f"its clock is damaged (the time in {what} is {v!r:.30})")
     hints = data.get("hints")
     if hints is not None:
@@ -123,9 +187,7 @@ def _check_extras(data: dict[str, Any], players: int, deal_number: int) -> None:
             raise SaveError("its hint counts are damaged (not a list of counts)")
         for i, entry in enumerate(hints):
             ok = (
-                type(entry) is list
-                and len(entry) == 3
-                and all(type(x) is int for x in entry)
+                is_hint_entry(entry)
                 and 0 <= entry[0] <= deal_number
                 and 0 <= entry[1] < players
                 and 0 < entry[2] <= 1_000_000
@@ -137,13 +199,13 @@ def _check_extras(data: dict[str, Any], players: int, deal_number: int) -> None:
                 )
 
 
-def _finite_time(v: Any, where: str) -> float:
-    if type(v) not in (int, float) or not (0 <= v < 1e11):  # NaN fails both comparisons
+def _finite_time(v: object, where: str) -> float:
+    if not _number(v) or not (0 <= v < 1e11):  # NaN fails both comparisons
         raise SaveError(f"{where} is not a time ({v!r:.30})")
     return float(v)
 
 
-def _first_difference(a: Any, b: Any, where: str = "") -> str:
+def _first_difference(a: object, b: object, where: str = "") -> str:
     """Where two JSON values first differ, as a short path (``hands[2]``)."""
     if type(a) is dict and type(b) is dict:
         for k in sorted(set(a) | set(b), key=str):
@@ -156,7 +218,7 @@ def _first_difference(a: Any, b: Any, where: str = "") -> str:
     return where or "the game"
 
 
-def replayed_exactly(data: dict[str, Any]) -> Any | None:
+def replayed_exactly(data: JsonObject) -> Game | None:
     """The game a save's data describes, made by the engine from its seed and its moves,
     when that gives exactly the data (every key, every value); else ``None`` (then
     :func:`check_replays` and the engine's own checks say what is wrong). A genuine save
@@ -164,11 +226,26 @@ def replayed_exactly(data: dict[str, Any]) -> Any | None:
     checks of a state it is given (a finished match of 500 moves: about 15 ms)."""
     from ..engine import Action, new_game
 
+    variant, players, options = data.get("variant"), data.get("players"), data.get("options")
+    seed, names, actions = data.get("seed"), data.get("names"), data.get("actions")
+    if not (
+        isinstance(variant, str)
+        and type(players) is int
+        and isinstance(options, dict)
+        and type(seed) is int
+        and isinstance(names, list)
+        and all(isinstance(n, str) for n in names)
+        and isinstance(actions, list)
+    ):
+        return None  # not what the engine wrote: its own checks say what is wrong
     try:
-        g = new_game(
-            data["variant"], data["players"], dict(data["options"]), data["seed"], data["names"]
-        )
-        for seat, act in data["actions"]:
+        g = new_game(variant, players, dict(options), seed, [str(n) for n in names])
+        for pair in actions:
+            if not (isinstance(pair, list) and len(pair) == 2):
+                return None
+            seat, act = pair
+            if type(seat) is not int or not isinstance(act, dict):
+                return None
             if g.deal_over and not g.match_over and not g.to_act():
                 g.next_deal()
             g.apply(seat, Action.from_json(act))
@@ -183,7 +260,7 @@ def replayed_exactly(data: dict[str, Any]) -> Any | None:
     return g if same else None
 
 
-def check_replays(game: Any, held: Any = None) -> None:
+def check_replays(game: Game, held: set[str] | None = None) -> None:
     """A save is accepted only if replaying its seed and its moves with the engine gives
     exactly the state it holds: a list of moves reversed, emptied or cut, cards moved
     or swapped between hands, scores or flags changed by hand are all refused here with
@@ -209,7 +286,7 @@ def check_replays(game: Any, held: Any = None) -> None:
         )
 
 
-def load_save_data(data: Any) -> LoadedSave:
+def load_save_data(data: object) -> LoadedSave:
     """Migrate, clean and validate a save's data as a whole, rebuilding its game;
     :class:`SaveError` (or :class:`NewerSaveError`) with the reason if it fails."""
     from ..ai import BASELINES, LEVELS
@@ -218,13 +295,13 @@ def load_save_data(data: Any) -> LoadedSave:
 
     if type(data) is not dict:
         raise SaveError("it is not a save (not a JSON object)")
-    data = migrate(data)
-    if needs_cleaning(data):
-        data = clean_strings(data)
-    updated = _finite_time(data.get("updated"), "the time it was saved")
-    created = data.get("created", updated)
+    save: JsonObject = migrate(data)
+    if needs_cleaning(save):
+        save = clean_strings(save)
+    updated = _finite_time(save.get("updated"), "the time it was saved")
+    created = save.get("created", updated)
     created = _finite_time(created, "the time it was started") if created is not None else updated
-    game_data = data.get("game")
+    game_data = save.get("game")
     if type(game_data) is not dict:
         raise SaveError("it holds no game")
     # the engine's own names are shown too: cleaned the same way as the seats'
@@ -241,23 +318,23 @@ def load_save_data(data: Any) -> LoadedSave:
         except GameDataError as e:
             raise SaveError(f"the game in it is damaged: {e}") from None
         check_replays(game, set(game_data))
-    _check_extras(data, game.players, game.deal_number)
-    raw_seats = data.get("seats")
+    _check_extras(save, game.players, game.deal_number)
+    raw_seats = save.get("seats")
     if type(raw_seats) is not list or len(raw_seats) != game.players:
         have = len(raw_seats) if type(raw_seats) is list else "no"
         raise SaveError(f"it has {have} seats for {game.players} players")
-    seats = []
+    seats: list[SeatJson] = []
     for i, s in enumerate(raw_seats):
         if type(s) is not dict or not isinstance(s.get("name"), str):
             raise SaveError(f"seat {i + 1} is damaged")
         kind = s.get("kind", "human")
         level = s.get("level", "normal")
-        if kind not in ("human", "ai"):
+        if not isinstance(kind, str) or kind not in ("human", "ai"):
             raise SaveError(f"seat {i + 1} is neither a person nor the computer ({kind!r:.20})")
         if not isinstance(level, str) or level not in LEVELS + BASELINES:
             raise SaveError(f"seat {i + 1} has an unknown AI level ({level!r:.20})")
         seats.append({"name": game.names[i], "kind": kind, "level": level})
-    raw_rngs = data.get("ai_rngs", {})
+    raw_rngs = save.get("ai_rngs", {})
     if type(raw_rngs) is not dict:
         raise SaveError("the AI players' random generators are damaged")
     rngs = {}
@@ -268,4 +345,4 @@ def load_save_data(data: Any) -> LoadedSave:
             rngs[int(k)] = rng_state(v, f"the AI generator of seat {int(k) + 1}")
         except GameDataError as e:
             raise SaveError(str(e)) from None
-    return LoadedSave(data, game, seats, rngs, updated, created)
+    return LoadedSave(save, game, seats, rngs, updated, created, _clock(save.get("clock")))

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..jsontypes import JsonObject
 from .names import clean_text
 from .paths import data_dir
 
@@ -53,9 +54,12 @@ from .save_data import (
     MIGRATIONS,
     SAVE_FIELDS,
     SAVE_FORMAT,
+    ClockJson,
     LoadedSave,
     NewerSaveError,
     SaveError,
+    SaveJson,
+    SeatJson,
     check_replays,
     load_save_data,
     migrate,
@@ -75,11 +79,14 @@ __all__ = [
     "SAVE_ID_RE",
     "TEMP_MAX_AGE",
     "WRITER",
+    "ClockJson",
     "LoadedSave",
     "NewerSaveError",
     "SaveError",
     "SaveInfo",
+    "SaveJson",
     "SaveWriter",
+    "SeatJson",
     "check_replays",
     "check_save_id",
     "damaged_dir",
@@ -186,7 +193,7 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def parse_save_bytes(raw: bytes) -> dict[str, Any]:
+def parse_save_bytes(raw: bytes) -> JsonObject:
     """The JSON object of a save file's bytes, or :class:`SaveError`."""
     if not raw.strip():
         raise SaveError("the file is empty")
@@ -214,7 +221,7 @@ def parse_save_bytes(raw: bytes) -> dict[str, Any]:
     return data
 
 
-def read_save(path: Path) -> dict[str, Any]:
+def read_save(path: Path) -> JsonObject:
     """A save file's data as it was written (not migrated, not validated)."""
     return parse_save_bytes(read_save_bytes(Path(path)))
 
@@ -231,7 +238,7 @@ def _fsync_dir(d: Path) -> None:
             os.close(fd)
 
 
-def write_save(save_id: str, data: dict[str, Any] | str) -> Path:
+def write_save(save_id: str, data: SaveJson | str) -> Path:
     """Write a save atomically (a crash mid-write never leaves a half file): a new
     temporary file (exclusive creation, links never followed) in the saves folder,
     written, ``fsync``-ed, then renamed over the save. ``data`` is the save or its

@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..engine import Action, Decision, Game, new_game
 from ..engine.cards import CardFace
 from ..engine.observation import LogEntry
 from ..engine.protocol import DealResult, OptionSpec
 from ..engine.views import AnyView, LogLine
+from ..jsontypes import JsonObject
 from .sight import Hidden, OwnView, PublicView, Sight
 
 if TYPE_CHECKING:
@@ -47,6 +48,16 @@ REMOTE = "remote"
 
 class NotVisible(PermissionError):
     """A view was asked for a seat's hand it may not show."""
+
+
+class SeatInfoJson(TypedDict):
+    """A :class:`SeatInfo` as JSON (a hosted table's seat list)."""
+
+    name: str
+    kind: str
+    level: str
+    connected: bool
+    note: str
 
 
 @dataclass(frozen=True)
@@ -63,7 +74,7 @@ class SeatInfo:
     def is_ai(self) -> bool:
         return self.kind == AI
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SeatInfoJson:
         return {
             "name": self.name,
             "kind": self.kind,
@@ -73,7 +84,9 @@ class SeatInfo:
         }
 
 
-def rules_game(variant_id: str, players: int, options: dict[str, Any], names: list[str]) -> Game:
+def rules_game(
+    variant_id: str, players: int, options: Mapping[str, object], names: list[str]
+) -> Game:
     """A game of this variant and options, only for what does not depend on the state."""
     return new_game(variant_id, players, dict(options), 0, list(names))
 
@@ -148,7 +161,9 @@ class SeatView(ABC):
         return self.rules.players
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> JsonObject:
+        """The house rules in force, by option id (as JSON: they go into saves and
+        messages as they are)."""
         return self.rules.options
 
     @property
@@ -577,7 +592,15 @@ class LocalSeatView(SeatView):
         return random.Random(f"twos-tui-hint:{self.hint_seed}:{seat}")
 
 
-def with_chat(log: list[Any], chat: list[dict[str, Any]], deal: Any) -> list[Any]:
+def _anchor(line: Mapping[str, object]) -> int:
+    """How long the log was when a chat line was said."""
+    anchor = line["anchor"]
+    if not isinstance(anchor, int):
+        raise TypeError(f"a chat line's anchor is a whole number, not {anchor!r:.20}")
+    return anchor
+
+
+def with_chat(log: list[Any], chat: Sequence[Mapping[str, object]], deal: object) -> list[Any]:
     """``log`` with the chat lines of ``deal`` placed where they were said (each chat
     entry's ``anchor``: how long the log was then)."""
     lines = [c for c in chat if c.get("deal") == deal]
@@ -586,7 +609,7 @@ def with_chat(log: list[Any], chat: list[dict[str, Any]], deal: Any) -> list[Any
     out: list[Any] = []
     i = 0
     for at, entry in enumerate(log):
-        while i < len(lines) and lines[i]["anchor"] <= at:
+        while i < len(lines) and _anchor(lines[i]) <= at:
             out.append(lines[i])
             i += 1
         out.append(entry)

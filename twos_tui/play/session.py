@@ -16,14 +16,15 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from ..ai import DEFAULT_LEVEL, LEVEL_ALIASES, Agent, RandomAgent, agent_for, ai_rng
+from ..ai import DEFAULT_LEVEL, Agent, RandomAgent, agent_for, ai_rng
 from ..engine import Action, Game, new_game, variant_class
 from ..engine.protocol import Decision, rng_state_to_json
 from ..engine.views import AnyView
+from ..jsontypes import JsonObject, JsonValue
 from . import locks, saves
 from .names import clean_name
+from .save_data import is_hint_entry
 from .tracker import Tracker
 from .tracker import UndoRefused as UndoRefused  # raised by Session.undo
 
@@ -47,13 +48,8 @@ class SeatConfig:
     def __post_init__(self) -> None:
         self.name = clean_name(self.name)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> saves.SeatJson:
         return {"name": self.name, "kind": self.kind, "level": self.level}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> SeatConfig:
-        level = d.get("level", DEFAULT_LEVEL)
-        return cls(d["name"], d.get("kind", HUMAN), LEVEL_ALIASES.get(level, level))
 
 
 def default_seats(players: int, humans: int = 1) -> list[SeatConfig]:
@@ -106,7 +102,7 @@ class Session:
         ai_rngs: dict[int, random.Random] | None = None,
         autosave: bool = True,
         created: float | None = None,
-        clock: dict[str, float] | None = None,
+        clock: saves.ClockJson | None = None,
     ) -> None:
         if len(seats) != game.players:
             raise ValueError("one seat configuration per player")
@@ -158,7 +154,7 @@ class Session:
         variant: str,
         seats: list[SeatConfig] | None = None,
         players: int | None = None,
-        options: dict[str, Any] | None = None,
+        options: JsonObject | None = None,
         seed: int | None = None,
         autosave: bool = True,
     ) -> Session:
@@ -265,7 +261,7 @@ class Session:
         return taken
 
     # ----- saving -------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> saves.SaveJson:
         return {
             "format": saves.SAVE_FORMAT,
             "app": saves.APP_TAG,
@@ -280,9 +276,7 @@ class Session:
         }
 
     @classmethod
-    def from_json(
-        cls, data: dict[str, Any], save_id: str | None = None, autosave: bool = True
-    ) -> Session:
+    def from_json(cls, data: object, save_id: str | None = None, autosave: bool = True) -> Session:
         """A session from a save's data (any format this version reads), validated as a
         whole: :class:`saves.SaveError` with the reason if it is damaged or newer,
         :class:`locks.SaveLocked` if another app has ``save_id`` open."""
@@ -295,7 +289,7 @@ class Session:
             loaded.ai_rngs,
             autosave=autosave,
             created=loaded.created,
-            clock=loaded.data.get("clock"),
+            clock=loaded.clock,
         )
         session.hints = _hints_from_json(loaded.data.get("hints"), loaded.game.players)
         return session
@@ -356,7 +350,7 @@ class Session:
             self.locked = False
 
 
-def _hints_from_json(raw: Any, players: int) -> dict[tuple[int, int], int]:
+def _hints_from_json(raw: JsonValue, players: int) -> dict[tuple[int, int], int]:
     """The hint counts of a save; entries that are not ``[deal, seat, count]`` with
     plausible numbers are left out (a count is a courtesy, never a reason to refuse a
     save)."""
@@ -365,9 +359,7 @@ def _hints_from_json(raw: Any, players: int) -> dict[tuple[int, int], int]:
         return out
     for entry in raw[:10_000]:
         if (
-            isinstance(entry, list)
-            and len(entry) == 3
-            and all(type(x) is int for x in entry)
+            is_hint_entry(entry)
             and 0 <= entry[0] <= 1_000_000
             and 0 <= entry[1] < players
             and 0 < entry[2] <= 1_000_000

@@ -17,9 +17,13 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
+from ..jsontypes import JsonObject
 from .paths import data_dir
+
+if TYPE_CHECKING:
+    from ..engine.protocol import OptionSpec
 
 SETTINGS_FORMAT = 1
 FILE_NAME = "settings.json"
@@ -57,6 +61,45 @@ def default_sort(variant_id: str) -> str:
     return "suit" if variant_id in SUIT_SORTED else "rank"
 
 
+# ----- the file's shape ---------------------------------------------------------------
+# (house rules are kept as JSON values by option id: the engine checks them when a game
+# starts with them, so they stay unknown JSON here)
+
+
+class PickerChoiceJson(TypedDict):
+    """A :class:`PickerChoice` in the file."""
+
+    players: int | None
+    seats: list[dict[str, str]]  #: name, kind, level
+    options: JsonObject
+    by_players: dict[str, JsonObject]  #: player count (as text) -> house rules
+
+
+class LessonProgress(TypedDict):
+    """How far a lesson has got: the steps passed (their indexes) and the stars (0-3)."""
+
+    done: list[int]
+    stars: int
+
+
+class SettingsJson(TypedDict):
+    """``settings.json`` as this version writes it (each key optional when read: a
+    missing or bad one is its default)."""
+
+    format: int
+    theme: str | None
+    four_colour: bool
+    ai_pace: str
+    trick_pause: str
+    hint_level: str
+    sort: dict[str, str]
+    picker: dict[str, PickerChoiceJson]
+    last_variant: str | None
+    tips: bool
+    tips_seen: list[str]
+    lessons: dict[str, LessonProgress]
+
+
 @dataclass
 class PickerChoice:
     """What the rules picker last started for one game. The house rules are also kept
@@ -65,11 +108,11 @@ class PickerChoice:
 
     players: int | None = None
     seats: list[dict[str, str]] = field(default_factory=list)  #: name, kind, level
-    options: dict[str, Any] = field(default_factory=dict)
+    options: JsonObject = field(default_factory=dict)
     #: player count -> the house rules last started with that many players
-    by_players: dict[int, dict[str, Any]] = field(default_factory=dict)
+    by_players: dict[int, JsonObject] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PickerChoiceJson:
         return {
             "players": self.players,
             "seats": self.seats,
@@ -77,7 +120,9 @@ class PickerChoice:
             "by_players": {str(n): o for n, o in sorted(self.by_players.items())},
         }
 
-    def options_for(self, players: int, specs_of: Callable[[int], Sequence[Any]]) -> dict[str, Any]:
+    def options_for(
+        self, players: int, specs_of: Callable[[int], Sequence[OptionSpec]]
+    ) -> JsonObject:
         """The house rules to offer for ``players``: those last started with that count;
         else the last ones, less those whose usual value depends on the count (a 13-card
         hand for three players is not kept for two, whose usual hand is 20).
@@ -89,7 +134,7 @@ class PickerChoice:
         return carry_options(self.options, self.players, players, specs_of)
 
     @classmethod
-    def from_json(cls, d: Any) -> PickerChoice:
+    def from_json(cls, d: object) -> PickerChoice:
         if not isinstance(d, dict):
             return cls()
         players = d.get("players")
@@ -100,7 +145,7 @@ class PickerChoice:
             if isinstance(s, dict)
         ]
         options = d.get("options")
-        by: dict[int, dict[str, Any]] = {}
+        by: dict[int, JsonObject] = {}
         listed_by = d.get("by_players")
         for n, o in listed_by.items() if isinstance(listed_by, dict) else ():
             if str(n).isdigit() and isinstance(o, dict):
@@ -126,13 +171,13 @@ def _valid(text: str) -> str:
 
 
 def carry_options(
-    options: dict[str, Any], before: int, after: int, specs_of: Callable[[int], Sequence[Any]]
-) -> dict[str, Any]:
+    options: JsonObject, before: int, after: int, specs_of: Callable[[int], Sequence[OptionSpec]]
+) -> JsonObject:
     """The house rules of ``options`` (chosen for ``before`` players) that still hold for
     ``after`` players: a rule is dropped (back to its usual value) when its usual value
     differs between the two counts or the value is not offered for ``after``."""
     then = {spec.id: spec for spec in specs_of(before)}
-    out = {}
+    out: JsonObject = {}
     for spec in specs_of(after):
         old = then.get(spec.id)
         if old is None or spec.id not in options or old.default != spec.default:
@@ -157,7 +202,7 @@ class Settings:
     tips: bool = True  #: first-game tips are shown (each once)
     tips_seen: list[str] = field(default_factory=list)  #: tip ids already shown
     #: lesson id -> progress: {"done": steps passed (a list of step indexes), "stars": 0-3}
-    lessons: dict[str, dict[str, Any]] = field(default_factory=dict)
+    lessons: dict[str, LessonProgress] = field(default_factory=dict)
 
     # ----- tips ---------------------------------------------------------------------
     def tip_due(self, tip_id: str) -> bool:
@@ -191,7 +236,7 @@ class Settings:
         return self.picker.get(variant_id)
 
     # ----- JSON ---------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SettingsJson:
         return {
             "format": SETTINGS_FORMAT,
             "theme": self.theme,
@@ -204,11 +249,11 @@ class Settings:
             "last_variant": self.last_variant,
             "tips": self.tips,
             "tips_seen": list(self.tips_seen),
-            "lessons": {k: dict(v) for k, v in self.lessons.items()},
+            "lessons": {k: v.copy() for k, v in self.lessons.items()},
         }
 
     @classmethod
-    def from_json(cls, d: Any) -> Settings:
+    def from_json(cls, d: object) -> Settings:
         s = cls()
         if not isinstance(d, dict):
             return s
@@ -244,7 +289,7 @@ class Settings:
         return s
 
 
-def lesson_progress(v: Any) -> dict[str, Any] | None:
+def lesson_progress(v: object) -> LessonProgress | None:
     """A lesson's kept progress, cleaned: the steps passed (indexes) and the stars."""
     if not isinstance(v, dict):
         return None

@@ -22,13 +22,83 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TypedDict
 
 from ..engine import variant_class
 from .names import clean_name, clean_text
 
 RECENT = 30  #: deals in the chart
+
+
+# ----- the figures as JSON (``twos-tui stats --json``) -------------------------------------
+class RecordJson(TypedDict):
+    played: int
+    won: int
+    win_rate: float | None  #: rounded to 4 places; None when none played
+
+
+class AverageJson(TypedDict):
+    label: str
+    lower_is_better: bool
+    deals: int
+    mean_change_per_deal: float | None  #: rounded to 3 places; None with no deals
+
+
+class StreaksJson(TypedDict):
+    best: int  #: longest run of wins
+    current: int  #: +n: the last n won; -n: the last n lost
+
+
+class RecentDeal(TypedDict):
+    """One of a player's recent deals, for the chart."""
+
+    deal_id: int
+    game_id: int  #: the match's id
+    won: bool
+    change: int  #: the player's change of score in it
+    undone: bool  #: the deal had an undo
+
+
+class PlayerStatsJson(TypedDict):
+    player: str
+    matches: RecordJson
+    deals: RecordJson
+    deals_by_opponents: dict[str, RecordJson]
+    matches_by_opponents: dict[str, RecordJson]
+    average_change_per_deal: list[AverageJson]
+    deal_streaks: StreaksJson
+    match_streaks: StreaksJson
+    deals_with_undo: int
+    matches_with_undo: int
+    recent: list[RecentDeal]
+
+
+class Totals(TypedDict):
+    """The players' figures added up."""
+
+    matches: RecordJson
+    deals: RecordJson
+
+
+class VariantStatsJson(TypedDict):
+    variant: str
+    name: str
+    deals_recorded: int
+    matches_recorded: int
+    watched_deals: int
+    matches: RecordJson
+    deals: RecordJson
+    players: list[PlayerStatsJson]
+
+
+class StatsJson(TypedDict):
+    history: str  #: the history file's path
+    schema: int
+    note: str
+    damaged_rows_skipped: int
+    variants: list[VariantStatsJson]
+
 
 #: the chart's glyphs: shape, not colour, tells a win from a loss
 WIN_GLYPH = "█"
@@ -49,7 +119,7 @@ class Record:
         self.played += 1
         self.won += int(won)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RecordJson:
         rate = self.rate
         return {
             "played": self.played,
@@ -69,7 +139,7 @@ class Average:
     def mean(self) -> float | None:
         return self.total / self.deals if self.deals else None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> AverageJson:
         m = self.mean
         return {
             "label": self.label,
@@ -84,7 +154,7 @@ class Streaks:
     best: int = 0  #: longest run of wins
     current: int = 0  #: +n: the last n won; -n: the last n lost
 
-    def to_json(self) -> dict[str, int]:
+    def to_json(self) -> StreaksJson:
         return {"best": self.best, "current": self.current}
 
 
@@ -100,9 +170,9 @@ class PlayerStats:
     match_streaks: Streaks = field(default_factory=Streaks)
     deals_with_undo: int = 0
     matches_with_undo: int = 0
-    recent: list[dict[str, Any]] = field(default_factory=list)  #: oldest first
+    recent: list[RecentDeal] = field(default_factory=list)  #: oldest first
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlayerStatsJson:
         return {
             "player": self.player,
             "matches": self.matches.to_json(),
@@ -127,7 +197,7 @@ class VariantStats:
     watched_deals: int = 0  #: all-AI deals: in nobody's figures
     players: list[PlayerStats] = field(default_factory=list)  #: most deals first
 
-    def totals(self) -> dict[str, Any]:
+    def totals(self) -> Totals:
         """The players' figures added up (one player: that player's)."""
         m, d = Record(), Record()
         for p in self.players:
@@ -137,12 +207,18 @@ class VariantStats:
             d.won += p.deals.won
         return {"matches": m.to_json(), "deals": d.to_json()}
 
-    def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out.pop("players")
-        out.update(self.totals())
-        out["players"] = [p.to_json() for p in self.players]
-        return out
+    def to_json(self) -> VariantStatsJson:
+        t = self.totals()
+        return {
+            "variant": self.variant,
+            "name": self.name,
+            "deals_recorded": self.deals_recorded,
+            "matches_recorded": self.matches_recorded,
+            "watched_deals": self.watched_deals,
+            "matches": t["matches"],
+            "deals": t["deals"],
+            "players": [p.to_json() for p in self.players],
+        }
 
 
 def variant_names() -> dict[str, str]:
@@ -310,7 +386,7 @@ def compute_empty() -> list[VariantStats]:
     return [VariantStats(v, n) for v, n in variant_names().items()]
 
 
-def stats_json(conn: sqlite3.Connection, variant: str | None = None) -> dict[str, Any]:
+def stats_json(conn: sqlite3.Connection, variant: str | None = None) -> StatsJson:
     from .history import history_path, schema_version
 
     return {
@@ -347,12 +423,12 @@ def streak_text(n: int) -> str:
     return f"{n} won" if n > 0 else f"{-n} lost"
 
 
-def result_strip(recent: list[dict[str, Any]]) -> str:
+def result_strip(recent: list[RecentDeal]) -> str:
     """One glyph per recent deal, oldest first: █ won, ▁ lost."""
     return "".join(WIN_GLYPH if r["won"] else LOSS_GLYPH for r in recent)
 
 
-def change_sparkline(recent: list[dict[str, Any]]) -> str:
+def change_sparkline(recent: list[RecentDeal]) -> str:
     """One bar per recent deal, its height the deal's change of score (lowest to highest
     of those shown)."""
     if not recent:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..engine import Action, Game, new_game
 from . import history
+from .history_records import DealRecord
+from .save_data import ClockJson
 
 if TYPE_CHECKING:
     from .session import Session
@@ -68,16 +70,16 @@ def current_deal_start(game: Game) -> int:
     return start
 
 
-def _seconds(clock: Any, key: str) -> float:
+def _seconds(clock: ClockJson | None, key: Literal["match", "deal"]) -> float:
     """A time from a save's ``clock`` (0 when missing or not a sensible number)."""
-    v = clock.get(key) if isinstance(clock, dict) else None
+    v = clock[key] if clock is not None else None
     if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v < 1e9:
         return 0.0
     return float(v)
 
 
 class Tracker:
-    def __init__(self, game: Game, clock: Any = None) -> None:
+    def __init__(self, game: Game, clock: ClockJson | None = None) -> None:
         self._t0 = time.monotonic()
         self._match_time = _seconds(clock, "match")  #: seconds at the table before t0
         self._deal_time = _seconds(clock, "deal")
@@ -112,7 +114,7 @@ class Tracker:
         d = time.monotonic() - self._t0
         return self._match_time + d, self._deal_time + d
 
-    def clock_json(self) -> dict[str, float]:
+    def clock_json(self) -> ClockJson:
         match, deal = self.elapsed()
         return {"match": match, "deal": deal}
 
@@ -183,7 +185,7 @@ class Tracker:
         start = self.deal_start
         match_s, deal_s = self.elapsed()
         now = time.time()
-        rec: dict[str, Any] = {
+        rec: DealRecord = {
             "type": "deal",
             "match_key": session.save_id,
             "variant": g.variant_id,
@@ -201,8 +203,8 @@ class Tracker:
             "low_score_wins": bool(g.low_score_wins),
             "deal_number": r.deal_number,
             "first_action": start,
-            "actions": g.actions[start:],
-            "prefix": g.actions[:start],
+            "actions": [[seat, a] for seat, a in g.actions[start:]],
+            "prefix": [[seat, a] for seat, a in g.actions[:start]],
             "changes": list(r.changes),
             "totals": list(r.totals),
             "winners": list(r.winners),

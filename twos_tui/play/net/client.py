@@ -561,13 +561,13 @@ class RemoteSeatView(SeatView):
             return
         self._recorded = r.deal_number
         me = self.my_seat
-        seats = []
+        seats: list[history.SeatJson] = []
         for i, info in enumerate(self.seats):
             kind = "human" if i == me else ("ai" if info.is_ai else "remote")
             seats.append({"name": info.name, "kind": kind, "level": info.level or "normal"})
         over = bool(st.get("match_over"))
         client = self.client
-        rec = {
+        rec: history.DealRecord = {
             "type": "deal",
             "match_key": f"{history.JOINED_PREFIX}{client.host}-{client.port}-{client.code}-{me}",
             "variant": self.variant_id,

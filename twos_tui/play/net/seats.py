@@ -101,12 +101,15 @@ class SeatsRole(TableBase):
     def seats_json(self, viewer: int | None) -> list[dict[str, Any]]:
         out = []
         for i, info in enumerate(self.seat_infos(viewer)):
-            d = info.to_json()
             rs = self.seats.get(i)
-            d["ai_plays"] = bool(rs and rs.taken_over)
-            d["hold_left"] = round(self.hold_left(rs), 1) if rs else 0.0
-            d["free"] = bool(rs and not rs.claimed)
-            out.append(d)
+            out.append(
+                {
+                    **info.to_json(),
+                    "ai_plays": bool(rs and rs.taken_over),
+                    "hold_left": round(self.hold_left(rs), 1) if rs else 0.0,
+                    "free": bool(rs and not rs.claimed),
+                }
+            )
         return out
 
     def people_needed(self) -> list[int]:

@@ -10,7 +10,7 @@ for the next step. ``t`` on the list turns the first-game tips back on.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -32,6 +32,7 @@ from ...play.lessons import (
     record_progress,
     stars_for,
 )
+from ...play.settings import LessonProgress
 from ..typed_app import twos_app
 from ..widgets import HandView, KeyBar, SafeOptionList
 from .table import TableScreen
@@ -45,10 +46,10 @@ def stars_text(stars: int) -> str:
     return "★" * stars + "☆" * (3 - stars) + f" ({stars}/3)"
 
 
-def progress_line(lesson: Lesson, progress: dict[str, Any] | None) -> str:
-    done = len((progress or {}).get("done", []))
+def progress_line(lesson: Lesson, progress: LessonProgress | None) -> str:
+    done = len(progress.get("done", [])) if progress else 0
     total = len(lesson.steps)
-    stars = int((progress or {}).get("stars", 0))
+    stars = int(progress.get("stars", 0)) if progress else 0
     if done == 0:
         return f"{total} steps · not started"
     if done >= total:
@@ -56,9 +57,9 @@ def progress_line(lesson: Lesson, progress: dict[str, Any] | None) -> str:
     return f"{done} of {total} steps"
 
 
-def first_step_to_do(lesson: Lesson, progress: dict[str, Any] | None) -> int:
+def first_step_to_do(lesson: Lesson, progress: LessonProgress | None) -> int:
     """The first step not passed yet (the first step when all are)."""
-    done = set((progress or {}).get("done", []))
+    done = set(progress.get("done", [])) if progress else set()
     for i in range(len(lesson.steps)):
         if i not in done:
             return i

@@ -442,7 +442,7 @@ class PickerScreen(SizeGuard, Screen[None]):
         st = self.settings
         st.ai_pace = self.chosen_pace()
         st.last_variant = self.cls.variant_id
-        kept = [s.to_json() for s in seats]
+        kept = [{"name": s.name, "kind": s.kind, "level": s.level} for s in seats]
         for i in self.remote_seats():
             kept[i]["kind"] = REMOTE
         before = st.picker.get(self.cls.variant_id)
