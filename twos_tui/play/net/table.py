@@ -12,13 +12,15 @@ import re
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from .. import saves
 from ..paths import data_dir
 from ..seat_view import AI, HUMAN, REMOTE
 from ..session import SeatConfig, Session
+from . import messages as M
 from . import protocol as P
 from .chat import ChatRole
 from .holds import HoldsRole
@@ -99,7 +101,7 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
         variant: str,
         kinds: list[str],
         names: list[str] | None = None,
-        options: dict[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         seed: int | None = None,
         level: str = "normal",
         autosave: bool = True,
@@ -118,7 +120,8 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
                 seats.append(SeatConfig(name or AI_NAMES[i % len(AI_NAMES)], AI, level))
             else:
                 seats.append(SeatConfig(name or f"Player {i + 1}", HUMAN))
-        session = Session.start(variant, seats, len(kinds), options, seed, autosave=autosave)
+        rules = dict(options) if options is not None else None  # (the house rules, by name)
+        session = Session.start(variant, seats, len(kinds), rules, seed, autosave=autosave)
         remote = tuple(i for i, k in enumerate(kinds) if k == REMOTE)
         return cls(session, remote, **kw)
 
@@ -224,7 +227,7 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
     # ----- what a seat receives ----------------------------------------------------------
     def state_for(
         self, seat: int, cursor: tuple[int, int, int] = (-1, 0, 0)
-    ) -> tuple[dict[str, Any], tuple[int, int, int]]:
+    ) -> tuple[M.State, tuple[int, int, int]]:
         """The ``state`` message of ``seat``, with the log entries that seat has not been
         sent yet, and the cursor for the next one.
 
@@ -242,38 +245,37 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
         full = g.history
         g.history = full[raw:]  # on the loop, no await in between: nothing else sees it
         try:
-            obs = dict(g.observation(seat))
+            view = g.observe(seat)
         finally:
             g.history = full
-        fresh = obs.pop("history", [])
+        fresh = view.history
         log_from = count
         cursor = (deal, len(full), count + len(fresh))
-        to_act = list(g.to_act())
+        to_act = tuple(g.to_act())
         decision = g.decision(seat) if seat in to_act and self.started else None
-        legal = [a.to_json() for a in g.legal_actions(seat)] if decision else []
+        legal = tuple(g.legal_actions(seat)) if decision else ()
         rs = self.seats.get(seat)
         if rs is not None and rs.taken_over:
-            decision, legal = None, []
-        msg = {
-            "type": "state",
-            "seat": seat,
-            "n": len(g.actions),
-            "deal": g.deal_number,
-            "deal_over": g.deal_over,
-            "match_over": g.match_over,
-            "to_act": to_act,
-            "decision": decision.to_json() if decision else None,
-            "legal": legal,
-            "observation": obs,
-            "log_from": log_from,
-            "log": fresh,
-            "totals": list(g.totals),
-            "results": [r.to_json() for r in g.results],
-            "seats": self.seats_json(seat),
-            "ready": sorted(self.ready_seats),
-            "waiting": self.waiting(seat),
-            "watching": len(self.spectators),
-        }
+            decision, legal = None, ()
+        msg = M.State(
+            seat=seat,
+            n=len(g.actions),
+            deal=g.deal_number,
+            deal_over=g.deal_over,
+            match_over=g.match_over,
+            to_act=to_act,
+            decision=decision,
+            legal=legal,
+            observation=replace(view, history=()),
+            log_from=log_from,
+            log=fresh,
+            totals=tuple(g.totals),
+            results=tuple(g.results),
+            seats=self.seat_entries(seat),
+            ready=tuple(sorted(self.ready_seats)),
+            waiting=self.waiting(seat),
+            watching=len(self.spectators),
+        )
         return msg, cursor
 
     def scrub(self, seat: int, text: str, allowed: tuple[str, ...] = ()) -> str:

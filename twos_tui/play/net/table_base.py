@@ -16,19 +16,44 @@ import os
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
+from ...engine.views import AnyView, LogLine
 from ..paths import data_dir
 
 if TYPE_CHECKING:
+    from ...engine.protocol import Game
     from ..session import Session
     from .conn import Conn
     from .host_view import HostSeatView
+    from .messages import ChatLine
     from .seats import RemoteSeat
 
 log = logging.getLogger("twos_tui.net")
 
 SIDECAR_DIR = "hosted"
+
+
+class SidecarSeat(TypedDict):
+    """A remote seat in the sidecar file: its token and who holds it."""
+
+    seat: int
+    token: str
+    claimed: bool
+    name: str
+    taken_over: bool
+    ever_taken: bool
+
+
+class Sidecar(TypedDict):
+    """The sidecar file beside a hosted table's save (``hosted/SAVE_ID.json``)."""
+
+    format: int
+    code: str
+    save_id: str
+    hold_s: float
+    listen: list[str | int] | None  #: [host, port] where its server listened
+    seats: list[SidecarSeat]
 
 
 def sidecar_path(save_id: str) -> Path:
@@ -55,19 +80,19 @@ class TableBase:
     conns: set[Conn]  #: every connection at the table, spectators too
     watchers: list[Callable[[], None]]  #: called on the loop after changes
     allow_sit: bool
-    chat_log: deque[tuple[int, dict[str, Any]]]
+    chat_log: deque[tuple[int, ChatLine]]
     closed: bool
     listen: tuple[str, int] | None
     reopened: bool
     _scheduled: bool
     _origin_remote: bool
-    _public: tuple[Any, dict[str, Any]] | None
-    _public_log: tuple[Any, list[dict[str, Any]]] | None
+    _public: tuple[tuple[object, ...], AnyView] | None
+    _public_log: tuple[tuple[object, ...], tuple[LogLine, ...]] | None
     _ai_task: asyncio.Task[None] | None
     _hold_timer: asyncio.TimerHandle | None
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         """The session's game."""
         return self.session.game
 
@@ -77,7 +102,7 @@ class TableBase:
         if not self.use_sidecar:
             return
         path = sidecar_path(self.session.save_id)
-        data = {
+        data: Sidecar = {
             "format": 1,
             "code": self.code,
             "save_id": self.session.save_id,
