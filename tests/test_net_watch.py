@@ -175,3 +175,30 @@ def test_the_public_view_shows_2v1_s_face_up_lead_and_a_face_down_card_face_down
     assert lone["seat"] == g.lone and lone["cards"] == [g.lead_up, HIDDEN]
     assert g.lead_down not in json.dumps(table.public_observation().to_json())
     assert find_leaks(g, None, P.encode(table.public_state()[0])) == []
+
+
+async def test_a_spectator_who_takes_a_seat_has_the_seats_view_at_once() -> None:
+    """``sit`` returns once the seat's own state is here: the table screen shows the seat
+    right after and asks for its view (it came a moment later, and the app stopped with
+    "the host has not sent seat 1's view yet")."""
+    from twos_tui.play.net.client import RemoteSeatView
+
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=2))  # three remote seats
+        ana = await join(server, table, "Ana")
+        for seat in (1, 2):  # the second spectator: seat 1 is held for the first
+            view = await asyncio.to_thread(
+                RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Wes", False,
+                watch=True,
+            )  # fmt: skip
+            try:
+                assert view.watching and view.can_sit
+                assert await asyncio.to_thread(view.sit) is None
+                assert not view.watching and view.my_seat == seat
+                obs = view.observation(seat)  # at once: no wait
+                assert obs.seat == seat
+                assert list(obs.hand) == table.game.observation(seat)["hand"]
+                assert await asyncio.to_thread(view.leave_seat) is None
+            finally:
+                await asyncio.to_thread(view.close)
+        await ana.close()

@@ -366,7 +366,26 @@ class TableClient:
         reply = await self.request(M.Sit(name=self.name))
         if isinstance(reply, M.Error):
             return reply.reason
+        # the seat's own state follows the welcome at once: wait for it, so that a screen
+        # that shows the seat next has its view (it asked for a hand not yet sent, and
+        # the app stopped on NotVisible)
+        await self._until(lambda: self.state is not None and self.state.seat == self.seat)
         return None
+
+    async def _until(self, cond: Callable[[], bool]) -> bool:
+        """Wait (at most :attr:`timeout` seconds) for the host's news to make ``cond``
+        hold; whether it does."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        while True:
+            self.changed.clear()
+            if cond():
+                return True
+            left = deadline - loop.time()
+            if left <= 0 or not self.connected:
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
 
     def _notify(self) -> None:
         self.updates += 1

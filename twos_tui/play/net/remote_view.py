@@ -302,7 +302,7 @@ class RemoteSeatView(SeatView):
 
     def sit(self) -> str | None:
         try:
-            result: str | None = self._run(self.client.sit(), self.client.timeout + 1)
+            result: str | None = self._run(self.client.sit(), 2 * self.client.timeout + 1)
         except (ConnectionError, concurrent.futures.TimeoutError, TimeoutError):
             return "The host did not answer: the connection is down."
         if result is None:
