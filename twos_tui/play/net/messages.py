@@ -2,10 +2,10 @@
 
 :func:`~.protocol.decode_client` checks a message's text at the door and makes it one
 of these (or refuses it with a reason); the host's dispatcher
-(:mod:`~.dispatch`) picks a handler by the message's class. Nothing here checks
-anything: a message of one of these types has passed the door. The host's own
-answers, refusals, goodbyes and welcomes are types too (:class:`ServerMessage`),
-encoded from them.
+(:mod:`~.dispatch`) picks a handler by the message's class. A client message of one of
+these types has passed the door (the checks are in :mod:`~.protocol`). The host's own
+messages are types too (:class:`ServerMessage`: a state, a chat line, a welcome, an
+answer, a refusal, a goodbye), made on the host and encoded from them.
 
 The host's messages are read the same way on the client (:func:`~.protocol.decode_server`
 makes each one of :data:`HostMessage` with its ``from_json``, or refuses it with the
@@ -15,15 +15,15 @@ log as typed lines, the seats as :class:`SeatEntry`; a ``chat`` line is a
 shape: a field of the wrong kind is refused at the door, a field it does not know is
 ignored, a field left out takes its blank.
 
-Frozen dataclasses (not msgspec Structs): eleven small types of one to four fields,
-made once per message after our own checks (which word every refusal in our own
+Frozen dataclasses (not msgspec Structs): small types of a few fields each, made once
+per message after our own checks (which word every refusal in our own
 words), so a decoder library would add a dependency and no speed worth having.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import ClassVar, Literal, TypeVar
 
 from ...engine import Action, Decision
@@ -588,10 +588,6 @@ class State(ServerMessage):
             watching=_field(d, "watching", 0, _is_int),
             can_sit=_field(d, "can_sit", None, _is_bool),
         )
-
-    def without_log(self) -> State:
-        """This state with no log entries (what a mirror keeps: the log is kept apart)."""
-        return replace(self, log=())
 
 
 #: every message a host sends, by its ``type`` on the wire

@@ -358,7 +358,7 @@ def decode_server(raw: str | bytes) -> M.HostMessage:
     except (ValueError, RecursionError):
         raise BadMessage("The host sent something that is not JSON.") from None
     kind = d.get("type") if isinstance(d, dict) else None
-    read = HOST_READERS.get(kind) if type(kind) is str else None
+    read = M.HOST_MESSAGES.get(kind) if type(kind) is str else None
     if not isinstance(d, dict) or read is None:
         raise BadMessage("The host sent a message this version does not know.")
     if may_hold_broken(raw) and first_broken(d) is not None:
@@ -370,10 +370,6 @@ def decode_server(raw: str | bytes) -> M.HostMessage:
         return read(d)
     except M.Unreadable as e:
         raise BadMessage(f"The host sent a {kind} this version cannot read: {e}.") from None
-
-
-#: how each of the host's messages is read
-HOST_READERS = M.HOST_MESSAGES
 
 
 @dataclass
