@@ -236,3 +236,33 @@ async def test_a_bot_dropped_on_its_turn_reconnects_and_plays_on() -> None:
         assert table.game.match_over and me.lost is None
         for c in clients:
             await c.close()
+
+
+def test_a_damaged_tokens_file_keeps_its_good_entries(tmp_path) -> None:
+    """The tokens file is read at the door: an entry of another shape (a hand edit, a
+    damaged file) is left out, the good ones still rejoin, and the next write keeps only
+    them (the damaged ones were written back, and one that was not an object stopped the
+    write once the file held 200 entries)."""
+    import json
+
+    path = tmp_path / "tokens.json"
+    path.write_text(
+        json.dumps(
+            {
+                "h:1/ABCD-EFGH": {"token": "good", "at": 5},
+                "h:1/BAD1-BAD1": "not an entry",
+                "h:1/BAD2-BAD2": {"token": 7},
+                "h:1/OLDS-OLDS": {"token": "old"},  # no time: the oldest
+            }
+        ),
+        encoding="utf-8",
+    )
+    store = TokenStore(path)
+    assert store.get("h:1/ABCD-EFGH") == "good" and store.get("h:1/OLDS-OLDS") == "old"
+    assert store.get("h:1/BAD1-BAD1") is None and store.get("h:1/BAD2-BAD2") is None
+    store.put("h:1/NEWS-NEWS", "new")
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    assert sorted(kept) == ["h:1/ABCD-EFGH", "h:1/NEWS-NEWS", "h:1/OLDS-OLDS"]
+    assert kept["h:1/OLDS-OLDS"] == {"token": "old", "at": 0.0}
+    path.write_text("[1, 2]", encoding="utf-8")  # not an object at all: nothing kept
+    assert store.get("h:1/ABCD-EFGH") is None
