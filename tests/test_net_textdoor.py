@@ -414,6 +414,47 @@ def test_a_hosted_table_file_with_a_broken_code_or_token_is_refused(
     again.session.close()
 
 
+def test_a_hosted_table_file_of_the_wrong_shape_is_refused_with_the_reason(
+    tmp_path, monkeypatch
+) -> None:
+    """The table's file is read at the door: seats that are not a list, a seat with no
+    number, a file that is not an object are refused as damaged, saying what is wrong
+    (they stopped the host with a KeyError); a flag or a name of another kind reads as
+    its blank, and the table reopens with its code, tokens, names and hold."""
+    from twos_tui.play.net.server import HostedTable, sidecar_path
+    from twos_tui.play.net.table_base import DamagedTableFile
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos", seed=3, hold_s=45)
+    table.claim("Ana")
+    table.write_sidecar()
+    save_id = table.session.save_id
+    table.session.save()
+    table.close()
+    table.session.close()
+    path = sidecar_path(save_id)
+    good = json.loads(path.read_text(encoding="utf-8"))
+    for bad, words in (
+        ([1, 2], "it is not an object"),
+        ({**good, "seats": {"0": {}}}, "its seats are not a list"),
+        ({**good, "seats": [{**good["seats"][0], "seat": "0"}]}, "a seat has no number"),
+    ):
+        path.write_text(json.dumps(bad), encoding="utf-8")
+        with pytest.raises(DamagedTableFile, match=words):
+            HostedTable.reopen(save_id)
+    odd = {**good, "seats": [{**good["seats"][0], "name": 5, "claimed": 1}, *good["seats"][1:]]}
+    path.write_text(json.dumps(odd), encoding="utf-8")
+    again = HostedTable.reopen(save_id)
+    assert again.code == table.code and again.hold_s == 45
+    assert {s: rs.token for s, rs in again.seats.items()} == {
+        s: rs.token for s, rs in table.seats.items()
+    }
+    assert again.seats[0].claimed and again.seats[0].name == ""
+    assert not again.seats[1].claimed
+    again.close()
+    again.session.close()
+
+
 def test_text_from_the_host_is_mended_to_valid_text() -> None:
     """A host that sends a broken character (a lone surrogate) gets it shown as U+FFFD
     on the client: the screen and the client's history only ever get valid text."""

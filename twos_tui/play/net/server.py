@@ -28,8 +28,8 @@ from . import protocol as P
 from .conn import Conn
 from .dispatch import dispatch
 from .seats import CODE_ALPHABET, JoinRefused, RemoteSeat, new_code, normalize_code
-from .table import DEFAULT_AI_PAUSE_S, DEFAULT_HOLD_S, HostedTable
-from .table_base import SIDECAR_DIR, sidecar_path
+from .table import DEFAULT_AI_PAUSE_S, HostedTable
+from .table_base import DEFAULT_HOLD_S, SIDECAR_DIR, sidecar_path
 
 __all__ = [
     "CODE_ALPHABET",

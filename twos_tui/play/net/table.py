@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import re
 import secrets
 import time
@@ -26,9 +25,8 @@ from .chat import ChatRole
 from .holds import HoldsRole
 from .seats import RemoteSeat, new_code, normalize_code
 from .spectators import SpectatorsRole
-from .table_base import SIDECAR_DIR, sidecar_path
+from .table_base import DEFAULT_HOLD_S, SIDECAR_DIR, read_sidecar, sidecar_path
 
-DEFAULT_HOLD_S = 120.0
 DEFAULT_AI_PAUSE_S = 0.4
 
 
@@ -129,16 +127,10 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
     def reopen(cls, save_id: str, **kw: Any) -> HostedTable:
         """The table of a save and its sidecar (same code, same tokens) — after the host
         was restarted, even killed."""
-        from ...textdoor import checked_text
         from ..names import clean_name
 
-        side = json.loads(sidecar_path(save_id).read_text(encoding="utf-8"))
-        seats = {int(s["seat"]): s for s in side["seats"]}
-        # the code and the tokens are sent to players: text that can be sent, or the
-        # sidecar is refused as damaged (TextRefused, a ValueError, says why)
-        checked_text(side["code"], "the code in the table's file", 64, identifier=True)
-        for d in seats.values():
-            checked_text(d["token"], "a seat's token in the table's file", 128, identifier=True)
+        side = read_sidecar(save_id)  # (DamagedTableFile or TextRefused: the reason)
+        seats = {d["seat"]: d for d in side["seats"]}
         data = saves.read_save(saves.save_path(save_id))
         session = Session.from_json(data, save_id)
         session.tracker.record(session)
@@ -146,28 +138,24 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
             session,
             tuple(seats),
             code=side["code"],
-            tokens={s: str(d["token"]) for s, d in seats.items()},
-            hold_s=kw.pop("hold_s", side.get("hold_s", DEFAULT_HOLD_S)),
+            tokens={s: d["token"] for s, d in seats.items()},
+            hold_s=kw.pop("hold_s", side["hold_s"]),
             **kw,
         )
         table.reopened = True
-        listen = side.get("listen")
-        if (
-            isinstance(listen, list)
-            and len(listen) == 2
-            and isinstance(listen[0], str)
-            and type(listen[1]) is int
-            and 0 <= listen[1] <= 65535
-        ):
-            table.listen = (listen[0], listen[1])
+        listen = side["listen"]
+        if listen is not None:
+            host, port = listen
+            assert isinstance(host, str) and isinstance(port, int)  # (read_sidecar checked)
+            table.listen = (host, port)
             table.write_sidecar()
         now = table.clock()
         for s, d in seats.items():
             rs = table.seats[s]
-            rs.claimed = bool(d.get("claimed"))
-            rs.name = clean_name(d.get("name", ""), "")
-            rs.ever_taken = rs.ever_taken or bool(d.get("ever_taken"))
-            rs.taken_over = bool(d.get("taken_over"))
+            rs.claimed = d["claimed"]
+            rs.name = clean_name(d["name"], "")
+            rs.ever_taken = rs.ever_taken or d["ever_taken"]
+            rs.taken_over = d["taken_over"]
             if rs.claimed:
                 rs.dropped_at = now  # everybody is away until they rejoin: a new hold
         return table

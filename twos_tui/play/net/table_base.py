@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from ...engine.views import AnyView, LogLine
+from ...jsontypes import JsonValue
 from ..paths import data_dir
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("twos_tui.net")
 
 SIDECAR_DIR = "hosted"
+DEFAULT_HOLD_S = 120.0  #: how long a dropped player's seat is held, by default
 
 
 class SidecarSeat(TypedDict):
@@ -58,6 +60,66 @@ class Sidecar(TypedDict):
 
 def sidecar_path(save_id: str) -> Path:
     return data_dir() / SIDECAR_DIR / f"{save_id}.json"
+
+
+class DamagedTableFile(ValueError):
+    """A hosted table's file (its sidecar) that is not one: the reason says what is wrong."""
+
+
+def read_sidecar(save_id: str) -> Sidecar:
+    """The sidecar of ``save_id`` read at the door: its seats, code and tokens checked
+    (:class:`DamagedTableFile` with the reason), the code and the tokens text that can be
+    sent to players (:class:`~twos_tui.textdoor.TextRefused` otherwise: they go on the
+    wire). A flag or a name of another kind reads as its blank, as before."""
+    from ...textdoor import checked_text
+
+    data: JsonValue = json.loads(sidecar_path(save_id).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise DamagedTableFile("The table's file is damaged: it is not an object.")
+    raw_seats = data.get("seats")
+    if not isinstance(raw_seats, list) or not all(isinstance(d, dict) for d in raw_seats):
+        raise DamagedTableFile("The table's file is damaged: its seats are not a list.")
+    seat_objects = [d for d in raw_seats if isinstance(d, dict)]
+    for d in seat_objects:
+        if type(d.get("seat")) is not int:
+            raise DamagedTableFile("The table's file is damaged: a seat has no number.")
+    code = checked_text(data.get("code"), "the code in the table's file", 64, identifier=True)
+    seats: list[SidecarSeat] = []
+    for d in seat_objects:
+        seat = d.get("seat")
+        assert isinstance(seat, int)  # (checked above)
+        token = d.get("token")
+        checked_text(token, "a seat's token in the table's file", 128, identifier=True)
+        name = d.get("name")
+        seats.append(
+            {
+                "seat": seat,
+                "token": str(token),
+                "claimed": bool(d.get("claimed")),
+                "name": name if isinstance(name, str) else "",
+                "taken_over": bool(d.get("taken_over")),
+                "ever_taken": bool(d.get("ever_taken")),
+            }
+        )
+    hold_s = data.get("hold_s")
+    listen = data.get("listen")
+    fmt = data.get("format")
+    return {
+        "format": fmt if type(fmt) is int else 1,
+        "code": code,
+        "save_id": save_id,
+        "hold_s": float(hold_s) if isinstance(hold_s, int | float) else DEFAULT_HOLD_S,
+        "listen": (
+            [listen[0], listen[1]]
+            if isinstance(listen, list)
+            and len(listen) == 2
+            and isinstance(listen[0], str)
+            and type(listen[1]) is int
+            and 0 <= listen[1] <= 65535
+            else None
+        ),
+        "seats": seats,
+    }
 
 
 class TableBase:
