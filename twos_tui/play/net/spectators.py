@@ -119,13 +119,13 @@ class SpectatorsRole(SeatsRole):
         full = g.history
         g.history = full[start:]
         try:
-            logs = [g.observe(s).history for s in range(g.players)]
+            logs = [list(g.observation(s)["history"]) for s in range(g.players)]
         finally:
             g.history = full
         out = []
-        for i, entry in enumerate(logs[0]):
+        for i, entry in enumerate(logs[0]):  # compared as the engine wrote them, key for key
             if all(i < len(other) and other[i] == entry for other in logs[1:]):
-                out.append(entry)
+                out.append(LogLine.from_json(entry, "log"))
             else:
                 break
         self._public_log = (key, tuple(out))
