@@ -8,7 +8,7 @@ import contextlib
 import re
 from typing import Any
 
-from twos_tui.engine import Action
+from twos_tui.play.net import messages as M
 from twos_tui.play.net.client import TableClient, play_bot
 from twos_tui.play.net.server import HostedTable, TableServer
 
@@ -135,7 +135,7 @@ async def join(server: TableServer, table: HostedTable, name: str, **kw: Any) ->
 
 async def play_match(
     server: TableServer, table: HostedTable, level: str = "easy", timeout: float = 60.0, hook=None
-) -> list[dict[str, Any]]:
+) -> list[M.State]:
     """Bots in every remote seat play the match to its end; their last states."""
     clients = []
     for i in range(len(table.remote_seats)):
@@ -148,7 +148,7 @@ async def play_match(
             asyncio.gather(*(play_bot(c, level) for c in clients)), timeout
         )
         for c in clients:  # each client's log is its seat's, as the engine gives it
-            assert c.log == table.game.observation(c.seat)["history"]
+            assert c.log == list(table.game.observe(c.seat).history)
         return finals
     finally:
         for c in clients:
@@ -163,24 +163,30 @@ async def play_moves(client: TableClient, moves: int, ready: bool = False) -> in
     acted_at = None
     while True:
         client.changed.clear()
-        st = client.state or {}
-        position = (st.get("deal"), st.get("n"))
-        if made >= moves or st.get("match_over"):
-            return int(st.get("n", 0))
-        mine = client.seat in st.get("to_act", []) and st.get("legal")
-        if st.get("decision") and mine and acted_at != position:
-            legal = [Action.from_json(a) for a in st["legal"]]
+        st = client.state
+        if st is None:
+            if made >= moves:
+                return 0
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(client.changed.wait(), 5.0)
+            continue
+        position = (st.deal, st.n)
+        if made >= moves or st.match_over:
+            return st.n
+        mine = client.seat in st.to_act and st.legal
+        if st.decision and mine and acted_at != position:
+            legal = list(st.legal)
             action = ([a for a in legal if a.kind != "pass"] or legal)[0]
             acted_at = position
-            reply = await client.request({"type": "act", "action": action.to_json()})
-            if reply["type"] != "error":
+            reply = await client.request(M.Act(action=action))
+            if not isinstance(reply, M.Error):
                 made += 1
             else:
                 acted_at = None
             continue
-        if ready and st.get("deal_over") and acted_at != ("ready", st.get("deal")):
-            acted_at = ("ready", st.get("deal"))
-            await client.request({"type": "ready", "deal": st.get("deal")})
+        if ready and st.deal_over and acted_at != ("ready", st.deal):
+            acted_at = ("ready", st.deal)
+            await client.request(M.Ready(deal=st.deal))
             continue
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(client.changed.wait(), 5.0)

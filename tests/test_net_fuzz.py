@@ -209,7 +209,7 @@ async def test_fuzz_leaves_tables_alone(monkeypatch: pytest.MonkeyPatch) -> None
             assert bot.lost is None
         # the chat lines that got through reached table A only, cleaned: no control
         # character, at most 280 characters
-        said = [c["text"] for c in bots_a[0].chat]
+        said = [c.text for c in bots_a[0].chat]
         assert said and not any(c.chat for c in bots_b)
         for line in said:
             text = line.split(": ", 1)[1]
@@ -315,7 +315,7 @@ async def test_a_chat_flood_is_cut_short_and_the_others_get_a_few_lines() -> Non
             ana.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(ana.changed.wait(), 0.1)
-        assert [c["text"] for c in ana.chat] == [
+        assert [c.text for c in ana.chat] == [
             f"Chat · Flo: spam {i}" for i in range(int(P.CHAT_BURST))
         ]
         await ana.close()

@@ -9,7 +9,8 @@ import asyncio
 
 from net_helpers import SHORT, join, live_server, until
 
-from twos_tui.engine import IllegalAction
+from twos_tui.engine import Action, IllegalAction
+from twos_tui.play.net import messages as M
 from twos_tui.play.net.client import play_bot
 from twos_tui.play.net.host_view import HostSeatView
 from twos_tui.play.net.server import HostedTable
@@ -72,7 +73,7 @@ async def test_host_plays_its_seat_beside_remote_and_ai_seats() -> None:
         assert view.match_over
         await asyncio.wait_for(bot, 20)
         assert calls and not any(calls)  # told from the loop, never inside its own call
-        assert friend.state is not None and friend.state["totals"] == view.totals
+        assert friend.state is not None and list(friend.state.totals) == view.totals
         try:
             view.act(1, view.legal_actions(0)[0] if view.legal_actions(0) else None)  # type: ignore[arg-type]
             raise AssertionError("the host moved a remote seat")
@@ -110,10 +111,10 @@ async def test_the_next_deal_waits_for_the_remote_player() -> None:
             elif (
                 1 in acting
                 and friend.state
-                and friend.state["decision"]
-                and friend.state["n"] == len(g.actions)
+                and friend.state.decision
+                and friend.state.n == len(g.actions)
             ):
-                await friend.request({"type": "act", "action": friend.state["legal"][0]})
+                await friend.request(M.Act(action=friend.state.legal[0]))
             await asyncio.sleep(0.002)
         assert g.deal_over and g.deal_number == 1
         view.next_deal()
@@ -121,8 +122,8 @@ async def test_the_next_deal_waits_for_the_remote_player() -> None:
             lambda: view.waiting_for() == "Waiting for Friend to continue", "waiting for Friend"
         )
         assert g.deal_number == 1
-        reply = await friend.request({"type": "ready", "deal": 1})
-        assert reply["type"] == "answer"
+        reply = await friend.request(M.Ready(deal=1))
+        assert isinstance(reply, M.Answer)
         await until(lambda: g.deal_number == 2, "the second deal")
         await friend.close()
         view.close()
@@ -139,17 +140,18 @@ async def test_nobody_moves_before_every_seat_has_a_player() -> None:
         first = await join(server, table, "Ana")
         await asyncio.sleep(0.05)
         assert table.game.actions == [] and not table.started
-        assert first.state is not None and first.state["decision"] is None
-        reply = await first.request({"type": "act", "action": {"kind": "pass"}})
-        assert reply["code"] == "not-now" and reply["reason"] == table.NOT_STARTED
-        reply = await first.request({"type": "check", "action": {"kind": "pass"}})
-        assert reply["result"] == table.NOT_STARTED
+        assert first.state is not None and first.state.decision is None
+        reply = await first.request(M.Act(action=Action("pass")))
+        assert isinstance(reply, M.Error)
+        assert reply.code == "not-now" and reply.reason == table.NOT_STARTED
+        reply = await first.request(M.Check(action=Action("pass")))
+        assert isinstance(reply, M.Answer) and reply.result == table.NOT_STARTED
         second = await join(server, table, "Bo")
         assert table.started
         finals = await asyncio.wait_for(
             asyncio.gather(play_bot(first, "easy"), play_bot(second, "easy")), 60
         )
-        assert all(st["match_over"] for st in finals)
+        assert all(st.match_over for st in finals)
         assert table.game.names[0] == "Ana" and table.game.names[2] == "Bo"
         for c in (first, second):
             await c.close()
@@ -196,7 +198,7 @@ async def test_the_hosts_screen_chats_with_the_table() -> None:
         assert view.send_chat("  welcome\x1b[1m all ") is None
         assert view.send_chat("\x00\x07") == "A chat line needs some text."
         await until(lambda: friend.chat, "the chat line at the friend's")
-        assert [c["text"] for c in friend.chat] == ["Chat · Hosta: welcome [1m all"]
+        assert [c.text for c in friend.chat] == ["Chat · Hosta: welcome [1m all"]
         assert await friend.send_chat("thanks") is None
         await until(lambda: len(view.chat_lines) == 2, "the friend's chat line at the host")
         texts = [h.text for h in view.observation(0).history]
@@ -221,11 +223,11 @@ async def test_a_joined_name_is_in_the_deals_log_and_the_save_is_its_own_replay(
         g = table.game
         assert "Player" not in g.history[0]["text"], g.history[0]
         await until(
-            lambda: all(c.log and "Player" not in c.log[0]["text"] for c in (ana, bram, cleo)),
+            lambda: all(c.log and "Player" not in c.log[0].text for c in (ana, bram, cleo)),
             "every client's log naming the players",
         )
         for c in (ana, bram, cleo):
-            assert c.log[0] == g.history[0]
+            assert c.log[0] == g.observe(c.seat).history[0]
         table.session.save()
         info = saves.inspect_save(saves.save_path(table.session.save_id))
         assert info.ok, info.problem

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from net_helpers import until
 
+from twos_tui.play.net import messages as M
 from twos_tui.play.net.client import TableClient, play_bot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +56,7 @@ def start_host(home: Path, *args: str) -> tuple[subprocess.Popen[str], int, str,
 def view(c: TableClient) -> tuple:
     st = c.state
     assert st is not None
-    return (st["n"], st["deal"], st["observation"], st["legal"], tuple(st["to_act"]))
+    return (st.n, st.deal, st.observation, st.legal, tuple(st.to_act))
 
 
 @pytest.mark.slow
@@ -77,21 +78,21 @@ async def test_host_killed_mid_deal_restarts_and_players_rejoin(tmp_path: Path) 
         while moves < 7:
 
             def asked() -> list[TableClient]:
-                acting = [c for c in clients if c.state and c.seat in c.state["to_act"]]
-                return acting if acting and acting[0].state["decision"] else []
+                acting = [c for c in clients if c.state and c.seat in c.state.to_act]
+                return acting if acting and acting[0].state.decision else []
 
             c = (await until(asked, "a client asked to move"))[0]
-            reply = await c.request({"type": "act", "action": c.state["legal"][0]})
-            assert reply["type"] == "answer", reply
+            reply = await c.request(M.Act(action=c.state.legal[0]))
+            assert isinstance(reply, M.Answer), reply
             moves += 1
         await until(  # every client has the last state
-            lambda: all(c.state and c.state["n"] == moves for c in clients),
+            lambda: all(c.state and c.state.n == moves for c in clients),
             "every client to have the last state",
         )
         before = {c.seat: view(c) for c in clients}
         logs = {c.seat: list(c.log) for c in clients}
         tokens = {c.seat: c.token for c in clients}
-        assert not clients[0].state["deal_over"]
+        assert not clients[0].state.deal_over
 
         proc.kill()  # kill -9
         proc.wait(10)
@@ -104,7 +105,7 @@ async def test_host_killed_mid_deal_restarts_and_players_rejoin(tmp_path: Path) 
         assert (port2, code2) == (port, code)
         assert any(line.startswith("Reopening your unfinished table") for line in lines)
         await until(  # the clients come back by themselves, with their tokens
-            lambda: all(c.connected and c.state and c.state["n"] == moves for c in clients),
+            lambda: all(c.connected and c.state and c.state.n == moves for c in clients),
             "every client back with the last state",
             timeout=90,
         )
@@ -115,7 +116,7 @@ async def test_host_killed_mid_deal_restarts_and_players_rejoin(tmp_path: Path) 
             assert c.log == logs[c.seat]
         # and the match goes on to its end
         finals = await asyncio.wait_for(asyncio.gather(*(play_bot(c, "easy") for c in clients)), 60)
-        assert all(st["match_over"] for st in finals)
+        assert all(st.match_over for st in finals)
         for c in clients:
             await c.close()
         # the host leaves by itself once the match is over and everybody has left
@@ -135,7 +136,7 @@ async def test_sigterm_stops_a_headless_host_cleanly(tmp_path: Path) -> None:
         assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", code)
         c = TableClient("127.0.0.1", port, code, "Ana", retry_delays=())
         await c.open()
-        assert c.welcome["table"]["hold_s"] == 30
+        assert c.table.hold_s == 30
         proc.send_signal(signal.SIGTERM)
         rc = await asyncio.to_thread(proc.wait, 20)
         await asyncio.sleep(0.2)

@@ -20,8 +20,8 @@ async def test_whole_match_with_remote_bots(variant: str) -> None:
         g = table.game
         assert g.match_over
         for st in finals:
-            assert st["match_over"]
-            assert st["totals"] == g.totals
-            assert st["n"] == len(g.actions)
+            assert st.match_over
+            assert list(st.totals) == g.totals
+            assert st.n == len(g.actions)
         # the host's save holds the same match
         assert table.session.to_json()["game"]["actions"] == [[s, a] for s, a in g.actions]

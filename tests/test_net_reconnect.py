@@ -10,6 +10,7 @@ from typing import Any
 from net_helpers import join, live_server, remote_table, until
 
 from twos_tui.engine import IllegalAction
+from twos_tui.play.net import messages as M
 from twos_tui.play.net.client import (
     JoinError,
     RemoteSeatView,
@@ -19,8 +20,9 @@ from twos_tui.play.net.client import (
 )
 
 
-def view_of(st: dict[str, Any]) -> tuple[Any, ...]:
-    return (st["n"], st["deal"], st["observation"], st["decision"], st["legal"], st["to_act"])
+def view_of(st: M.State | None) -> tuple[Any, ...]:
+    assert st is not None
+    return (st.n, st.deal, st.observation, st.decision, st.legal, st.to_act)
 
 
 async def test_dropped_mid_trick_rejoins_with_its_token_and_play_goes_on() -> None:
@@ -32,14 +34,14 @@ async def test_dropped_mid_trick_rejoins_with_its_token_and_play_goes_on() -> No
         g = table.game
         # play seat 0 by hand until it is asked again with cards on the table
         for _ in range(40):
-            await until(lambda: me.state and me.seat in me.state["to_act"] or g.deal_over)
+            await until(lambda: me.state and me.seat in me.state.to_act or g.deal_over)
             assert me.state is not None
-            if me.state["observation"]["table"] and len(g.actions) >= 3:
+            if me.state.observation.table and len(g.actions) >= 3:
                 break
-            legal = me.state["legal"]
-            reply = await me.request({"type": "act", "action": legal[-1]})
-            assert reply["type"] == "answer"
-        assert not g.deal_over and me.state["observation"]["table"]
+            legal = me.state.legal
+            reply = await me.request(M.Act(action=legal[-1]))
+            assert isinstance(reply, M.Answer)
+        assert not g.deal_over and me.state.observation.table
         before = view_of(me.state)
         log_before = list(me.log)
         token, seat = me.token, me.seat
@@ -138,7 +140,9 @@ async def test_tokens_and_codes_are_checked() -> None:
         # a full table: the late one watches (the public view, no seat, no token)
         await late.open()
         assert late.watching and late.seat == -1 and late.token is None
-        assert late.welcome["note"] == "The table is full: you are watching."
+        assert (
+            late.welcome is not None and late.welcome.note == "The table is full: you are watching."
+        )
         for c in [ok, loose, *full, late]:
             await c.close()
 
@@ -224,7 +228,7 @@ async def test_a_bot_dropped_on_its_turn_reconnects_and_plays_on() -> None:
         await me.open()
         clients = [me] + [await join(server, table, n) for n in ("Bram", "Cleo")]
         bots = [asyncio.ensure_future(play_bot(c, "easy")) for c in clients[1:]]
-        await until(lambda: me.state is not None and me.seat in me.state["to_act"], 1000)
+        await until(lambda: me.state is not None and me.seat in me.state.to_act, 1000)
         await me.drop()  # on Ana's turn; her client comes back after half a second
         await until(lambda: not me.connected)
         bots.append(asyncio.ensure_future(play_bot(me, "easy")))
@@ -232,3 +236,33 @@ async def test_a_bot_dropped_on_its_turn_reconnects_and_plays_on() -> None:
         assert table.game.match_over and me.lost is None
         for c in clients:
             await c.close()
+
+
+def test_a_damaged_tokens_file_keeps_its_good_entries(tmp_path) -> None:
+    """The tokens file is read at the door: an entry of another shape (a hand edit, a
+    damaged file) is left out, the good ones still rejoin, and the next write keeps only
+    them (the damaged ones were written back, and one that was not an object stopped the
+    write once the file held 200 entries)."""
+    import json
+
+    path = tmp_path / "tokens.json"
+    path.write_text(
+        json.dumps(
+            {
+                "h:1/ABCD-EFGH": {"token": "good", "at": 5},
+                "h:1/BAD1-BAD1": "not an entry",
+                "h:1/BAD2-BAD2": {"token": 7},
+                "h:1/OLDS-OLDS": {"token": "old"},  # no time: the oldest
+            }
+        ),
+        encoding="utf-8",
+    )
+    store = TokenStore(path)
+    assert store.get("h:1/ABCD-EFGH") == "good" and store.get("h:1/OLDS-OLDS") == "old"
+    assert store.get("h:1/BAD1-BAD1") is None and store.get("h:1/BAD2-BAD2") is None
+    store.put("h:1/NEWS-NEWS", "new")
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    assert sorted(kept) == ["h:1/ABCD-EFGH", "h:1/NEWS-NEWS", "h:1/OLDS-OLDS"]
+    assert kept["h:1/OLDS-OLDS"] == {"token": "old", "at": 0.0}
+    path.write_text("[1, 2]", encoding="utf-8")  # not an object at all: nothing kept
+    assert store.get("h:1/ABCD-EFGH") is None

@@ -17,6 +17,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
+from twos_tui.engine import new_game
+from twos_tui.play.net import messages as M
 from twos_tui.play.net import protocol as P
 from twos_tui.play.net.client import TableClient
 from twos_tui.play.net.server import TableServer
@@ -71,7 +73,7 @@ async def test_a_lone_surrogate_in_chat_is_refused_and_the_table_stays(caplog) -
         assert list(table.chat_log) == []
         for c in (ana, bram):
             assert c.connected and c.lost is None
-            assert (await c.request({"type": "ping"}))["result"] == "pong"
+            assert (await c.request(M.Ping())).result == "pong"
         assert all(rs.conn is not None for rs in list(table.seats.values())[:2])
         # a good line still goes round, and a newcomer is welcomed and stays
         assert await ana.send_chat("gg") is None
@@ -80,9 +82,9 @@ async def test_a_lone_surrogate_in_chat_is_refused_and_the_table_stays(caplog) -
             if carl.chat and bram.chat:
                 break
             await asyncio.sleep(0.02)
-        assert [c["text"] for c in carl.chat] == ["Chat · Ana: gg"]
-        assert [c["text"] for c in bram.chat] == ["Chat · Ana: gg"]
-        assert (await carl.request({"type": "ping"}))["result"] == "pong"
+        assert [c.text for c in carl.chat] == ["Chat · Ana: gg"]
+        assert [c.text for c in bram.chat] == ["Chat · Ana: gg"]
+        assert (await carl.request(M.Ping())).result == "pong"
         assert carl.lost is None and ana.lost is None and bram.lost is None
         for c in (ana, bram, carl):
             await c.close()
@@ -248,7 +250,7 @@ def test_every_string_field_of_every_message_takes_hostile_text() -> None:
         return json.dumps(
             [
                 table.game.to_json(),
-                [line for _, line in table.chat_log],
+                [line.to_json() for _, line in table.chat_log],
                 [rs.to_json() for rs in table.seats.values()],
             ],
             sort_keys=True,
@@ -285,11 +287,11 @@ def test_every_string_field_of_every_message_takes_hostile_text() -> None:
                 if len(bystander.chat) > heard:
                     break
                 await asyncio.sleep(0.01)
-            assert bystander.chat[-1]["text"] == f"Chat · Bram: {clean}"
+            assert bystander.chat[-1].text == f"Chat · Bram: {clean}"
 
     async def bystander_fine() -> None:
         assert bystander.connected and bystander.lost is None
-        assert (await bystander.request({"type": "ping"}))["result"] == "pong"
+        assert (await bystander.request(M.Ping())).result == "pong"
         assert table.seats[0].conn is not None
 
     @settings()
@@ -364,7 +366,7 @@ async def test_the_client_sends_only_text_that_can_be_sent(caplog) -> None:
         ana = await join(server, table, "Ana")
         reason = await ana.send_chat("hi \udc80")
         assert reason is not None and "broken character" in reason
-        assert ana.connected and (await ana.request({"type": "ping"}))["result"] == "pong"
+        assert ana.connected and (await ana.request(M.Ping())).result == "pong"
         assert list(table.chat_log) == []
         await ana.close()
 
@@ -412,18 +414,68 @@ def test_a_hosted_table_file_with_a_broken_code_or_token_is_refused(
     again.session.close()
 
 
+def test_a_hosted_table_file_of_the_wrong_shape_is_refused_with_the_reason(
+    tmp_path, monkeypatch
+) -> None:
+    """The table's file is read at the door: seats that are not a list, a seat with no
+    number, a file that is not an object are refused as damaged, saying what is wrong
+    (they stopped the host with a KeyError); a flag or a name of another kind reads as
+    its blank, and the table reopens with its code, tokens, names and hold."""
+    from twos_tui.play.net.server import HostedTable, sidecar_path
+    from twos_tui.play.net.table_base import DamagedTableFile
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos", seed=3, hold_s=45)
+    table.claim("Ana")
+    table.write_sidecar()
+    save_id = table.session.save_id
+    table.session.save()
+    table.close()
+    table.session.close()
+    path = sidecar_path(save_id)
+    good = json.loads(path.read_text(encoding="utf-8"))
+    for bad, words in (
+        ([1, 2], "it is not an object"),
+        ({**good, "seats": {"0": {}}}, "its seats are not a list"),
+        ({**good, "seats": [{**good["seats"][0], "seat": "0"}]}, "a seat has no number"),
+    ):
+        path.write_text(json.dumps(bad), encoding="utf-8")
+        with pytest.raises(DamagedTableFile, match=words):
+            HostedTable.reopen(save_id)
+    odd = {**good, "seats": [{**good["seats"][0], "name": 5, "claimed": 1}, *good["seats"][1:]]}
+    path.write_text(json.dumps(odd), encoding="utf-8")
+    again = HostedTable.reopen(save_id)
+    assert again.code == table.code and again.hold_s == 45
+    assert {s: rs.token for s, rs in again.seats.items()} == {
+        s: rs.token for s, rs in table.seats.items()
+    }
+    assert again.seats[0].claimed and again.seats[0].name == ""
+    assert not again.seats[1].claimed
+    again.close()
+    again.session.close()
+
+
 def test_text_from_the_host_is_mended_to_valid_text() -> None:
     """A host that sends a broken character (a lone surrogate) gets it shown as U+FFFD
     on the client: the screen and the client's history only ever get valid text."""
     msg = P.decode_server('{"type":"chat","name":"A\\ud800","text":"x\\udc00y","at":1}')
-    assert (msg["name"], msg["text"]) == ("A\ufffd", "x\ufffdy")
-    state = P.decode_server(
-        '{"type":"state","seats":[{"name":"\\udfffBo"}],"\\ud83d":1,"ok":"\\ud83d\\ude00"}'
+    assert isinstance(msg, M.ChatLine)
+    assert (msg.name, msg.text) == ("A\ufffd", "x\ufffdy")
+    g = new_game("twos", 3, {}, 1)
+    obs = dict(g.observation(0))
+    del obs["history"]  # type: ignore[misc]  # the log travels beside it
+    raw = json.dumps(
+        {"type": "state", "seat": 0, "observation": obs, "seats": [{"name": "@Bo"}], "\ud83d": 1}
     )
-    assert state["seats"][0]["name"] == "\ufffdBo" and "\ufffd" in state
-    assert state["ok"] == "\U0001f600"  # a whole pair is one character, kept
+    assert '"\\ud83d": 1' in raw  # a key with a broken character (a field it ignores)
+    state = P.decode_server(raw.replace("@", "\\udfff"))
+    assert isinstance(state, M.State) and state.seats[0].name == "\ufffdBo"
+    line = P.decode_server('{"type":"chat","name":"Ana","text":"ok \\ud83d\\ude00"}')
+    assert isinstance(line, M.ChatLine)
+    assert line.text == "ok \U0001f600"  # a whole pair is one character, kept
     # a valid message is handed on as it came (no walk without a surrogate escape)
-    assert P.decode_server('{"type":"bye","reason":"caf\\u00e9"}')["reason"] == "café"
+    bye = P.decode_server('{"type":"bye","reason":"caf\\u00e9"}')
+    assert isinstance(bye, M.Bye) and bye.reason == "café"
 
 
 def test_the_door_function() -> None:
@@ -521,7 +573,7 @@ async def test_a_message_that_cannot_be_sent_closes_only_its_own_connection(capl
                 break
             await asyncio.sleep(0.01)
         assert not bram.connected and bram.lost is not None
-        assert ana.connected and (await ana.request({"type": "ping"}))["result"] == "pong"
+        assert ana.connected and (await ana.request(M.Ping())).result == "pong"
         assert table.seats[ana.seat].conn is not None
         assert await ana.send_chat("still here") is None
         await ana.close()

@@ -10,6 +10,8 @@ import json
 
 from net_helpers import find_leaks, join, live_server, remote_table
 
+from twos_tui.engine import Action
+from twos_tui.play.net import messages as M
 from twos_tui.play.net import protocol as P
 from twos_tui.play.net.client import TableClient
 
@@ -33,20 +35,28 @@ async def test_a_spectator_sees_the_public_view_only() -> None:
         watcher.raw_hook = got.append
         await watcher.open()
         assert watcher.watching and watcher.seat == -1 and watcher.token is None
-        assert watcher.welcome["role"] == "watch" and "token" not in watcher.welcome
+        assert watcher.welcome is not None and watcher.welcome.role == "watch"
+        welcome = next(text for text in got if '"type":"welcome"' in text)
+        assert '"token"' not in welcome
         players = [await join(server, table, n) for n in ("Ana", "Bo", "Cy", "Di")]
         await wait_for(
-            watcher, lambda: (watcher.state or {}).get("seats", [{}])[3].get("name") == "Di"
+            watcher,
+            lambda: (
+                watcher.state is not None
+                and len(watcher.state.seats) > 3
+                and watcher.state.seats[3].name == "Di"
+            ),
         )
         st = watcher.state
         assert st is not None
-        assert st["seat"] is None and st["decision"] is None and st["legal"] == []
-        assert st["observation"]["hand"] == [] and st["observation"]["seat"] is None
-        assert st["observation"]["hand_counts"] == [13, 13, 13, 13]
-        assert st["watching"] == 1
+        assert st.seat is None and st.decision is None and st.legal == ()
+        assert st.observation.hand == () and st.observation.seat is None
+        assert st.observation.hand_counts == (13, 13, 13, 13)
+        assert st.watching == 1
         # the players see the spectator counted; a spectator's moves are refused
-        reply = await watcher.request({"type": "act", "action": {"kind": "pass"}})
-        assert reply["code"] == P.E_NOT_NOW and "Spectators watch" in reply["reason"]
+        reply = await watcher.request(M.Act(action=Action("pass")))
+        assert isinstance(reply, M.Error)
+        assert reply.code == P.E_NOT_NOW and "Spectators watch" in reply.reason
         # no message the spectator got names a card any seat holds hidden
         for text in got:
             assert find_leaks(table.game, None, text) == [], text[:200]
@@ -60,15 +70,15 @@ async def test_a_full_table_watches_and_a_spectator_takes_a_free_seat() -> None:
         a = await join(server, table, "Ana")
         w = TableClient("127.0.0.1", server.port, table.code, "Wes", retry_delays=(), role="watch")
         await w.open()
-        await wait_for(w, lambda: bool(w.state and w.state.get("can_sit")))
+        await wait_for(w, lambda: bool(w.state and w.state.can_sit))
         assert await w.sit() is None
-        await wait_for(w, lambda: bool(w.state and w.state.get("seat") == 1))
+        await wait_for(w, lambda: bool(w.state and w.state.seat == 1))
         assert not w.watching and w.seat == 1 and w.token
-        assert len(w.state["observation"]["hand"]) > 0  # their own hand, now
+        assert len(w.state.observation.hand) > 0  # their own hand, now
         assert await w.sit() == "You have a seat already."
         c = await join(server, table, "Cy")
         late = await join(server, table, "Dee")  # full: watches
-        assert late.watching and late.welcome["note"] == "The table is full: you are watching."
+        assert late.watching and late.welcome.note == "The table is full: you are watching."
         assert await late.sit() == "The table is full."
         for x in (a, w, c, late):
             await x.close()
@@ -80,7 +90,7 @@ async def test_the_host_can_forbid_taking_seats() -> None:
         w = TableClient("127.0.0.1", server.port, table.code, "Wes", retry_delays=(), role="watch")
         await w.open()
         await wait_for(w, lambda: w.state is not None)
-        assert w.state["can_sit"] is False
+        assert w.state.can_sit is False
         assert await w.sit() == "The host does not let spectators take seats at this table."
         await w.close()
 
@@ -91,17 +101,17 @@ async def test_after_leaving_a_seat_to_watch_no_hand_comes_again() -> None:
         got: list[str] = []
         a = await join(server, table, "Ana")
         await wait_for(a, lambda: a.state is not None)
-        assert len(a.state["observation"]["hand"]) == 13
+        assert len(a.state.observation.hand) == 13
         assert await a.leave_seat() is None
         a.raw_hook = got.append
         assert a.watching and a.token is None
-        await wait_for(a, lambda: a.state["seat"] is None)
-        assert a.state["observation"]["hand"] == []
+        await wait_for(a, lambda: a.state.seat is None)
+        assert a.state.observation.hand == ()
         # the seat is held as after a drop, then the AI plays it: the match goes on and
         # every message after leaving is the public view
         table.hold_s = 0.0
         table._schedule()
-        await wait_for(a, lambda: a.state["n"] >= 8, timeout=30)
+        await wait_for(a, lambda: a.state.n >= 8, timeout=30)
         assert got
         for text in got:
             msg = json.loads(text)
@@ -124,15 +134,15 @@ async def test_chat_reaches_everybody_cleaned_and_limited() -> None:
         assert await a.send_chat("hello \x1b[31m[bold]there[/bold]\n" + "x" * 400) is None
         await wait_for(b, lambda: bool(b.chat))
         await wait_for(w, lambda: bool(w.chat))
-        line = b.chat[0]["text"]
+        line = b.chat[0].text
         assert line.startswith("Chat · Ana: hello [31m[bold]there[/bold] x")
         assert "\x1b" not in line and "\n" not in line
         assert len(line) == len("Chat · Ana: ") + P.MAX_CHAT
         assert await w.send_chat("hi from the rail") is None
         await wait_for(a, lambda: len(a.chat) == 2)
-        assert a.chat[1]["text"] == "Chat · Wes (watching): hi from the rail"
+        assert a.chat[1].text == "Chat · Wes (watching): hi from the rail"
         # in the log panel's list, where they were said
-        assert a.log_with_chat()[-1]["kind"] == "chat"
+        assert a.log_with_chat()[-1].kind == "chat"
         # a flood: three lines in a burst pass, then "too fast"
         assert await w.send_chat("2") is None
         assert await w.send_chat("3") is None
@@ -161,7 +171,34 @@ def test_the_public_view_shows_2v1_s_face_up_lead_and_a_face_down_card_face_down
     while not (g.lone is not None and g.lead_up and g.lead_down):
         seat = g.to_act()[0]
         g.apply(seat, rng.choice(g.legal_actions(seat)))
-    lone = table.public_observation()["table"][0]
+    lone = table.public_observation().to_json()["table"][0]
     assert lone["seat"] == g.lone and lone["cards"] == [g.lead_up, HIDDEN]
-    assert g.lead_down not in json.dumps(table.public_observation())
-    assert find_leaks(g, None, json.dumps(table.public_state()[0])) == []
+    assert g.lead_down not in json.dumps(table.public_observation().to_json())
+    assert find_leaks(g, None, P.encode(table.public_state()[0])) == []
+
+
+async def test_a_spectator_who_takes_a_seat_has_the_seats_view_at_once() -> None:
+    """``sit`` returns once the seat's own state is here: the table screen shows the seat
+    right after and asks for its view (it came a moment later, and the app stopped with
+    "the host has not sent seat 1's view yet")."""
+    from twos_tui.play.net.client import RemoteSeatView
+
+    async with live_server() as server:
+        table = server.add(remote_table("twos", seed=2))  # three remote seats
+        ana = await join(server, table, "Ana")
+        for seat in (1, 2):  # the second spectator: seat 1 is held for the first
+            view = await asyncio.to_thread(
+                RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Wes", False,
+                watch=True,
+            )  # fmt: skip
+            try:
+                assert view.watching and view.can_sit
+                assert await asyncio.to_thread(view.sit) is None
+                assert not view.watching and view.my_seat == seat
+                obs = view.observation(seat)  # at once: no wait
+                assert obs.seat == seat
+                assert list(obs.hand) == table.game.observation(seat)["hand"]
+                assert await asyncio.to_thread(view.leave_seat) is None
+            finally:
+                await asyncio.to_thread(view.close)
+        await ana.close()

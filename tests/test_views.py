@@ -187,16 +187,19 @@ def test_a_hosts_state_is_typed_at_the_door_and_a_malformed_one_refused(caplog) 
     del obs["history"]  # type: ignore[misc]  # the log travels beside it
     client = TableClient("localhost", 1, "ABCD")
     good = {"type": "state", "seat": 1, "deal": 1, "observation": obs, "log": []}
-    client._handle(good)
-    assert client.state is good and client.view == replace(g.observe(1), history=())
+    client.receive(json.dumps(good))
+    kept = client.state
+    assert kept is not None and kept.to_json()["observation"] == obs
+    assert client.view == replace(g.observe(1), history=())
     bad = {**good, "observation": {**obs, "hand": "3S"}}
     with caplog.at_level(logging.WARNING):
-        client._handle(bad)
-    assert client.state is good and client.view == replace(g.observe(1), history=())
+        client.receive(json.dumps(bad))
+    assert client.state is kept and client.view == replace(g.observe(1), history=())
     assert "observation.hand should be a list" in caplog.text
     other = {**good, "observation": {**obs, "seat": 2}}
-    client._handle(other)
-    assert client.state is good and "of another seat" in caplog.text
+    client.receive(json.dumps(other))
+    assert client.state is kept and "of another seat" in caplog.text
     watching = {**good, "seat": None, "observation": {**obs, "seat": None, "hand": []}}
-    client._handle(watching)
-    assert client.state is watching and client.view is not None and client.view.public
+    client.receive(json.dumps(watching))
+    assert client.state is not kept and client.state is not None
+    assert client.state.seat is None and client.view is not None and client.view.public

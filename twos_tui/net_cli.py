@@ -429,7 +429,7 @@ def run_join_cli(args: argparse.Namespace) -> int:
             return _fail(str(e))
         except KeyboardInterrupt:
             return 0
-        print(result_line(final))
+        print(result_line(final.to_json()))
         return 0
     try:
         view = RemoteSeatView.connect(host, port, args.code, name=args.name, watch=args.watch)

@@ -592,24 +592,18 @@ class LocalSeatView(SeatView):
         return random.Random(f"twos-tui-hint:{self.hint_seed}:{seat}")
 
 
-def _anchor(line: Mapping[str, object]) -> int:
-    """How long the log was when a chat line was said."""
-    anchor = line["anchor"]
-    if not isinstance(anchor, int):
-        raise TypeError(f"a chat line's anchor is a whole number, not {anchor!r:.20}")
-    return anchor
-
-
-def with_chat(log: list[Any], chat: Sequence[Mapping[str, object]], deal: object) -> list[Any]:
+def with_chat(
+    log: Sequence[LogLine | LogEntry], chat: Sequence[LogLine], deal: int | None
+) -> list[LogLine | LogEntry]:
     """``log`` with the chat lines of ``deal`` placed where they were said (each chat
-    entry's ``anchor``: how long the log was then)."""
-    lines = [c for c in chat if c.get("deal") == deal]
+    line's ``anchor``: how long the log was then)."""
+    lines = [c for c in chat if c.deal == deal]
     if not lines:
         return list(log)
-    out: list[Any] = []
+    out: list[LogLine | LogEntry] = []
     i = 0
     for at, entry in enumerate(log):
-        while i < len(lines) and _anchor(lines[i]) <= at:
+        while i < len(lines) and (lines[i].anchor or 0) <= at:
             out.append(lines[i])
             i += 1
         out.append(entry)
@@ -617,7 +611,7 @@ def with_chat(log: list[Any], chat: Sequence[Mapping[str, object]], deal: object
     return out
 
 
-def log_lines(log: list[Any]) -> tuple[LogLine, ...]:
+def log_lines(log: Sequence[LogLine | LogEntry]) -> tuple[LogLine, ...]:
     """A log with chat lines (:func:`with_chat`) as typed lines: each entry a
     :class:`~twos_tui.engine.views.LogLine` already, or its JSON (a chat line, a host's
     log entry) read into one."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
 
+from . import messages as M
 from . import protocol as P
 from .table_base import TableBase
 
@@ -24,15 +24,14 @@ class ChatRole(TableBase):
             return
         if seat is not None:
             name = self.game.names[seat]
-        msg: dict[str, Any] = {
-            "type": "chat",
-            "seat": seat,
-            "name": P.clean_chat(name)[:40],
-            "watching": watching,
-            "text": clean,
-            "at": round(time.time(), 1),
-            "deal": self.game.deal_number,
-        }
+        msg = M.ChatLine(
+            seat=seat,
+            name=P.clean_chat(name)[:40],
+            watching=watching,
+            text=clean,
+            at=round(time.time(), 1),
+            deal=self.game.deal_number,
+        )
         try:  # only a line that can be sent is kept for those who join later
             P.encode(msg)
         except P.Unsendable as e:

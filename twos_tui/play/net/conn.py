@@ -9,7 +9,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -24,7 +24,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("twos_tui.net")
 
-_STATE = object()
+
+class _StateDue:
+    """In an outbox: the connection's state is due (made when it is sent: the latest)."""
+
+
+_STATE = _StateDue()
 
 
 class Conn:
@@ -42,7 +47,7 @@ class Conn:
         self.hello = False
         self.bad = 0
         self.bucket = P.TokenBucket(server.rate, server.burst)
-        self.outbox: deque[Any] = deque()
+        self.outbox: deque[M.ServerMessage | _StateDue] = deque()
         self.wake = asyncio.Event()
         self.cursor = (-1, 0, 0)  #: what of the log this connection was sent
         self.closing = False
@@ -53,7 +58,7 @@ class Conn:
             self.outbox.append(_STATE)
             self.wake.set()
 
-    def send(self, msg: dict[str, Any] | M.ServerMessage) -> None:
+    def send(self, msg: M.ServerMessage) -> None:
         self.outbox.append(msg)
         self.wake.set()
 
@@ -62,7 +67,7 @@ class Conn:
         self.closing = True
         self.wake.set()
 
-    def refuse(self, code: str, reason: str, req: Any = None) -> None:
+    def refuse(self, code: str, reason: str, req: M.RequestId = None) -> None:
         self.bad += 1
         self.send(M.Error(code=code, reason=reason, id=req))
         if self.bad >= self.server.max_bad:
@@ -82,7 +87,8 @@ class Conn:
                 while self.outbox:
                     item = self.outbox.popleft()
                     seat, table = self.seat, self.table
-                    if item is _STATE:
+                    msg: M.ServerMessage
+                    if isinstance(item, _StateDue):
                         if table is None:
                             continue
                         if self.watching:

@@ -7,11 +7,11 @@ call the screen made)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from ...engine import Action, Decision, IllegalAction
-from ...engine.views import AnyView
+from ...engine.views import AnyView, LogLine
 from ..seat_view import LocalSeatView, SeatInfo, SeatView, log_lines, rules_game, with_chat
+from . import messages as M
 from . import protocol as P
 from .server import HostedTable
 
@@ -21,7 +21,7 @@ class HostSeatView(LocalSeatView):
         super().__init__(table.session, remote_seats=table.remote_seats)
         self.hosted = table
         table.views.append(self)
-        self.chat_lines: list[dict[str, Any]] = []
+        self.chat_lines: list[LogLine] = []
 
     # ----- chat ------------------------------------------------------------------------------
     @property
@@ -35,20 +35,11 @@ class HostSeatView(LocalSeatView):
         self.hosted.chat(seat, text, "Host")
         return None
 
-    def chat_arrived(self, msg: dict[str, Any]) -> None:
+    def chat_arrived(self, msg: M.ChatLine) -> None:
         """A chat line at the table (on the loop): kept where the log is now."""
-        name = str(msg.get("name", ""))
-        who = f"{name} (watching)" if msg.get("watching") else name
         seat = (self.controls or (0,))[0]
-        self.chat_lines.append(
-            {
-                "seat": msg.get("seat"),
-                "text": f"Chat · {who}: {msg.get('text', '')}",
-                "kind": "chat",
-                "deal": msg.get("deal"),
-                "anchor": len(self.game.observation(seat)["history"]),
-            }
-        )
+        anchor = len(self.game.observation(seat)["history"])
+        self.chat_lines.append(msg.log_line(anchor))
         del self.chat_lines[: -P.CHAT_KEPT]
 
     def observation(self, seat: int) -> AnyView:

@@ -18,14 +18,14 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
 
 from ...engine import Action
+from ...jsontypes import JsonObject, JsonValue
 from ...textdoor import TextRefused, checked_text, first_broken, may_hold_broken, mended, sendable
 from . import messages as M
+from .messages import PROTOCOL_VERSION as PROTOCOL_VERSION
 from .messages import RequestId
 
-PROTOCOL_VERSION = 1  #: the version this code speaks
 MIN_VERSION = 1  #: the oldest client version a host still serves
 MAX_MESSAGE_BYTES = 64 * 1024  #: a larger frame closes the connection (code 1009)
 MAX_BAD_MESSAGES = 20  #: a connection that sent this many refused messages is closed
@@ -85,7 +85,7 @@ class BadMessage(ValueError):
     """A message that is refused before it reaches the table; ``code`` and ``str()``
     go back in the ``error`` message."""
 
-    def __init__(self, reason: str, code: str = E_BAD, req: Any = None) -> None:
+    def __init__(self, reason: str, code: str = E_BAD, req: RequestId = None) -> None:
         super().__init__(reason)
         self.code = code
         self.req = req
@@ -97,11 +97,11 @@ class Unsendable(ValueError):
     and no other is touched."""
 
 
-def encode(msg: dict[str, Any] | M.ServerMessage) -> str:
-    """A message (a host's typed one, or a dict) as compact JSON text (``v`` added);
-    :class:`Unsendable` if a string in it is not valid text (it would fail to encode on
-    the wire)."""
-    if isinstance(msg, M.ServerMessage):
+def encode(msg: JsonObject | M.ServerMessage | M.ClientMessage) -> str:
+    """A message (a typed one, or an object a test made by hand) as compact JSON text
+    (``v`` added); :class:`Unsendable` if a string in it is not valid text (it would fail
+    to encode on the wire)."""
+    if isinstance(msg, M.ServerMessage | M.ClientMessage):
         msg = msg.to_json()
     if "v" not in msg:
         msg = {"v": PROTOCOL_VERSION, **msg}
@@ -112,7 +112,7 @@ def encode(msg: dict[str, Any] | M.ServerMessage) -> str:
     return text
 
 
-def _no_constants(name: str) -> Any:
+def _no_constants(name: str) -> JsonValue:
     raise ValueError(f"{name} is not a number")
 
 
@@ -130,8 +130,8 @@ def _req_id(d: Mapping[str, object]) -> RequestId:
     raise BadMessage("The id of a request is a number or a short text.")
 
 
-def _action(raw: Any, rid: Any) -> Action:
-    if type(raw) is not dict:
+def _action(raw: object, rid: RequestId) -> Action:
+    if not isinstance(raw, dict):
         raise BadMessage('An action is an object {"kind": ..., "cards": [...]}.', req=rid)
     extra = set(raw) - set(ACTION_FIELDS)
     if extra:
@@ -141,12 +141,13 @@ def _action(raw: Any, rid: Any) -> Action:
         raise BadMessage("The kind of an action is a short word.", req=rid)
     _ident(kind, "the kind of an action", rid)
     cards = raw.get("cards", [])
-    if type(cards) is not list or len(cards) > MAX_CARDS:
+    if not isinstance(cards, list) or len(cards) > MAX_CARDS:
         raise BadMessage(f"The cards of an action are a list of up to {MAX_CARDS}.", req=rid)
+    codes: list[str] = []
     for c in cards:
-        if type(c) is not str or not 0 < len(c) <= 4:
+        if not isinstance(c, str) or not 0 < len(c) <= 4:
             raise BadMessage("A card is a short code like 3S or 10H.", req=rid)
-        _ident(c, "a card", rid)
+        codes.append(_ident(c, "a card", rid))
     value = raw.get("value")
     if value is not None:
         if type(value) is str:
@@ -158,10 +159,10 @@ def _action(raw: Any, rid: Any) -> Action:
                 raise BadMessage("The value of an action is a short word or a number.", req=rid)
         else:
             raise BadMessage("The value of an action is a short word or a number.", req=rid)
-    return Action(kind, tuple(cards), value)
+    return Action(kind, tuple(codes), value)
 
 
-def _ident(value: str, what: str, rid: Any) -> str:
+def _ident(value: str, what: str, rid: RequestId) -> str:
     try:
         return checked_text(value, what, identifier=True)
     except TextRefused as e:
@@ -172,7 +173,7 @@ def _text(
     d: Mapping[str, object],
     key: str,
     limit: int,
-    rid: Any,
+    rid: RequestId,
     required: bool = False,
     identifier: bool = False,
 ) -> str | None:
@@ -345,23 +346,30 @@ def clean_chat(text: str) -> str:
     return text[:MAX_CHAT].strip()
 
 
-def decode_server(raw: str | bytes) -> dict[str, Any]:
-    """A host's message: a JSON object with a known ``type`` (the client trusts its
-    host for the rest, and ignores fields it does not know)."""
+def decode_server(raw: str | bytes) -> M.HostMessage:
+    """A host's message, read into its type (:data:`~.messages.HostMessage`): a JSON
+    object with a known ``type`` whose fields are of their kinds (the client trusts its
+    host for the rest, ignores fields it does not know, and reads a missing one as its
+    blank); :class:`BadMessage` with the reason otherwise."""
     if isinstance(raw, bytes):
         raise BadMessage("The host sent a binary frame.")
     try:
         d = json.loads(raw, parse_constant=_no_constants)
     except (ValueError, RecursionError):
         raise BadMessage("The host sent something that is not JSON.") from None
-    if type(d) is not dict or d.get("type") not in SERVER_TYPES:
+    kind = d.get("type") if isinstance(d, dict) else None
+    read = M.HOST_MESSAGES.get(kind) if type(kind) is str else None
+    if not isinstance(d, dict) or read is None:
         raise BadMessage("The host sent a message this version does not know.")
     if may_hold_broken(raw) and first_broken(d) is not None:
         # a broken character from the host (a lone surrogate) is shown as U+FFFD: the
         # message is still the host's, and what reaches the screen and the history is
         # valid text
         d = mended(d)
-    return cast("dict[str, Any]", d)  # an object, checked above
+    try:
+        return read(d)
+    except M.Unreadable as e:
+        raise BadMessage(f"The host sent a {kind} this version cannot read: {e}.") from None
 
 
 @dataclass
@@ -386,7 +394,7 @@ class TokenBucket:
         return False
 
 
-def peek_id(raw: str | bytes) -> Any:
+def peek_id(raw: str | bytes) -> RequestId:
     """The request id of a message refused before it is checked (too fast), if it is a
     short, well-formed one: the client's request then gets its answer."""
     if not isinstance(raw, str) or len(raw) > 4096:
@@ -398,8 +406,6 @@ def peek_id(raw: str | bytes) -> Any:
         return None
 
 
-def error(code: str, reason: str, req: Any = None) -> dict[str, Any]:
-    msg: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
-    if req is not None:
-        msg["id"] = req
-    return msg
+def error(code: str, reason: str, req: RequestId = None) -> M.Error:
+    """An ``error`` message: the ``code``, the ``reason`` in words, the request's id."""
+    return M.Error(code=code, reason=reason, id=req)

@@ -8,12 +8,13 @@ import logging
 import re
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...engine.words import says
 from ..seat_view import AI, HUMAN, REMOTE, SeatInfo
+from .messages import SeatEntry
 from .status import waiting_text
-from .table_base import TableBase
+from .table_base import SidecarSeat, TableBase
 
 if TYPE_CHECKING:
     from .conn import Conn
@@ -51,7 +52,7 @@ class RemoteSeat:
     taken_over: bool = False  #: the AI plays it now (its hold ran out)
     ever_taken: bool = False  #: the AI played for it at some point in the match
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SidecarSeat:
         return {
             "seat": self.seat,
             "token": self.token,
@@ -98,19 +99,20 @@ class SeatsRole(TableBase):
             return 0.0
         return max(0.0, self.hold_s - (self.clock() - rs.dropped_at))
 
-    def seats_json(self, viewer: int | None) -> list[dict[str, Any]]:
+    def seat_entries(self, viewer: int | None) -> tuple[SeatEntry, ...]:
+        """Every seat as a ``state`` for ``viewer`` tells it (see :meth:`seat_infos`)."""
         out = []
         for i, info in enumerate(self.seat_infos(viewer)):
             rs = self.seats.get(i)
             out.append(
-                {
-                    **info.to_json(),
-                    "ai_plays": bool(rs and rs.taken_over),
-                    "hold_left": round(self.hold_left(rs), 1) if rs else 0.0,
-                    "free": bool(rs and not rs.claimed),
-                }
+                SeatEntry.of(
+                    info,
+                    ai_plays=bool(rs and rs.taken_over),
+                    hold_left=round(self.hold_left(rs), 1) if rs else 0.0,
+                    free=bool(rs and not rs.claimed),
+                )
             )
-        return out
+        return tuple(out)
 
     def people_needed(self) -> list[int]:
         """Seats of people the next deal waits for (connected remote seats, and the

@@ -18,7 +18,7 @@ import hmac
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -28,8 +28,11 @@ from . import protocol as P
 from .conn import Conn
 from .dispatch import dispatch
 from .seats import CODE_ALPHABET, JoinRefused, RemoteSeat, new_code, normalize_code
-from .table import DEFAULT_AI_PAUSE_S, DEFAULT_HOLD_S, HostedTable
-from .table_base import SIDECAR_DIR, sidecar_path
+from .table import DEFAULT_AI_PAUSE_S, HostedTable
+from .table_base import DEFAULT_HOLD_S, SIDECAR_DIR, sidecar_path
+
+if TYPE_CHECKING:
+    from .ssh_door import SshDoor
 
 __all__ = [
     "CODE_ALPHABET",
@@ -78,7 +81,7 @@ class TableServer:
         self.chat_burst = chat_burst
         #: other doors to the same tables (the SSH door): started after the WebSocket
         #: server listens, closed before it stops
-        self.doors: list[Any] = []
+        self.doors: list[SshDoor] = []
         self.max_connections = max_connections
         self.join_timeout = join_timeout
         self.max_bad = max_bad

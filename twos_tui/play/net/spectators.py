@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from ...engine.cards import HIDDEN
+from ...engine.observation import Observation
+from ...engine.views import AnyView, LogLine, view_from_json
+from ...jsontypes import JsonObject, JsonValue
+from . import messages as M
 from .seats import JoinRefused, RemoteSeat, SeatsRole
 
 if TYPE_CHECKING:
@@ -68,11 +72,11 @@ class SpectatorsRole(SeatsRole):
         self.connect(rs, conn)
         return rs
 
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self) -> AnyView:
         """What every seat sees: the parts of all the seats' observations that are the
         same for each (a hand, a secret choice, a seat's own prompt are left out, or
-        blank), so it holds no card hidden from any seat. Without the log (see
-        :meth:`public_state`)."""
+        blank), so it holds no card hidden from any seat; read as the public view of the
+        game's family. Without the log (see :meth:`public_state`)."""
         g = self.game
         key = (
             len(g.actions),
@@ -87,19 +91,24 @@ class SpectatorsRole(SeatsRole):
         full = g.history
         g.history = []
         try:
-            views = [dict(g.observation(s)) for s in range(g.players)]
+            # the seats' observations as JSON: what is the same in each is found key by
+            # key, whatever the family
+            views: list[JsonValue] = [_as_json(g.observation(s)) for s in range(g.players)]
         finally:
             g.history = full
         for v in views:
-            v.pop("history", None)
-        _, obs = _common(views)
-        obs = dict(obs) if isinstance(obs, dict) else {}
+            if isinstance(v, dict):
+                v.pop("history", None)
+        _, common = _common(views)
+        obs: JsonObject = dict(common) if isinstance(common, dict) else {}
         obs["seat"] = None
         obs["hand"] = []
-        self._public = (key, obs)
-        return obs
+        obs["history"] = []
+        view = view_from_json(obs, public=True)
+        self._public = (key, view)
+        return view
 
-    def public_log(self, start: int) -> list[dict[str, Any]]:
+    def public_log(self, start: int) -> tuple[LogLine, ...]:
         """The log entries from ``start`` (of the match's log) that every seat's log holds
         at the same place (the engine's logs are public today: this keeps it so)."""
         g = self.game
@@ -110,21 +119,21 @@ class SpectatorsRole(SeatsRole):
         full = g.history
         g.history = full[start:]
         try:
-            logs = [list(g.observation(s).get("history", [])) for s in range(g.players)]
+            logs = [list(g.observation(s)["history"]) for s in range(g.players)]
         finally:
             g.history = full
         out = []
-        for i, entry in enumerate(logs[0]):
+        for i, entry in enumerate(logs[0]):  # compared as the engine wrote them, key for key
             if all(i < len(other) and other[i] == entry for other in logs[1:]):
-                out.append(entry)
+                out.append(LogLine.from_json(entry, "log"))
             else:
                 break
-        self._public_log = (key, out)
-        return out
+        self._public_log = (key, tuple(out))
+        return self._public_log[1]
 
     def public_state(
         self, cursor: tuple[int, int, int] = (-1, 0, 0)
-    ) -> tuple[dict[str, Any], tuple[int, int, int]]:
+    ) -> tuple[M.State, tuple[int, int, int]]:
         """A spectator's ``state``: ``seat`` null, the public observation, no decision,
         no legal moves."""
         g = self.game
@@ -133,31 +142,36 @@ class SpectatorsRole(SeatsRole):
             deal, raw, count = g.deal_number, 0, 0
         fresh = self.public_log(raw)
         cursor = (deal, raw + len(fresh), count + len(fresh))
-        msg = {
-            "type": "state",
-            "seat": None,
-            "n": len(g.actions),
-            "deal": g.deal_number,
-            "deal_over": g.deal_over,
-            "match_over": g.match_over,
-            "to_act": list(g.to_act()),
-            "decision": None,
-            "legal": [],
-            "observation": self.public_observation(),
-            "log_from": count,
-            "log": fresh,
-            "totals": list(g.totals),
-            "results": [r.to_json() for r in g.results],
-            "seats": self.seats_json(-1),
-            "ready": sorted(self.ready_seats),
-            "waiting": self.waiting(-1),
-            "watching": len(self.spectators),
-            "can_sit": self.allow_sit and any(not rs.claimed for rs in self.seats.values()),
-        }
+        msg = M.State(
+            seat=None,
+            n=len(g.actions),
+            deal=g.deal_number,
+            deal_over=g.deal_over,
+            match_over=g.match_over,
+            to_act=tuple(g.to_act()),
+            decision=None,
+            legal=(),
+            observation=self.public_observation(),
+            log_from=count,
+            log=fresh,
+            totals=tuple(g.totals),
+            results=tuple(g.results),
+            seats=self.seat_entries(-1),
+            ready=tuple(sorted(self.ready_seats)),
+            waiting=self.waiting(-1),
+            watching=len(self.spectators),
+            can_sit=self.allow_sit and any(not rs.claimed for rs in self.seats.values()),
+        )
         return msg, cursor
 
 
-def _blank(value: Any) -> Any:
+def _as_json(obs: Observation) -> JsonValue:
+    """An observation as plain JSON (a copy: the seats' views are compared and cut here)."""
+    value: JsonValue = json.loads(json.dumps(obs))
+    return value
+
+
+def _blank(value: JsonValue) -> JsonValue:
     """The empty value of a kind (what a spectator gets where the seats differ)."""
     if isinstance(value, list):
         return []
@@ -170,43 +184,40 @@ def _blank(value: Any) -> Any:
     return None
 
 
-def _common(values: list[Any]) -> tuple[bool, Any]:
+def _common(values: list[JsonValue]) -> tuple[bool, JsonValue]:
     """The part of ``values`` that is the same in each: (True, it) — equal values whole,
     objects key by key, lists of objects of one length item by item, lists of cards of
     one length card by card where each card differs only by being face down (``??``) to
     some seat — or (False, None)."""
     first = values[0]
     if all(v == first for v in values[1:]):
-        return True, json.loads(json.dumps(first))
-    if all(isinstance(v, dict) for v in values):
-        out: dict[str, Any] = {}
+        copy: JsonValue = json.loads(json.dumps(first))
+        return True, copy
+    objects = [v for v in values if isinstance(v, dict)]
+    if len(objects) == len(values) and isinstance(first, dict):
+        out: JsonObject = {}
         for k, v0 in first.items():
-            if all(k in v for v in values[1:]):
-                ok, val = _common([v[k] for v in values])
+            if all(k in v for v in objects[1:]):
+                ok, val = _common([v[k] for v in objects])
                 out[k] = val if ok else _blank(v0)
         return True, out
-    if (
-        all(isinstance(v, list) for v in values)
-        and len({len(v) for v in values}) == 1
-        and all(isinstance(x, dict) for v in values for x in v)
-    ):
-        items = []
+    lists = [v for v in values if isinstance(v, list)]
+    if len(lists) != len(values) or not isinstance(first, list) or len(set(map(len, lists))) != 1:
+        return False, None
+    if all(isinstance(x, dict) for v in lists for x in v):
+        items: list[JsonValue] = []
         for i in range(len(first)):
-            ok, val = _common([v[i] for v in values])
+            ok, val = _common([v[i] for v in lists])
             items.append(val if ok else {})
         return True, items
-    if (
-        all(isinstance(v, list) for v in values)
-        and len({len(v) for v in values}) == 1
-        and all(isinstance(x, str) for v in values for x in v)
-        and all(
-            len({v[i] for v in values}) == 1 or any(v[i] == HIDDEN for v in values)
-            for i in range(len(first))
-        )
+    cards = [[x for x in v if isinstance(x, str)] for v in lists]
+    if all(len(c) == len(first) for c in cards) and all(
+        len({c[i] for c in cards}) == 1 or any(c[i] == HIDDEN for c in cards)
+        for i in range(len(first))
     ):
         # cards some seats see face down (2v1's face-down lead, a blindfold's follows):
         # what every seat sees stays, a card any seat sees face down is face down
         return True, [
-            first[i] if len({v[i] for v in values}) == 1 else HIDDEN for i in range(len(first))
+            cards[0][i] if len({c[i] for c in cards}) == 1 else HIDDEN for i in range(len(first))
         ]
     return False, None

@@ -7,26 +7,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import re
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any, cast
 
+from ...jsontypes import JsonObject
 from .. import saves
 from ..paths import data_dir
 from ..seat_view import AI, HUMAN, REMOTE
 from ..session import SeatConfig, Session
+from . import messages as M
 from . import protocol as P
 from .chat import ChatRole
 from .holds import HoldsRole
 from .seats import RemoteSeat, new_code, normalize_code
 from .spectators import SpectatorsRole
-from .table_base import SIDECAR_DIR, sidecar_path
+from .table_base import DEFAULT_HOLD_S, SIDECAR_DIR, read_sidecar, sidecar_path
 
-DEFAULT_HOLD_S = 120.0
 DEFAULT_AI_PAUSE_S = 0.4
 
 
@@ -99,7 +100,7 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
         variant: str,
         kinds: list[str],
         names: list[str] | None = None,
-        options: dict[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         seed: int | None = None,
         level: str = "normal",
         autosave: bool = True,
@@ -118,7 +119,9 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
                 seats.append(SeatConfig(name or AI_NAMES[i % len(AI_NAMES)], AI, level))
             else:
                 seats.append(SeatConfig(name or f"Player {i + 1}", HUMAN))
-        session = Session.start(variant, seats, len(kinds), options, seed, autosave=autosave)
+        # the house rules, by name: the engine checks each one's value when the game starts
+        rules = cast(JsonObject, dict(options)) if options is not None else None
+        session = Session.start(variant, seats, len(kinds), rules, seed, autosave=autosave)
         remote = tuple(i for i, k in enumerate(kinds) if k == REMOTE)
         return cls(session, remote, **kw)
 
@@ -126,16 +129,10 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
     def reopen(cls, save_id: str, **kw: Any) -> HostedTable:
         """The table of a save and its sidecar (same code, same tokens) — after the host
         was restarted, even killed."""
-        from ...textdoor import checked_text
         from ..names import clean_name
 
-        side = json.loads(sidecar_path(save_id).read_text(encoding="utf-8"))
-        seats = {int(s["seat"]): s for s in side["seats"]}
-        # the code and the tokens are sent to players: text that can be sent, or the
-        # sidecar is refused as damaged (TextRefused, a ValueError, says why)
-        checked_text(side["code"], "the code in the table's file", 64, identifier=True)
-        for d in seats.values():
-            checked_text(d["token"], "a seat's token in the table's file", 128, identifier=True)
+        side = read_sidecar(save_id)  # (DamagedTableFile or TextRefused: the reason)
+        seats = {d["seat"]: d for d in side["seats"]}
         data = saves.read_save(saves.save_path(save_id))
         session = Session.from_json(data, save_id)
         session.tracker.record(session)
@@ -143,28 +140,24 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
             session,
             tuple(seats),
             code=side["code"],
-            tokens={s: str(d["token"]) for s, d in seats.items()},
-            hold_s=kw.pop("hold_s", side.get("hold_s", DEFAULT_HOLD_S)),
+            tokens={s: d["token"] for s, d in seats.items()},
+            hold_s=kw.pop("hold_s", side["hold_s"]),
             **kw,
         )
         table.reopened = True
-        listen = side.get("listen")
-        if (
-            isinstance(listen, list)
-            and len(listen) == 2
-            and isinstance(listen[0], str)
-            and type(listen[1]) is int
-            and 0 <= listen[1] <= 65535
-        ):
-            table.listen = (listen[0], listen[1])
+        listen = side["listen"]
+        if listen is not None:
+            host, port = listen
+            assert isinstance(host, str) and isinstance(port, int)  # (read_sidecar checked)
+            table.listen = (host, port)
             table.write_sidecar()
         now = table.clock()
         for s, d in seats.items():
             rs = table.seats[s]
-            rs.claimed = bool(d.get("claimed"))
-            rs.name = clean_name(d.get("name", ""), "")
-            rs.ever_taken = rs.ever_taken or bool(d.get("ever_taken"))
-            rs.taken_over = bool(d.get("taken_over"))
+            rs.claimed = d["claimed"]
+            rs.name = clean_name(d["name"], "")
+            rs.ever_taken = rs.ever_taken or d["ever_taken"]
+            rs.taken_over = d["taken_over"]
             if rs.claimed:
                 rs.dropped_at = now  # everybody is away until they rejoin: a new hold
         return table
@@ -224,7 +217,7 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
     # ----- what a seat receives ----------------------------------------------------------
     def state_for(
         self, seat: int, cursor: tuple[int, int, int] = (-1, 0, 0)
-    ) -> tuple[dict[str, Any], tuple[int, int, int]]:
+    ) -> tuple[M.State, tuple[int, int, int]]:
         """The ``state`` message of ``seat``, with the log entries that seat has not been
         sent yet, and the cursor for the next one.
 
@@ -242,38 +235,37 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
         full = g.history
         g.history = full[raw:]  # on the loop, no await in between: nothing else sees it
         try:
-            obs = dict(g.observation(seat))
+            view = g.observe(seat)
         finally:
             g.history = full
-        fresh = obs.pop("history", [])
+        fresh = view.history
         log_from = count
         cursor = (deal, len(full), count + len(fresh))
-        to_act = list(g.to_act())
+        to_act = tuple(g.to_act())
         decision = g.decision(seat) if seat in to_act and self.started else None
-        legal = [a.to_json() for a in g.legal_actions(seat)] if decision else []
+        legal = tuple(g.legal_actions(seat)) if decision else ()
         rs = self.seats.get(seat)
         if rs is not None and rs.taken_over:
-            decision, legal = None, []
-        msg = {
-            "type": "state",
-            "seat": seat,
-            "n": len(g.actions),
-            "deal": g.deal_number,
-            "deal_over": g.deal_over,
-            "match_over": g.match_over,
-            "to_act": to_act,
-            "decision": decision.to_json() if decision else None,
-            "legal": legal,
-            "observation": obs,
-            "log_from": log_from,
-            "log": fresh,
-            "totals": list(g.totals),
-            "results": [r.to_json() for r in g.results],
-            "seats": self.seats_json(seat),
-            "ready": sorted(self.ready_seats),
-            "waiting": self.waiting(seat),
-            "watching": len(self.spectators),
-        }
+            decision, legal = None, ()
+        msg = M.State(
+            seat=seat,
+            n=len(g.actions),
+            deal=g.deal_number,
+            deal_over=g.deal_over,
+            match_over=g.match_over,
+            to_act=to_act,
+            decision=decision,
+            legal=legal,
+            observation=replace(view, history=()),
+            log_from=log_from,
+            log=fresh,
+            totals=tuple(g.totals),
+            results=tuple(g.results),
+            seats=self.seat_entries(seat),
+            ready=tuple(sorted(self.ready_seats)),
+            waiting=self.waiting(seat),
+            watching=len(self.spectators),
+        )
         return msg, cursor
 
     def scrub(self, seat: int, text: str, allowed: tuple[str, ...] = ()) -> str:

@@ -16,23 +16,110 @@ import os
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
+from ...engine.views import AnyView, LogLine
+from ...jsontypes import JsonValue
 from ..paths import data_dir
 
 if TYPE_CHECKING:
+    from ...engine.protocol import Game
     from ..session import Session
     from .conn import Conn
     from .host_view import HostSeatView
+    from .messages import ChatLine
     from .seats import RemoteSeat
 
 log = logging.getLogger("twos_tui.net")
 
 SIDECAR_DIR = "hosted"
+DEFAULT_HOLD_S = 120.0  #: how long a dropped player's seat is held, by default
+
+
+class SidecarSeat(TypedDict):
+    """A remote seat in the sidecar file: its token and who holds it."""
+
+    seat: int
+    token: str
+    claimed: bool
+    name: str
+    taken_over: bool
+    ever_taken: bool
+
+
+class Sidecar(TypedDict):
+    """The sidecar file beside a hosted table's save (``hosted/SAVE_ID.json``)."""
+
+    format: int
+    code: str
+    save_id: str
+    hold_s: float
+    listen: list[str | int] | None  #: [host, port] where its server listened
+    seats: list[SidecarSeat]
 
 
 def sidecar_path(save_id: str) -> Path:
     return data_dir() / SIDECAR_DIR / f"{save_id}.json"
+
+
+class DamagedTableFile(ValueError):
+    """A hosted table's file (its sidecar) that is not one: the reason says what is wrong."""
+
+
+def read_sidecar(save_id: str) -> Sidecar:
+    """The sidecar of ``save_id`` read at the door: its seats, code and tokens checked
+    (:class:`DamagedTableFile` with the reason), the code and the tokens text that can be
+    sent to players (:class:`~twos_tui.textdoor.TextRefused` otherwise: they go on the
+    wire). A flag or a name of another kind reads as its blank, as before."""
+    from ...textdoor import checked_text
+
+    data: JsonValue = json.loads(sidecar_path(save_id).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise DamagedTableFile("The table's file is damaged: it is not an object.")
+    raw_seats = data.get("seats")
+    if not isinstance(raw_seats, list) or not all(isinstance(d, dict) for d in raw_seats):
+        raise DamagedTableFile("The table's file is damaged: its seats are not a list.")
+    seat_objects = [d for d in raw_seats if isinstance(d, dict)]
+    for d in seat_objects:
+        if type(d.get("seat")) is not int:
+            raise DamagedTableFile("The table's file is damaged: a seat has no number.")
+    code = checked_text(data.get("code"), "the code in the table's file", 64, identifier=True)
+    seats: list[SidecarSeat] = []
+    for d in seat_objects:
+        seat = d.get("seat")
+        assert isinstance(seat, int)  # (checked above)
+        token = d.get("token")
+        checked_text(token, "a seat's token in the table's file", 128, identifier=True)
+        name = d.get("name")
+        seats.append(
+            {
+                "seat": seat,
+                "token": str(token),
+                "claimed": bool(d.get("claimed")),
+                "name": name if isinstance(name, str) else "",
+                "taken_over": bool(d.get("taken_over")),
+                "ever_taken": bool(d.get("ever_taken")),
+            }
+        )
+    hold_s = data.get("hold_s")
+    listen = data.get("listen")
+    fmt = data.get("format")
+    return {
+        "format": fmt if type(fmt) is int else 1,
+        "code": code,
+        "save_id": save_id,
+        "hold_s": float(hold_s) if isinstance(hold_s, int | float) else DEFAULT_HOLD_S,
+        "listen": (
+            [listen[0], listen[1]]
+            if isinstance(listen, list)
+            and len(listen) == 2
+            and isinstance(listen[0], str)
+            and type(listen[1]) is int
+            and 0 <= listen[1] <= 65535
+            else None
+        ),
+        "seats": seats,
+    }
 
 
 class TableBase:
@@ -55,19 +142,19 @@ class TableBase:
     conns: set[Conn]  #: every connection at the table, spectators too
     watchers: list[Callable[[], None]]  #: called on the loop after changes
     allow_sit: bool
-    chat_log: deque[tuple[int, dict[str, Any]]]
+    chat_log: deque[tuple[int, ChatLine]]
     closed: bool
     listen: tuple[str, int] | None
     reopened: bool
     _scheduled: bool
     _origin_remote: bool
-    _public: tuple[Any, dict[str, Any]] | None
-    _public_log: tuple[Any, list[dict[str, Any]]] | None
+    _public: tuple[tuple[object, ...], AnyView] | None
+    _public_log: tuple[tuple[object, ...], tuple[LogLine, ...]] | None
     _ai_task: asyncio.Task[None] | None
     _hold_timer: asyncio.TimerHandle | None
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         """The session's game."""
         return self.session.game
 
@@ -77,7 +164,7 @@ class TableBase:
         if not self.use_sidecar:
             return
         path = sidecar_path(self.session.save_id)
-        data = {
+        data: Sidecar = {
             "format": 1,
             "code": self.code,
             "save_id": self.session.save_id,
