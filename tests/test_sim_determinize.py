@@ -27,19 +27,19 @@ def test_samples_respect_the_observation(variant, players, options, moves):
     g = midgame(variant, players, 11 + moves, moves, options)
     rng = random.Random(5)
     for seat in range(players):
-        obs = g.observation(seat)
+        obs = g.observe(seat)
         sampler = Sampler(obs)
         r = sampler.rules
-        own = r.mask_of(obs["hand"])
+        own = r.mask_of(obs.hand)
         played = 0
         for _, cards in played_this_deal(obs):
             played |= r.mask_of(cards)
         assert played == r.mask_of(g.discards)
-        out_of_play = r.deck_mask.bit_count() - played.bit_count() - sum(obs["hand_counts"])
+        out_of_play = r.deck_mask.bit_count() - played.bit_count() - sum(obs.hand_counts)
         for _ in range(10):
             s = sampler.sample(rng)
             assert s.hands[seat] == own
-            assert s.counts() == obs["hand_counts"]
+            assert s.counts() == list(obs.hand_counts)
             union = 0
             for h in s.hands:
                 assert not union & h
@@ -66,14 +66,14 @@ def test_samples_never_read_hidden_cards(variant, players, options):
     for seat in range(players):
         h = rehide(g, seat, random.Random(seat))
         assert h.observation(seat) == g.observation(seat)
-        a = [determinize(g.observation(seat), random.Random(9)).hands for _ in range(3)]
-        b = [determinize(h.observation(seat), random.Random(9)).hands for _ in range(3)]
+        a = [determinize(g.observe(seat), random.Random(9)).hands for _ in range(3)]
+        b = [determinize(h.observe(seat), random.Random(9)).hands for _ in range(3)]
         assert a == b
 
 
 def test_samples_vary_and_cover_every_unseen_card():
     g = midgame("big-two", 4, 1, 5)
-    obs = g.observation(0)
+    obs = g.observe(0)
     sampler = Sampler(obs)
     rng = random.Random(1)
     seen = [0] * 4
@@ -87,8 +87,8 @@ def test_samples_vary_and_cover_every_unseen_card():
 
 def test_weights_bias_the_deal():
     g = midgame("twos", 3, 2, 0)
-    obs = g.observation(0)
-    unseen = [c for c in g.deck_cards() if c not in obs["hand"]]
+    obs = g.observe(0)
+    unseen = [c for c in g.deck_cards() if c not in obs.hand]
     card = unseen[0]
     rng = random.Random(4)
     never = Sampler(obs, {1: {card: 0.0}})
@@ -106,5 +106,5 @@ def test_sampler_refuses_a_hand_choice():
     g = midgame("chinese-poker", 2, 1, 0)
     g2 = type(g)(2, None, 8)  # a fresh deal: still choosing hands
     with pytest.raises(ValueError):
-        Sampler(g2.observation(g2.to_act()[0]))
+        Sampler(g2.observe(g2.to_act()[0]))
     assert g.observation(0)["phase"] == "play"

@@ -61,7 +61,7 @@ def belief_weights(observed: ObsIn, rules: Rules) -> dict[Any, dict[str, float]]
         mv = rules.move_of(1 << c) if (rules.deck_mask >> c) & 1 else None
         single_key[c] = mv[2] if mv is not None else -1
     seen = rules.mask_of(obs.hand)
-    for _, cards in played_this_deal(obs.to_json()):
+    for _, cards in played_this_deal(obs):
         seen |= rules.mask_of(cards)
     unseen = [c for c in range(len(codes)) if (rules.deck_mask >> c) & 1 and not seen >> c & 1]
     w: dict[int, dict[int, float]] = {}

@@ -249,7 +249,7 @@ class HardClimbingAgent:
             index.append(i)
         if not moves:
             return legal[0]
-        sampler = Sampler(obs.to_json(), belief_weights(obs, rules) if BELIEFS else None)
+        sampler = Sampler(obs, belief_weights(obs, rules) if BELIEFS else None)
         cand = self._candidates(sampler, moves, rng)
         if len(cand) == 1:
             return legal[index[cand[0]]]

@@ -59,7 +59,7 @@ def view_of_observation(seen: ObsIn, rules: Rules | None = None) -> View:
     obs = as_climbing(seen)
     r = rules or rules_for(obs.variant, obs.players, obs.options)
     played = 0
-    for _, cards in played_this_deal(obs.to_json()):
+    for _, cards in played_this_deal(obs):
         played |= r.mask_of(cards)
     top = obs.top
     mv = None

@@ -207,7 +207,7 @@ class GuidedHardAgent(HardClimbingAgent):
         self.ranked = [(float(prior[j]), index[j]) for j in cand]
         if len(cand) == 1:
             return legal[index[cand[0]]]
-        sampler = Sampler(obs.to_json(), belief_weights(obs, rules) if BELIEFS else None)
+        sampler = Sampler(obs, belief_weights(obs, rules) if BELIEFS else None)
         eps = erratic(obs, rules)
         use_eps = eps if any(eps) else None
         k = len(cand)

@@ -34,13 +34,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, TypeAlias
 
-from .core import KEY, MASK, POWER, SLOT, STRICT, Move, Rules, SimState, beats
+from .core import KEY, MASK, POWER, SLOT, STRICT, HouseRules, Move, Rules, SimState, beats
 
 #: house rules as a hashable key: sorted ``(name, value)`` pairs
 FrozenOptions: TypeAlias = tuple[tuple[str, Any], ...]
 
 
-def _freeze(options: dict[str, Any]) -> FrozenOptions:
+def _freeze(options: HouseRules) -> FrozenOptions:
     return tuple(sorted((k, v) for k, v in options.items() if not k.startswith("_")))
 
 
@@ -65,7 +65,7 @@ def _rules(variant_id: str, players: int, frozen: FrozenOptions) -> Rules:
     raise ValueError(f"{variant_id} has no simulation path (climbing games only)")
 
 
-def rules_for(variant_id: str, players: int, options: dict[str, Any] | None = None) -> Rules:
+def rules_for(variant_id: str, players: int, options: HouseRules | None = None) -> Rules:
     """The (shared, cached) sim rules of a variant for a player count and house rules."""
     return _rules(variant_id, players, _freeze(options or {}))
 

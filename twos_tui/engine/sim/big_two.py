@@ -25,7 +25,7 @@ from itertools import combinations, product
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
 
-from .core import HandMoves, Move, Rules, SimState, SlotMoves
+from .core import HandMoves, HouseRules, Move, Rules, SimState, SlotMoves
 from .poker_cards import CODE_IDX, IDX_CODE, RANK_CARDS, mask_ints
 
 if TYPE_CHECKING:
@@ -113,9 +113,12 @@ def order_for(five_round: bool, straight_23456: str | None, flush_order: str | N
     return Order(windows, masks, two_high, five_round or flush_order == "suit")
 
 
-def order_of(variant_id: str, options: dict[str, Any]) -> Order:
+def order_of(variant_id: str, options: HouseRules) -> Order:
+    straight, flush = options.get("straight_23456"), options.get("flush_order")
     return order_for(
-        variant_id == "big-two-5r", options.get("straight_23456"), options.get("flush_order")
+        variant_id == "big-two-5r",
+        straight if isinstance(straight, str) else None,
+        flush if isinstance(flush, str) else None,
     )
 
 
@@ -176,7 +179,7 @@ class BigTwoRules(Rules):
     codes = tuple(IDX_CODE)
     index = CODE_IDX
 
-    def __init__(self, variant_id: str, players: int, options: dict[str, Any]) -> None:
+    def __init__(self, variant_id: str, players: int, options: HouseRules) -> None:
         super().__init__(players, options)
         self.variant_id = variant_id
         self.order = o = order_of(variant_id, options)

@@ -14,9 +14,9 @@ under the house rule).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from .core import LeadMemo, Move, Rules, SimState
+from .core import HouseRules, LeadMemo, Move, Rules, SimState
 from .poker_cards import CODE_IDX, IDX_CODE, LOW_CARDS, mask_ints
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ class ChinesePokerRules(Rules):
 
     variant_id = "chinese-poker"
 
-    def __init__(self, players: int, options: dict[str, Any]) -> None:
+    def __init__(self, players: int, options: HouseRules) -> None:
         super().__init__(players, options)
         self.hand_size = 12 if players == 4 else 16
         self.deck_mask = DECK_MASK

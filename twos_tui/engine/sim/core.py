@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, TypeAlias
+
+#: the house rules as the core reads them, by option id (the game checked each value;
+#: the core only compares them with the values it knows)
+HouseRules: TypeAlias = Mapping[str, object]
 
 MASK, SLOT, KEY, POWER, STRICT = range(5)
 
@@ -101,7 +105,7 @@ class Rules:
     #: the variant has bombs (plays that beat any ordinary play)
     has_bombs: bool = False
 
-    def __init__(self, players: int, options: dict[str, Any]) -> None:
+    def __init__(self, players: int, options: HouseRules) -> None:
         self.players = players
         self.options = dict(options)
         self.locked = options.get("passing") == "locked"

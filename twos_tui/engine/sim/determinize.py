@@ -1,8 +1,9 @@
 """Sampling full deals consistent with what one seat knows (determinization).
 
-A :class:`Sampler` reads one seat's observation once — its hand, every seat's card
-count, the cards played this deal, the play to beat, who passed, the card the first play
-must hold (announced with its holder) — and then deals the unseen cards at random, as
+A :class:`Sampler` reads one seat's view (a :class:`~.._view_climbing.ClimbingView`)
+once — its hand, every seat's card count, the cards played this deal, the play to beat,
+who passed, the card the first play must hold (announced with its holder) — and then
+deals the unseen cards at random, as
 often as asked, into complete :class:`~.core.SimState` objects:
 
 * the seat's own hand, the cards played and the counts are kept exactly;
@@ -33,18 +34,16 @@ from .core import SimState
 if TYPE_CHECKING:
     import random
 
+    from .._view_climbing import ClimbingView
+
 OUT = "out"  #: the weights key of the out-of-play pile
 
 
-def played_this_deal(obs: dict[str, Any]) -> list[tuple[int, tuple[str, ...]]]:
+def played_this_deal(obs: ClimbingView) -> list[tuple[int, tuple[str, ...]]]:
     """``(seat, cards)`` of every play of the current deal, in order (from the public
-    history of the observation)."""
-    deal = obs["deal_number"]
-    return [
-        (h["seat"], tuple(h["cards"]))
-        for h in obs["history"]
-        if h.get("deal") == deal and h.get("kind") == "play"
-    ]
+    history of the view)."""
+    deal = obs.deal_number
+    return [(h.by, h.played) for h in obs.history if h.deal == deal and h.kind == "play"]
 
 
 class Sampler:
@@ -52,26 +51,26 @@ class Sampler:
     climbing game in its play phase)."""
 
     def __init__(
-        self, obs: dict[str, Any], weights: dict[Any, dict[str, float]] | None = None
+        self, obs: ClimbingView, weights: dict[Any, dict[str, float]] | None = None
     ) -> None:
-        if obs.get("phase", "play") != "play" or obs["deal_over"] or not obs["to_act"]:
+        if obs.phase not in (None, "play") or obs.deal_over or not obs.to_act:
             raise ValueError("determinize needs a deal in its play phase")
-        n = obs["players"]
-        r = self.rules = rules_for(obs["variant"], n, obs["options"])
-        seat = self.seat = obs["seat"]
-        own = r.mask_of(obs["hand"])
+        n = obs.players
+        r = self.rules = rules_for(obs.variant, n, obs.options)
+        seat = self.seat = obs.me
+        own = r.mask_of(obs.hand)
         played = 0
         for _, cards in played_this_deal(obs):
             played |= r.mask_of(cards)
         self.played = played
-        counts = list(obs["hand_counts"])
+        counts = list(obs.hand_counts)
         if counts[seat] != own.bit_count():
             raise ValueError("the observation's hand and count disagree")
         fixed = [0] * n
         fixed[seat] = own
         unknown = r.deck_mask & ~own & ~played
-        cur = obs["to_act"][0]
-        req_code = obs.get("required_card")
+        cur = obs.to_act[0]
+        req_code = obs.required_card
         req = r.mask_of([req_code]) if req_code else 0
         if req and not req & own:
             fixed[cur] |= req  # announced with its holder, the seat to play first
@@ -97,16 +96,16 @@ class Sampler:
         self.cards = unseen
         self.unknown = unknown
         # the public state of play
-        top = obs.get("top")
-        self.top = r.move_of_codes(top["cards"]) if top else None
-        self.top_seat = top["seat"] if top else -1
+        top = obs.top
+        self.top = r.move_of_codes(top.cards) if top else None
+        self.top_seat = top.seat if top and top.seat is not None else -1
         passed = 0
         open_passes = 0
         seen_play = False
-        for e in obs.get("trick", ()):
-            if e.get("pass"):
+        for e in obs.trick:
+            if e.passed:
                 if seen_play:
-                    passed |= 1 << e["seat"]
+                    passed |= 1 << e.seat
                 else:
                     open_passes += 1
             else:
@@ -118,7 +117,7 @@ class Sampler:
         self.req = req
         self.opening = played == 0
         self.cur = cur
-        self.dealer = obs.get("dealer", 0)
+        self.dealer = obs.dealer
         self.set_weights(weights)
 
     def set_weights(self, weights: dict[Any, dict[str, float]] | None) -> None:
@@ -213,7 +212,7 @@ class Sampler:
 
 
 def determinize(
-    obs: dict[str, Any], rng: random.Random, weights: dict[Any, dict[str, float]] | None = None
+    obs: ClimbingView, rng: random.Random, weights: dict[Any, dict[str, float]] | None = None
 ) -> SimState:
     """One complete deal consistent with ``obs`` (see :class:`Sampler`, which is
     quicker when sampling many)."""

@@ -20,10 +20,9 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 from ..cards import CLIMB_RANKS, card_code
-from .core import LeadMemo, Move, Rules, SimState
+from .core import HouseRules, LeadMemo, Move, Rules, SimState
 
 # ---------------------------------------------------------------------------------------
 # Card encoding: card = 4 * rank_index + suit_index, rank_index 0 (3) .. 12 (2),
@@ -148,11 +147,13 @@ def powers(hand_size: int, mode: str) -> dict[int, int]:
     return {bomb_sid(*s): i + 1 for i, s in enumerate(bomb_order(hand_size, mode))}
 
 
-def opt_key(options: dict[str, Any]) -> OptKey:
+def opt_key(options: HouseRules) -> OptKey:
     hs = options.get("hand_size")
-    if hs is None:
-        hs = default_hand_size(options.get("_players", 3))
-    return (hs, options.get("bomb_order", "rarity"), options.get("run_suits") == STRICT)
+    if not isinstance(hs, int):
+        players = options.get("_players", 3)
+        hs = default_hand_size(players if isinstance(players, int) else 3)
+    mode = options.get("bomb_order", "rarity")
+    return (hs, mode if isinstance(mode, str) else "rarity", options.get("run_suits") == STRICT)
 
 
 # ---------------------------------------------------------------------------------------
@@ -289,7 +290,7 @@ class TwosRules(Rules):
     index = CODE_INT
     has_bombs = True
 
-    def __init__(self, players: int, options: dict[str, Any]) -> None:
+    def __init__(self, players: int, options: HouseRules) -> None:
         opts = dict(options)
         opts["_players"] = players
         super().__init__(players, options)
