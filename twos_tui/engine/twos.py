@@ -53,6 +53,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any, ClassVar, Self, cast
 
+from ._view_climbing import ViewKeys
 from .cards import (
     CLIMB_RANKS,
     RANK_PLURAL,
@@ -62,10 +63,9 @@ from .cards import (
     display_cards,
     parse_card,
 )
-from .climbing import ClimbingGame, Combination, Slot, ViewKeys, describe_kind, show_combo
+from .climbing import ClimbingGame, Combination, Slot, describe_kind, show_combo
 from .observation import TwosObservation
 from .protocol import PASS, Action, DealResult, OptionSpec
-from .sim import rules_for
 from .sim.core import Move
 from .sim.twos import (
     BOMB_SHAPES,
@@ -352,11 +352,7 @@ class TwosGame(ClimbingGame):
 
     def _setup_runtime(self) -> None:
         self._opt = _opt_key(self.options)
-        self._rules = cast(TwosRules, rules_for("twos", self.players, self.options))
-        #: the play to beat and its core move, when last asked
-        self._top_move: tuple[Combination, Move] | None = None
-        #: per seat: (the hand as last seen, its card mask)
-        self._masks: list[tuple[tuple[str, ...], int]] = [((), 0)] * self.players
+        self._rules = cast(TwosRules, self.rules_core)
         penalty = self.options["scoring"] == "penalty"
         self.low_score_wins = penalty
         self.score_label = "Penalty points" if penalty else "Deals won"
@@ -420,18 +416,18 @@ class TwosGame(ClimbingGame):
         self.rng.shuffle(perm)
         hs = self.options["hand_size"]
         n = self.players
-        hands = [sorted(perm[i * hs : (i + 1) * hs]) for i in range(n)]
-        self.hands = [[CODES[i] for i in h] for h in hands]
+        masks = []
+        for j in range(n):
+            m = 0
+            for i in perm[j * hs : (j + 1) * hs]:
+                m |= 1 << i
+            masks.append(m)
         self.out_of_play = [CODES[i] for i in sorted(perm[n * hs :])]
-        lows = [h[0] for h in hands]
-        starter = min(range(n), key=lambda s: lows[s])
         self.dealer = (self.deal_number - 1) % n
-        self.current = starter
-        if self.options["opening"] == "lowest":
-            self.required_card = CODES[lows[starter]]
+        self.start_core(masks)
 
     def score_deal(self, winner: int) -> DealResult:
-        left = [len(h) for h in self.hands]
+        left = self.cards_left()
         details = [
             f"{self.names[s]}: {left[s]} card{'s' if left[s] != 1 else ''} left"
             for s in range(self.players)
@@ -457,23 +453,10 @@ class TwosGame(ClimbingGame):
         return DealResult(self.deal_number, [winner], changes, totals, summary, details)
 
     # ----- legal plays ----------------------------------------------------------------------
-    def _hand_mask(self, seat: int) -> int:
-        """The core's card mask of ``seat``'s hand (remembered until the hand changes)."""
-        hand = tuple(self.hands[seat])
-        seen = self._masks[seat]
-        if seen[0] == hand:
-            return seen[1]
-        mask = 0
-        ci = CODE_INT
-        for c in hand:
-            mask |= 1 << ci[c]
-        self._masks[seat] = (hand, mask)
-        return mask
-
     def _listed(self, seat: int, top: Combination | None) -> list[Action]:
         """The core's canonical plays of ``seat`` (leading, or beating ``top``), as actions
         in the listing order."""
-        mask = self._hand_mask(seat)
+        mask = self.core.hands[seat]
         if top is None:
             key = (self._opt, mask)
             acts = _LEADS.get(key)
@@ -483,17 +466,9 @@ class TwosGame(ClimbingGame):
                     _LEADS.clear()
                 acts = _LEADS[key] = [_action(m[0]) for m in moves]
             return acts
-        seen = self._top_move
-        if seen is not None and seen[0] is top:
-            tm = seen[1]
-        else:
-            mt = 0
-            for c in top.cards:
-                mt |= 1 << CODE_INT[c]
-            got = classify_mask(mt, self._opt)
-            assert got is not None
-            tm = got
-            self._top_move = (top, tm)
+        got = self.core.top if top is self.top else self._rules.move_of_codes(top.cards)
+        assert got is not None
+        tm = got
         moves = self._rules.follows(mask, tm)
         if self._opt[2]:  # same-suit runs: the core sorts a run's forms by their cards
             moves.sort(key=_follow_order)
@@ -505,7 +480,7 @@ class TwosGame(ClimbingGame):
         return [c for a in self._listed(seat, top) if (c := self.classify(a.cards)) is not None]
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.deal_over or self.match_over or seat != self.current:
+        if self.deal_over or self.match_over or seat != self.core.cur:
             return []
         top = self.top
         acts = self._listed(seat, top)
@@ -518,18 +493,21 @@ class TwosGame(ClimbingGame):
             acts = [a for a in acts if req in a.cards or a.kind == "pass"]
         return acts
 
+    def combination_of(self, mv: Move) -> Combination:
+        return _combination(mv)
+
     def lookup_play(self, seat: int, cards: object) -> Combination | None:
         """Fast path of ``check``: a canonical play (as listed) still in the hand."""
         if type(cards) is tuple:
             m = _MASK_OF.get(cards)
-            if m is not None and m & self._hand_mask(seat) == m:
+            if m is not None and m & self.core.hands[seat] == m:
                 return _classify_opt(cards, self._opt)
         return None
 
     def parse_selection(self, seat: int, cards: Iterable[object]) -> tuple[str, ...]:
         if type(cards) is tuple:
             m = _MASK_OF.get(cards)
-            if m is not None and m & self._hand_mask(seat) == m:
+            if m is not None and m & self.core.hands[seat] == m:
                 return cards
         return super().parse_selection(seat, cards)
 

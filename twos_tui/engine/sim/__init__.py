@@ -72,29 +72,13 @@ def rules_for(variant_id: str, players: int, options: dict[str, Any] | None = No
 
 def state_from_game(game: Any) -> SimState:
     """The exact sim state of a climbing game in its play phase (every hand: this reads
-    hidden cards, so it is for tests and benchmarks, never for an agent)."""
+    hidden cards, so it is for tests and benchmarks, never for an agent): a copy of the
+    game's own core state."""
     if getattr(game, "_choosing", False) or game.deal_over or game.match_over:
         raise ValueError("the game is not in a play phase")
-    r = rules_for(game.variant_id, game.players, game.options)
-    top = None
-    if game.top is not None:
-        top = r.move_of_codes(game.top.cards)
-    passed = 0
-    for i, p in enumerate(game.passed):
-        if p:
-            passed |= 1 << i
-    return SimState(
-        r,
-        [r.mask_of(h) for h in game.hands],
-        game.current,
-        top,
-        -1 if game.top_seat is None else game.top_seat,
-        passed,
-        r.mask_of([game.required_card]) if game.required_card else 0,
-        game.opening,
-        getattr(game, "open_passes", 0),
-        game.dealer,
-    )
+    s: SimState = game.core.copy()
+    s.memo = [None] * len(s.hands)
+    return s
 
 
 from .determinize import OUT, Sampler, determinize, played_this_deal  # noqa: E402
