@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from ._view_common import GameView, Mirror, TableEntry, ViewCache, common_fields, need
@@ -21,6 +21,7 @@ from ._view_json import (
     items,
     opt,
 )
+from .combination import shown_order
 
 if TYPE_CHECKING:
     from .climbing import ClimbingGame
@@ -234,12 +235,31 @@ class ClimbingCache(ViewCache):
         self.last_of: object = None
 
 
+def _view_maker() -> Callable[..., ClimbingView]:
+    """``ClimbingView(**fields)`` that sets the slots straight (a view is made every move,
+    and the frozen dataclass's ``__init__``, one ``object.__setattr__`` call a field, is
+    most of its cost): every field by keyword, no defaults, no checks (the game's own
+    state)."""
+    names = [f.name for f in fields(ClimbingView)]
+    env: dict[str, Any] = {"new": object.__new__, "View": ClimbingView}
+    env.update({f"set_{n}": getattr(ClimbingView, n).__set__ for n in names})
+    src = (
+        f"def make(*, {', '.join(names)}):\n    v = new(View)\n"
+        + "".join(f"    set_{n}(v, {n})\n" for n in names)
+        + "    return v\n"
+    )
+    exec(src, env)  # noqa: S102 - code made from the dataclass's own field names
+    made: Callable[..., ClimbingView] = env["make"]
+    return made
+
+
+_new_view = _view_maker()
+
+
 def view_of(game: ClimbingGame, seat: int) -> ClimbingView:
     """``seat``'s typed view of a climbing game, built from its core state (hands,
     counts, the play to beat, the required card, who passed) and its records (the trick,
     the log and the score sheet copied once an entry, as they grow)."""
-    from .climbing import shown_order
-
     vc = game._vc
     if vc is None:
         vc = game._vc = ClimbingCache()
@@ -265,7 +285,7 @@ def view_of(game: ClimbingGame, seat: int) -> ClimbingView:
     n = game.players
     over = game.deal_over
     bomb_order, score_label, phase, hand_choice, offered = game._view_keys(seat)
-    return ClimbingView(
+    return _new_view(
         variant=game.variant_id,
         family=game.family,
         seat=seat,

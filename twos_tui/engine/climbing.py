@@ -16,6 +16,7 @@ cards, then :meth:`ClimbingGame.start_core`), ``score_deal(winner)`` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any, ClassVar, Self, cast
 
 from ._view_climbing import NO_KEYS, ClimbingCache, ClimbingView, ViewKeys, view_of
@@ -405,7 +406,7 @@ class ClimbingGame(Game):
         self.history.append(
             {
                 "seat": seat,
-                "text": says(self.names[seat], "passes") + ".",
+                "text": _passes(self.names[seat]),
                 "deal": self.deal_number,
                 "kind": "pass",
             }
@@ -660,3 +661,9 @@ class _Hands(list[list[str]]):
 
 def _no_combo(mv: Move) -> Combination:
     raise ValueError(f"the core's move {mv!r} is not a combination of this variant")
+
+
+@lru_cache(maxsize=512)
+def _passes(name: str) -> str:
+    """The log's line for a pass by ``name`` (passes are half the moves)."""
+    return says(name, "passes") + "."

@@ -50,7 +50,7 @@ and :class:`Action`, words the reasons, deals, scores and writes the log and the
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, ClassVar, Self, cast
 
 from ._view_climbing import ViewKeys
@@ -63,10 +63,10 @@ from .cards import (
     display_cards,
     parse_card,
 )
-from .climbing import ClimbingGame, Combination, Slot, describe_kind, show_combo
+from .climbing import ClimbingGame, Combination, Slot, describe_kind, show_combo, shown_order
 from .observation import TwosObservation
 from .protocol import PASS, Action, DealResult, OptionSpec
-from .sim.core import Move
+from .sim.core import Move, beats
 from .sim.twos import (
     BOMB_SHAPES,
     CODE_INT,
@@ -237,6 +237,14 @@ def _follow_order(m: Move) -> tuple[int | bool, ...]:
 _LEADS: dict[tuple[OptKey, int], list[Action]] = {}
 
 
+@lru_cache(maxsize=4096)
+def _play_text(combo: Combination) -> str:
+    """What the play log says after the player's name (:meth:`ClimbingGame._play`)."""
+    shown = shown_order(combo.kind, combo.cards)
+    bomb = " — BOMB!" if combo.power > 0 else ""
+    return f" plays {describe_kind(combo.kind)} {display_cards(shown)}{bomb}"
+
+
 # ---------------------------------------------------------------------------------------
 # Option specs
 
@@ -339,6 +347,9 @@ class TwosGame(ClimbingGame):
     default_players: ClassVar[int] = 3
     low_score_wins: bool = False  # instance value follows the "scoring" option
     score_label: str = "Deals won"
+    _vk: ViewKeys | None = None  # the view's own keys (they follow the options)
+    #: (seat, cards, core move) of the last play :meth:`check` settled on the core
+    _fast: tuple[int, tuple[str, ...], Move] | None = None
 
     def __init__(
         self,
@@ -496,6 +507,37 @@ class TwosGame(ClimbingGame):
     def combination_of(self, mv: Move) -> Combination:
         return _combination(mv)
 
+    # ----- checking and playing a listed play (the core's move, no parsing) ------------------
+    def check(self, seat: int, action: Action) -> str | None:
+        """A play whose cards are a listed play (``legal_actions``) is settled on the
+        core: its cards in the hand, the required card, the core's ``beats``; anything
+        else takes :meth:`ClimbingGame.check` (the same answer, with its reasons)."""
+        self._fast = None
+        core = self.core
+        cards = action.cards if type(action) is Action and action.kind == "play" else None
+        if type(cards) is tuple and seat is core.cur and not (self.deal_over or self.match_over):
+            m = _MASK_OF.get(cards)
+            if m is not None and not m & ~core.hands[seat] and (not core.req or core.req & m):
+                mv = classify_mask(m, self._opt)
+                top = core.top
+                if (
+                    mv is not None
+                    and (top is None or beats(mv, top))
+                    and self.malformed(seat, action) is None
+                ):
+                    self._fast = (seat, cards, mv)
+                    return None
+        return super().check(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        fast, self._fast = self._fast, None
+        if fast is not None and fast[0] == seat and fast[1] is action.cards:
+            combo = _classify_opt(fast[1], self._opt)
+            assert combo is not None
+            self._play(seat, fast[2], fast[1], combo, _play_text(combo))
+            return
+        super()._apply(seat, action)
+
     def lookup_play(self, seat: int, cards: object) -> Combination | None:
         """Fast path of ``check``: a canonical play (as listed) still in the hand."""
         if type(cards) is tuple:
@@ -596,4 +638,7 @@ class TwosGame(ClimbingGame):
         return cast(TwosObservation, self._view(seat).to_json())
 
     def _view_keys(self, seat: int) -> ViewKeys:
-        return (tuple(self.bomb_order_text()), self.score_label, None, None, None)
+        keys = self._vk
+        if keys is None or keys[1] != self.score_label:  # (the options never change)
+            keys = self._vk = (tuple(self.bomb_order_text()), self.score_label, None, None, None)
+        return keys
