@@ -4,8 +4,9 @@ and the protocol games (:mod:`..climbing` and the variant modules) translate.
 
 The game protocol (:mod:`..protocol`) is built for players: card codes, readable
 reasons, a play log, JSON. A search plays thousands of deals a second and needs none of
-that, so the core keeps one deal as integers; the protocol classes ask it for their
-plays and its trick flow, and add the words:
+that, so the core keeps one deal as integers; a protocol game holds one
+:class:`SimState` as its rules state (``game.core``), plays its moves on it and adds the
+words:
 
 * :class:`Rules` (:func:`rules_for`): a variant under one set of house rules and a
   player count: its card encoding (``4 * rank + suit``, the variant's own order), how
@@ -20,8 +21,8 @@ plays and its trick flow, and add the words:
 * :class:`Sampler` / :func:`determinize`: complete deals consistent with one seat's
   observation, drawn from a seeded generator, with per-card weights to bias where the
   unseen cards go;
-* :func:`state_from_game`: the exact state of a real game (tests and benchmarks only:
-  it reads every hand).
+* :func:`state_from_game`: a copy of a real game's state (tests and benchmarks only:
+  it holds every hand).
 
 ``tests/test_climbing_core.py`` checks the core alone against the frozen behaviour
 corpus; ``tests/test_sim.py`` checks that a game and the core state read from it stay
