@@ -241,8 +241,8 @@ def _view_maker() -> Callable[..., ClimbingView]:
     most of its cost): every field by keyword, no defaults, no checks (the game's own
     state)."""
     names = [f.name for f in fields(ClimbingView)]
-    env: dict[str, Any] = {"new": object.__new__, "View": ClimbingView}
-    env.update({f"set_{n}": getattr(ClimbingView, n).__set__ for n in names})
+    env = {f"set_{n}": getattr(ClimbingView, n).__set__ for n in names}
+    env.update(new=object.__new__, View=ClimbingView)
     src = (
         f"def make(*, {', '.join(names)}):\n    v = new(View)\n"
         + "".join(f"    set_{n}(v, {n})\n" for n in names)
