@@ -184,7 +184,8 @@ def test_penalty_table():
 
 def test_score_deal_and_target():
     g = new_game("big-two", seed=1, options={"target": 50})
-    g.hands = [[], ["3D"] * 13, ["4D"] * 12, ["5D"] * 4]
+    d = g.deck_cards()  # the hands are card masks in the core: real, distinct cards
+    g.hands = [[], d[:13], d[13:25], d[25:29]]
     res = g.score_deal(0)
     assert res.changes == [0, 50, 40, 4]
     assert res.totals == [0, 50, 40, 4]

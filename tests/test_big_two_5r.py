@@ -76,7 +76,8 @@ def test_enumeration_matches_brute_force():
 def test_penalty_tiers():
     g = new_game("big-two-5r", seed=1)
     assert [g.penalty_for(n) for n in (0, 1, 9, 10, 12, 13)] == [0, 1, 9, 20, 24, 39]
-    g.hands = [[], ["3D"] * 13, ["4D"] * 10, ["5D"] * 9]
+    d = g.deck_cards()  # the hands are card masks in the core: real, distinct cards
+    g.hands = [[], d[:13], d[13:23], d[23:32]]
     res = g.score_deal(0)
     assert res.changes == [0, 39, 20, 9]
     assert not g.match_over

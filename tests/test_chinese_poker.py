@@ -201,7 +201,8 @@ def test_penalty_relative_to_hand_size():
     assert [g4.penalty_for(n) for n in (12, 11, 10, 9, 1)] == [50, 40, 30, 9, 1]
     g3 = new_game("chinese-poker", 3, seed=1)
     assert [g3.penalty_for(n) for n in (16, 15, 14, 13, 12)] == [50, 40, 30, 13, 12]
-    g3.hands = [[], ["3D"] * 16, ["4D"] * 13]
+    d = g3.deck_cards()  # the hands are card masks in the core: real, distinct cards
+    g3.hands = [[], d[:16], d[16:29]]
     res = g3.score_deal(0)
     assert res.changes == [0, 50, 13] and not g3.match_over
 

@@ -9,11 +9,13 @@ passed, and the seat that went out."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 from test_frozen_corpus import corpus
 
+from twos_tui.engine import new_game
 from twos_tui.engine.sim import Rules, SimState, rules_for
 
 CLIMBING = ("twos", "big-two", "big-two-5r", "chinese-poker")
@@ -115,3 +117,74 @@ def test_the_cores_compare_as_the_rules_say() -> None:
     chain = c.move_of_codes(["4D", "4C", "5D", "5C", "6D", "6C"])
     assert quad is not None and quad[3] == 1 and chain is not None and chain[3] == 0
     assert c.move_of_codes(["2H"]) is None  # not in the 48-card deck
+
+
+# ----- the core is the game's state ---------------------------------------------------------
+SHELL_COPIES = ("hands", "current", "top", "top_seat", "passed", "required_card", "opening")
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("twos", 3), ("big-two", 4), ("chinese-poker", 3)]
+)
+def test_a_game_keeps_its_rules_state_only_in_its_core(variant: str, players: int) -> None:
+    """No copy of the rules state beside the core: what the game shows is read from it,
+    and setting it (as the puzzles do) sets the core."""
+    g = new_game(variant, players, seed=4)
+    assert not set(SHELL_COPIES) & set(vars(g)), "the shell keeps its own copy"
+    r = g.rules_core
+    rng = random.Random(4)
+    for _ in range(12):
+        (seat,) = g.to_act()
+        c = g.core
+        assert c.cur == seat == g.current
+        assert g.hands == [list(r.codes_of(h)) for h in c.hands]
+        assert g.observe(seat).hand == r.codes_of(c.hands[seat])
+        assert g.to_json()["passed"] == [bool(c.passed >> i & 1) for i in range(players)]
+        assert (g.top is None) == (c.top is None) and g.top_seat == (
+            None if c.top_seat < 0 else c.top_seat
+        )
+        assert (
+            g.can_pass(seat) == c.can_pass() == any(a.kind == "pass" for a in g.legal_actions(seat))
+        )
+        acts = g.legal_actions(seat)
+        g.apply(seat, acts[rng.randrange(len(acts))])
+    seat = g.to_act()[0]
+    low = g.deck_cards()[0] if variant == "twos" else "3D"
+    held = [s for s in range(players) if low in g.hands[s]]
+    for s in held:  # puzzles set hands by hand: the core holds what was set
+        g.hands[s] = [x for x in g.hands[s] if x != low]
+    g.hands[seat] = [*g.hands[seat], low]
+    assert g.core.hands[seat] & r.mask_of([low]) and low in g.observe(seat).hand
+    g.top, g.top_seat = None, None
+    assert any(a.cards == (low,) for a in g.legal_actions(seat))  # a lead, from the core
+
+
+def test_who_starts_and_the_card_that_must_open_come_from_the_core() -> None:
+    """``Rules.start`` decides a deal's first seat and required card; the games' deals
+    use it (and so do the search's random deals)."""
+    b = rules_for("big-two", 3)
+    hands = [b.mask_of(["4D", "9S"]), b.mask_of(["3C", "KH"]), b.mask_of(["5D", "6D"])]
+    s = b.start(hands, 2)
+    assert (s.cur, b.codes_of(s.req), s.dealer) == (1, ("3C",), 2)  # lowest dealt: 3♣
+    t = rules_for("twos", 3, {"opening": "lowest"})
+    s = t.start([t.mask_of(["5S"]), t.mask_of(["4H"]), t.mask_of(["4S"])], 0)
+    assert (s.cur, t.codes_of(s.req)) == (2, ("4S",))  # 4♠ is below 4♥ in Twos
+    assert rules_for("twos", 3).start([t.mask_of(["5S"]), t.mask_of(["4S"]), 0], 1).req == 0
+    c = rules_for("chinese-poker", 4)
+    s = c.start([c.mask_of(["3D"]), c.mask_of(["4D"]), c.mask_of(["5D"]), c.mask_of(["6D"])], 2)
+    assert (s.cur, s.req, s.can_pass()) == (2, 0, True)  # the dealer opens, and may pass
+    for variant, players in (("big-two", 4), ("twos", 3), ("chinese-poker", 4)):
+        for seed in range(5):
+            g = new_game(variant, players, {"opening": "lowest"} if variant == "twos" else {}, seed)
+            want = g.rules_core.start(list(g.core.hands), g.dealer)
+            assert (g.current, g.core.req) == (want.cur, want.req), (variant, seed)
+
+
+def test_a_search_copy_has_its_own_core() -> None:
+    g = new_game("big-two", 4, seed=2)
+    w = g.clone_for_search()
+    assert not w.history and w.search_key() == g.search_key()  # no log, the same state
+    (seat,) = w.to_act()
+    w.apply(seat, w.legal_actions(seat)[0])
+    assert w.core is not g.core and g.core.hands[seat] != w.core.hands[seat]
+    assert g.search_key() != w.search_key() and g.to_act() == (seat,)

@@ -39,7 +39,9 @@ def _hidden_swapped(variant: str, players: int, seed: int, moves: int):
     _advance(b, moves)
     seat = a.to_act()[0]
     o1, o2 = [s for s in range(players) if s != seat][:2]
-    b.hands[o1][0], b.hands[o2][0] = b.hands[o2][0], b.hands[o1][0]
+    h1, h2 = b.hands[o1], b.hands[o2]
+    h1[0], h2[0] = h2[0], h1[0]
+    b.hands[o1], b.hands[o2] = h1, h2  # (a hand is set whole: the game's state is its core)
     assert a.hands[o1] != b.hands[o1]
     return a, b, seat
 

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
 
-from ._view_common import GameView, common_fields, need
+from ._view_common import GameView, Mirror, TableEntry, ViewCache, common_fields, need
 from ._view_json import (
     JsonObj,
     ViewError,
@@ -21,6 +21,10 @@ from ._view_json import (
     items,
     opt,
 )
+from .combination import shown_order
+
+if TYPE_CHECKING:
+    from .climbing import ClimbingGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,3 +191,132 @@ def _cards_item(v: Any, where: Where) -> tuple[str, ...]:
     if type(v) is not list or any(type(x) is not str for x in v):
         raise ViewError(f"{where} should be a list of card codes")
     return tuple(v)
+
+
+# ----- building a view from a game's state ------------------------------------------------
+#: a variant's own keys of a view: ``(bomb_order, score_label, phase, hand_choice,
+#: offered_hands)``, ``None`` where the variant has none
+ViewKeys = tuple[
+    tuple[str, ...] | None,
+    str | None,
+    str | None,
+    HandChoice | None,
+    Mapping[str, tuple[str, ...]] | None,
+]
+NO_KEYS: ViewKeys = (None, None, None, None, None)
+
+
+def _trick_move(d: Any) -> TrickMove:
+    cards = d.get("cards")
+    return TrickMove(
+        d["seat"], None if cards is None else tuple(cards), d.get("kind"), d.get("pass", False)
+    )
+
+
+def _table_entry(d: Any) -> TableEntry | None:
+    if d.get("pass"):
+        return None
+    return TableEntry(d["seat"], tuple(d["cards"]), None, d["kind"])
+
+
+class ClimbingCache(ViewCache):
+    """A climbing game's copies between views (see :class:`~._view_common.ViewCache`)."""
+
+    __slots__ = ("last", "last_of", "table", "top", "top_of", "top_seat", "trick")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trick: Mirror[TrickMove] = Mirror(_trick_move)
+        self.table: Mirror[TableEntry] = Mirror(_table_entry)
+        self.top: TopPlay | None = None
+        self.top_of: object = None
+        self.top_seat: int | None = None
+        self.last: ClimbingLastTrick | None = None
+        self.last_of: object = None
+
+
+def _view_maker() -> Callable[..., ClimbingView]:
+    """``ClimbingView(**fields)`` that sets the slots straight (a view is made every move,
+    and the frozen dataclass's ``__init__``, one ``object.__setattr__`` call a field, is
+    most of its cost): every field by keyword, no defaults, no checks (the game's own
+    state)."""
+    names = [f.name for f in fields(ClimbingView)]
+    env = {f"set_{n}": getattr(ClimbingView, n).__set__ for n in names}
+    env.update(new=object.__new__, View=ClimbingView)
+    src = (
+        f"def make(*, {', '.join(names)}):\n    v = new(View)\n"
+        + "".join(f"    set_{n}(v, {n})\n" for n in names)
+        + "    return v\n"
+    )
+    exec(src, env)  # noqa: S102 - code made from the dataclass's own field names
+    made: Callable[..., ClimbingView] = env["make"]
+    return made
+
+
+_new_view = _view_maker()
+
+
+def view_of(game: ClimbingGame, seat: int) -> ClimbingView:
+    """``seat``'s typed view of a climbing game, built from its core state (hands,
+    counts, the play to beat, the required card, who passed) and its records (the trick,
+    the log and the score sheet copied once an entry, as they grow)."""
+    vc = game._vc
+    if vc is None:
+        vc = game._vc = ClimbingCache()
+    core = game.core
+    mv = core.top
+    if mv is None:
+        top_view = None
+    elif vc.top_of is mv and vc.top_seat == core.top_seat:
+        top_view = vc.top
+    else:
+        top = game.top
+        assert top is not None
+        top_view = vc.top = TopPlay(core.top_seat, shown_order(top.kind, top.cards), top.kind)
+        vc.top_of, vc.top_seat = mv, core.top_seat
+    lt = game.last_trick
+    if lt is None:
+        last = None
+    elif vc.last_of is lt:
+        last = vc.last
+    else:
+        last = vc.last = ClimbingLastTrick(tuple(map(_trick_move, lt["plays"])), lt["winner"])
+        vc.last_of = lt
+    n = game.players
+    over = game.deal_over
+    bomb_order, score_label, phase, hand_choice, offered = game._view_keys(seat)
+    return _new_view(
+        variant=game.variant_id,
+        family=game.family,
+        seat=seat,
+        players=n,
+        names=tuple(game.names),
+        hand=game.hand_codes(seat),
+        hand_counts=tuple([h.bit_count() for h in core.hands]),
+        to_act=game.to_act(),
+        dealer=core.dealer,
+        deal_number=game.deal_number,
+        totals=tuple(game.totals),
+        table=vc.table.of(game.trick),
+        seat_tags=game.all_seat_tags(),
+        history=vc.history.of(game.history),
+        status=game.status_line(),
+        deal_over=over,
+        match_over=game.match_over,
+        options=dict(game.options),
+        deal_scores=vc.scores.of(game.results),
+        trick=vc.trick.of(game.trick),
+        top=top_view,
+        required_card=game.required_card,
+        last_trick=last,
+        hands_left=(
+            tuple([tuple(game.sort_cards(list(game.hand_codes(i)))) for i in range(n)])
+            if over
+            else None
+        ),
+        bomb_order=bomb_order,
+        score_label=score_label,
+        phase=phase,
+        hand_choice=hand_choice,
+        offered_hands=offered,
+    )

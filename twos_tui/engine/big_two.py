@@ -178,17 +178,14 @@ class BigTwoGame(PokerClimbingGame):
         # the deck in idx order, so a card's position in it is its idx
         order = shuffled_positions(IDX_CODE, self.rng)
         n, k = self.players, self.hand_size
-        ints: list[list[int]] = [[] for _ in range(n)]
-        hands = self.hands
+        masks = [0] * n
         for j in range(n):
-            seat = (self.dealer + 1 + j) % n
-            ints[seat] = h = sorted(order[j * k : (j + 1) * k])
-            hands[seat] = list(map(IDX_CODE.__getitem__, h))
+            m = 0
+            for i in order[j * k : (j + 1) * k]:
+                m |= 1 << i
+            masks[(self.dealer + 1 + j) % n] = m
         self.out_of_play = list(map(IDX_CODE.__getitem__, order[n * k :]))
-        start = min(h[0] for h in ints)
-        self.required_card = IDX_CODE[start]
-        self.current = next(s for s in range(n) if ints[s][0] == start)
-        self._fresh_caches(ints)
+        self.start_core(masks)
 
     def start_deal(self) -> None:
         super().start_deal()
@@ -205,7 +202,9 @@ class BigTwoGame(PokerClimbingGame):
         return penalty_50_40_30(left, self.hand_size)
 
     def score_deal(self, winner: int) -> DealResult:
-        changes = [0 if i == winner else self.penalty_for(len(h)) for i, h in enumerate(self.hands)]
+        changes = [
+            0 if i == winner else self.penalty_for(left) for i, left in enumerate(self.cards_left())
+        ]
         result = self.penalty_result(winner, changes, self.hand_size)
         if self.match_ends(result.totals):
             self.match_over = True

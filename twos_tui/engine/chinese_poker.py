@@ -46,11 +46,11 @@ Rules as implemented:
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Self, cast
 
-from ._view_climbing import HandChoice
+from ._view_climbing import HandChoice, ViewKeys
 from .cards import display_cards
-from .climbing import Combination, Slot, ViewKeys, describe_kind, show_combo
+from .climbing import Combination, Slot, describe_kind, show_combo
 from .observation import ChinesePokerObservation
 from .poker_hands import (
     CODE_BIT,
@@ -67,7 +67,7 @@ from .protocol import Action, Choice, DealResult, Decision, OptionSpec
 from .sim.chinese_poker import BOMB as BOMB_ID
 from .sim.chinese_poker import CP_DECK, REMOVED, classify
 from .sim.chinese_poker import SINGLE as SINGLE_ID
-from .sim.core import Move, after_opening_pass
+from .sim.core import Move
 from .words import says
 
 __all__ = ["CP_DECK", "REMOVED", "ChinesePokerGame"]
@@ -150,7 +150,6 @@ class ChinesePokerGame(PokerClimbingGame):
         self.phase = "play"
         self.offered: dict[str, list[str]] = {}
         self.chooser: int | None = None
-        self.open_passes = 0
         self.next_dealer: int | None = None
         super().__init__(players, options, seed, names)
 
@@ -212,7 +211,7 @@ class ChinesePokerGame(PokerClimbingGame):
         combo = super().lookup_play(seat, cards)
         if combo is not None:
             return combo
-        hm = self._hand_mask(seat)
+        hm = self.core.hands[seat]
         m = 0
         try:
             for c in cards:
@@ -237,32 +236,28 @@ class ChinesePokerGame(PokerClimbingGame):
             self.dealer = self.next_dealer
         order = shuffled_positions(CP_DECK, self.rng)
         n = self.players
-        self.open_passes = 0
         self.out_of_play = []
-        self.current = self.dealer
-        self.required_card = None
         if n == 2:
             # the deck is in card order, so sorting positions sorts the cards
             self.offered = {
                 L: [CP_DECK[i] for i in sorted(order[16 * j : 16 * (j + 1)])]
                 for j, L in enumerate(LETTERS)
             }
-            self.hands = [[] for _ in range(n)]
+            self.start_core([0] * n)
             self.phase = "choose"
             self.chooser = self.dealer
             return
         k = self.hand_size
-        ints: list[list[int]] = [[] for _ in range(n)]
-        hands = self.hands
+        masks = [0] * n
         for j in range(n):
-            seat = (self.dealer + 1 + j) % n
-            pos = sorted(order[j * k : (j + 1) * k])
-            hands[seat] = [CP_DECK[i] for i in pos]
-            ints[seat] = [_CP_IDX[i] for i in pos]
+            m = 0
+            for i in order[j * k : (j + 1) * k]:
+                m |= 1 << _CP_IDX[i]
+            masks[(self.dealer + 1 + j) % n] = m
+        self.start_core(masks)
         self.offered = {}
         self.phase = "play"
         self.chooser = None
-        self._fresh_caches(ints)
 
     # ----- the hand choice (2 players) ----------------------------------------------------
     @property
@@ -307,7 +302,7 @@ class ChinesePokerGame(PokerClimbingGame):
             return
         letter = action.value
         assert type(letter) is str  # checked: one of the letters on offer
-        self.hands[seat] = self.offered.pop(letter)
+        self.set_hand(seat, self.offered.pop(letter))
         self.log(f"{says(self.names[seat], 'takes')} hand {letter}.", seat, kind="choose-hand")
         if seat == self.dealer:
             self.chooser = (self.dealer + 1) % self.players
@@ -325,21 +320,23 @@ class ChinesePokerGame(PokerClimbingGame):
                 kind="choose-hand",
             )
 
+    def clone_for_search(self) -> Self:
+        g = super().clone_for_search()
+        g.offered = {L: list(cs) for L, cs in self.offered.items()}
+        return g
+
     # ----- passing on the opening play ---------------------------------------------------
     def can_pass(self, seat: int) -> bool:
-        if self.top is not None:
-            return True
-        return self.phase == "play" and self.opening and self.open_passes < self.players
+        return not self._choosing and self.core.can_pass()
 
-    def after_open_pass(self, seat: int) -> None:
-        # a pass on an empty table locks nobody out of the first trick
-        self.passed = [False] * self.players
-        self.open_passes += 1
-        self.current = after_opening_pass(self.players, seat, self.open_passes, self.dealer)
-        if self.open_passes >= self.players:
-            self.log(
-                f"Everyone passed: {self.names[self.dealer]} must lead.", self.dealer, kind="trick"
-            )
+    @property
+    def open_passes(self) -> int:
+        """Passes made on the empty opening table this deal."""
+        return self.core.open_passes
+
+    @open_passes.setter
+    def open_passes(self, value: int) -> None:
+        self.core.open_passes = value
 
     def decision(self, seat: int) -> Decision | None:
         if seat not in self.to_act():
@@ -413,7 +410,9 @@ class ChinesePokerGame(PokerClimbingGame):
         return penalty_50_40_30(left, self.hand_size)
 
     def score_deal(self, winner: int) -> DealResult:
-        changes = [0 if i == winner else self.penalty_for(len(h)) for i, h in enumerate(self.hands)]
+        changes = [
+            0 if i == winner else self.penalty_for(left) for i, left in enumerate(self.cards_left())
+        ]
         result = self.penalty_result(winner, changes, self.hand_size)
         self.next_dealer = winner
         if max(result.totals) >= self.options["target"]:

@@ -1,132 +1,37 @@
 """The protocol shell shared by the climbing (shedding) games: combinations as players
-read them, the play log and the trick's record, passing (re-entry or locked out), the
-end of a deal, the observation and the JSON.
+read them, the play log and the trick's record, the end of a deal, the JSON.
 
-The rules themselves live once in the integer core (:mod:`.sim`): each variant lists
-its plays and classifies cards there, and :meth:`ClimbingGame._advance` takes who acts
-next from the core's trick flow (:func:`.sim.core.next_to_act`).
-
-A variant subclasses :class:`ClimbingGame` and supplies:
-
-* ``classify_cards(cards, options)`` -> :class:`Combination` or ``None`` (classmethod);
-* ``enumerate_combos(seat, top)`` -> the combinations the seat may play: every lead when
-  ``top`` is ``None``, else those that beat ``top`` (a canonical suit choice is allowed
-  where suits cannot change the outcome);
-* ``deal_cards()``: shuffles with ``self.rng``, fills ``self.hands`` and sets
-  ``self.dealer``, ``self.current`` and ``self.required_card``;
-* ``score_deal(winner)`` -> :class:`DealResult` (and sets ``self.match_over``);
-* ``card_sort_key`` and, where it differs, ``can_pass_lead``.
+The rules live once, in the integer core (:mod:`.sim`), and so does the state: a game
+holds one :class:`~.sim.core.SimState` (``self.core``: hands as card masks, the seat to
+act, the play to beat, who passed, the card the first play must hold, the opening) that
+the core's ``legal``/``play``/``can_pass`` and its dealing rule (``Rules.start``: who
+starts, which card must open) drive. ``hands``, ``current``, ``top``, ``passed``... are
+read from it. A variant subclasses :class:`ClimbingGame` and supplies
+``classify_cards(cards, options)`` (classmethod), ``enumerate_combos(seat, top)``,
+``deal_cards()`` (shuffles with ``self.rng``, sets ``self.dealer`` and the undealt
+cards, then :meth:`ClimbingGame.start_core`), ``score_deal(winner)`` and
+``card_sort_key``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, Self, cast
 
-from ._view_climbing import ClimbingLastTrick as ClimbingLastTrick_
-from ._view_climbing import ClimbingView, HandChoice, TopPlay
-from ._view_climbing import TrickMove as TrickMoveView
-from ._view_common import Mirror, ViewCache
-from ._view_common import TableEntry as TableEntryView
+from ._view_climbing import NO_KEYS, ClimbingCache, ClimbingView, ViewKeys, view_of
 from .cards import CardError, display, display_cards, parse_card
+from .combination import Combination as Combination
+from .combination import Slot as Slot
+from .combination import _show as _show
+from .combination import describe_kind as describe_kind
+from .combination import reading_order as reading_order
+from .combination import show_combo as show_combo
+from .combination import shown_order as shown_order
 from .observation import ClimbingLastTrick, ClimbingObservation, TrickMove
 from .protocol import PASS, Action, Choice, DealResult, Decision, Game
-from .sim.core import Move, beats, next_to_act
-from .words import says, whose
-
-#: a combination's pattern: ``("set", 2)``, ``("run", 5)``, ``("bomb", 4, 1)``, ...
-Slot = tuple[str | int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Combination:
-    """A legal set of cards and how it compares.
-
-    ``a.beats(b)`` when ``a.power > b.power`` (a bomb over a non-bomb), or when both
-    have the same ``power`` and ``slot`` (the same pattern: same count, same run
-    length, ...) and ``a.key > b.key``. If ``b.strict`` is set, ``a`` must carry the
-    same ``strict`` mark to beat it (e.g. a same-suit run under the house rule).
-    """
-
-    kind: str
-    cards: tuple[str, ...]
-    slot: Slot
-    key: tuple[int, ...]
-    power: int = 0
-    strict: str | None = None
-
-    def beats(self, other: Combination) -> bool:
-        """The core's comparison (:func:`.sim.core.beats`) over these fields."""
-        return beats(
-            cast(Move, (0, self.slot, self.key, self.power, self.strict)),
-            cast(Move, (0, other.slot, other.key, other.power, other.strict)),
-        )
-
-    @property
-    def is_bomb(self) -> bool:
-        return self.power > 0
-
-    def describe(self) -> str:
-        return f"{self.kind.replace('-', ' ')} {display_cards(shown_order(self.kind, self.cards))}"
-
-
-@lru_cache(maxsize=256)
-def describe_kind(kind: str) -> str:
-    if kind.startswith("bomb-"):
-        w, ln = kind[5:].split("x")
-        return f"bomb {w}×{ln}"
-    return kind.replace("-", " ")
-
-
-def shown_order(kind: str, cards: Sequence[str]) -> tuple[str, ...]:
-    """The cards of a play in the order a player reads them: a straight's 2 first (in a
-    straight the 2 is the bottom card: 2-3-4-5-6), a full house's three of a kind before
-    its pair. Other plays keep their order (lowest first). Display only: the rules never
-    depend on the order."""
-    if kind in ("straight", "straight-flush"):
-        twos = [c for c in cards if c[:-1] == "2"]
-        if twos and len(twos) < len(cards):
-            return tuple(twos + [c for c in cards if c[:-1] != "2"])
-    elif kind == "full-house":
-        count: dict[str, int] = {}
-        for c in cards:
-            count[c[:-1]] = count.get(c[:-1], 0) + 1
-        three = [c for c in cards if count[c[:-1]] >= 3]
-        return tuple(three + [c for c in cards if count[c[:-1]] < 3])
-    return tuple(cards)
-
-
-def reading_order(cards: Sequence[str]) -> tuple[str, ...]:
-    """:func:`shown_order` for cards whose kind is not at hand: five or more cards of
-    different ranks holding a 2 and a 3 are a straight (no game's run goes round from
-    the 2 to the 3 the other way); five cards of two ranks, three and two, a full house."""
-    ranks = [c[:-1] for c in cards]
-    if len(cards) >= 5 and len(set(ranks)) == len(ranks) and "2" in ranks and "3" in ranks:
-        return shown_order("straight", cards)
-    if len(cards) == 5 and sorted(ranks.count(r) for r in set(ranks)) == [2, 3]:
-        return shown_order("full-house", cards)
-    return tuple(cards)
-
-
-def show_combo(combo: Combination) -> str:
-    """A combination's cards as a player reads them (see :func:`shown_order`)."""
-    return _show(shown_order(combo.kind, combo.cards))
-
-
-_SHOWN: dict[str, str] = {}
-
-
-def _show(cards: Iterable[str]) -> str:
-    """``display_cards`` with a memo of each card's face (the play log is hot)."""
-    out = []
-    for c in cards:
-        t = _SHOWN.get(c)
-        if t is None:
-            t = _SHOWN[c] = display(c)
-        out.append(t)
-    return " ".join(out)
+from .sim.core import Move, Rules, SimState
+from .words import is_you, says, whose
 
 
 class ClimbingGame(Game):
@@ -138,11 +43,9 @@ class ClimbingGame(Game):
     #: (seat, cards, codes, combo) of the last check
     _checked: tuple[int, tuple[str, ...], tuple[str, ...], Combination] | None = None
     #: what the views keep between calls (:meth:`_view`)
-    _vc: _ClimbingCache | None = None
+    _vc: ClimbingCache | None = None
     #: penalty per deal unless the subclass scores otherwise
     low_score_wins: bool = True
-    #: ``deal_cards`` already leaves every hand sorted by ``card_sort_key``
-    hands_sorted_by_deal: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -152,20 +55,165 @@ class ClimbingGame(Game):
         names: list[str] | None = None,
     ) -> None:
         super().__init__(players, options, seed, names)
-        self.hands: list[list[str]] = [[] for _ in range(self.players)]
-        self.dealer = 0
-        self.current = 0
-        self.top: Combination | None = None  # the play to beat (None: free lead)
-        self.top_seat: int | None = None  # who made it
-        self.passed: list[bool] = [False] * self.players
+        self._init_core()
         self.trick: list[TrickMove] = []  # plays and passes of the current trick
         #: the trick finished last (its plays and passes, and who won it), public
         self.last_trick: ClimbingLastTrick | None = None
-        self.required_card: str | None = None  # must be in the first play of the deal
-        self.opening = True  # nobody has played yet this deal
         self.out_of_play: list[str] = []  # undealt cards (hidden from everyone)
         self.discards: list[str] = []  # cards played this deal (public)
         self.start_deal()
+
+    def _init_core(self) -> None:
+        from .sim import rules_for
+
+        #: the rules core of this variant, options and player count
+        self.rules_core: Rules = rules_for(self.variant_id, self.players, self.options)
+        #: the rules state of the deal: hands (card masks), the seat to act, the play to
+        #: beat and who made it, who passed, the card the first play must hold, the
+        #: opening and its passes, the dealer. Everything below reads it.
+        self.core = SimState(self.rules_core, [0] * self.players, 0)
+        #: per seat: (a hand mask, its card codes), the last asked
+        self._hc: list[tuple[int, tuple[str, ...]]] = [(-1, ())] * self.players
+        #: (the core's top move, its Combination), the last asked
+        self._tc: tuple[Move, Combination] | None = None
+        #: the status line and the seat tags, by what they depend on
+        self._sl: tuple[tuple[str, Move | None], str] | None = None
+        self._tags: dict[tuple[int, int, int], tuple[tuple[str, ...], ...]] = {}
+
+    # ----- the state, read from the core ----------------------------------------------------
+    def hand_codes(self, seat: int) -> tuple[str, ...]:
+        """``seat``'s cards as codes, in hand order (remembered while the hand stays)."""
+        m = self.core.hands[seat]
+        got = self._hc[seat]
+        if got[0] == m:
+            return got[1]
+        codes = self.rules_core.codes_of(m)
+        self._hc[seat] = (m, codes)
+        return codes
+
+    def set_hand(self, seat: int, codes: Iterable[str]) -> None:
+        """Give ``seat`` exactly the cards ``codes`` (puzzles, tests, a hand chosen)."""
+        self.core.hands[seat] = self.rules_core.mask_of(codes)
+        self.core.memo[seat] = None
+
+    def clone_for_search(self) -> Self:
+        """An independent copy for a search (the puzzles' solver): the core state copied,
+        no log or actions."""
+        g = object.__new__(type(self))
+        g.__dict__.update(self.__dict__)
+        g.history = []
+        g.actions = []
+        g.core = self.core.copy()
+        g.trick = self.trick[:]
+        g.discards = self.discards[:]
+        g.out_of_play = self.out_of_play[:]
+        g.totals = self.totals[:]
+        g.results = self.results[:]
+        g._hc = self._hc[:]
+        g._tags = {}
+        g._vc = None
+        g._checked = None
+        return g
+
+    def search_key(self) -> tuple[object, ...]:
+        """What tells two states apart for a search (not the log)."""
+        c = self.core
+        return (
+            tuple(c.hands),
+            c.cur,
+            c.top_seat,
+            c.top,
+            c.passed,
+            self.deal_over,
+            c.opening,
+            c.open_passes,
+        )
+
+    @property
+    def hands(self) -> list[list[str]]:
+        """Every seat's cards as codes (a copy; ``hands[seat] = cards`` sets a hand)."""
+        return _Hands(self, [list(self.hand_codes(s)) for s in range(self.players)])
+
+    @hands.setter
+    def hands(self, hands: Sequence[Iterable[str]]) -> None:
+        for seat, h in enumerate(hands):
+            self.set_hand(seat, h)
+
+    @property
+    def current(self) -> int:
+        return self.core.cur
+
+    @current.setter
+    def current(self, seat: int) -> None:
+        self.core.cur = seat
+
+    @property
+    def dealer(self) -> int:
+        return self.core.dealer
+
+    @dealer.setter
+    def dealer(self, seat: int) -> None:
+        self.core.dealer = seat
+
+    @property
+    def top(self) -> Combination | None:
+        """The play to beat (``None``: a free lead)."""
+        mv = self.core.top
+        if mv is None:
+            return None
+        tc = self._tc
+        if tc is not None and tc[0] is mv:
+            return tc[1]
+        combo = self.combination_of(mv)
+        self._tc = (mv, combo)
+        return combo
+
+    @top.setter
+    def top(self, combo: Combination | None) -> None:
+        self.core.top = None if combo is None else self.rules_core.move_of_codes(combo.cards)
+
+    @property
+    def top_seat(self) -> int | None:
+        """Who made the play to beat."""
+        ts = self.core.top_seat
+        return None if ts < 0 else ts
+
+    @top_seat.setter
+    def top_seat(self, seat: int | None) -> None:
+        self.core.top_seat = -1 if seat is None else seat
+
+    @property
+    def passed(self) -> list[bool]:
+        """Per seat: passed in this trick."""
+        p = self.core.passed
+        return [bool(p >> i & 1) for i in range(self.players)]
+
+    @passed.setter
+    def passed(self, passed: Sequence[bool]) -> None:
+        self.core.passed = sum(1 << i for i, p in enumerate(passed) if p)
+
+    @property
+    def required_card(self) -> str | None:
+        """The card the first play of the deal must include."""
+        req = self.core.req
+        return self.rules_core.codes[req.bit_length() - 1] if req else None
+
+    @required_card.setter
+    def required_card(self, code: str | None) -> None:
+        self.core.req = 0 if code is None else self.rules_core.mask_of((code,))
+
+    @property
+    def opening(self) -> bool:
+        """Nobody has played yet this deal."""
+        return self.core.opening
+
+    @opening.setter
+    def opening(self, value: bool) -> None:
+        self.core.opening = value
+
+    def combination_of(self, mv: Move) -> Combination:
+        """The :class:`Combination` of a core move."""
+        return self.classify_cards(self.rules_core.codes_of(mv[0]), self.options) or _no_combo(mv)
 
     # ----- variant hooks ---------------------------------------------------------------
     @classmethod
@@ -176,7 +224,14 @@ class ClimbingGame(Game):
         raise NotImplementedError
 
     def deal_cards(self) -> None:
+        """Shuffle with ``self.rng``, set ``self.dealer``, ``self.out_of_play`` and the
+        core's state (:meth:`start_core`)."""
         raise NotImplementedError
+
+    def start_core(self, hands: list[int]) -> None:
+        """The core's state at the start of a deal of ``hands`` (card masks) by
+        ``self.dealer``: the core says who starts and which card must open."""
+        self.core = self.rules_core.start(hands, self.dealer)
 
     def score_deal(self, winner: int) -> DealResult:
         raise NotImplementedError
@@ -187,25 +242,17 @@ class ClimbingGame(Game):
         return self.options.get("passing") == "locked"
 
     def can_pass(self, seat: int) -> bool:
-        """May ``seat`` pass now? By default only when there is a play to beat."""
-        return self.top is not None
+        """May ``seat`` (the seat to play) pass now? The core says."""
+        return self.core.can_pass()
 
     # ----- deal flow ----------------------------------------------------------------------
     def start_deal(self) -> None:
         self.deal_number += 1
         self.deal_over = False
-        self.top = None
-        self.top_seat = None
-        self.passed = [False] * self.players
         self.trick = []
         self.last_trick = None
-        self.opening = True
-        self.required_card = None
         self.discards = []
         self.deal_cards()
-        if not self.hands_sorted_by_deal:
-            for h in self.hands:
-                h.sort(key=self.card_sort_key)
         self.log(
             f"Deal {self.deal_number}: {says(self.names[self.dealer], 'deals')}; "
             f"{says(self.names[self.current], 'starts')}."
@@ -220,7 +267,7 @@ class ClimbingGame(Game):
     def to_act(self) -> tuple[int, ...]:
         if self.deal_over or self.match_over:
             return ()
-        return (self.current,)
+        return (self.core.cur,)
 
     # ----- legality ------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
@@ -247,7 +294,7 @@ class ClimbingGame(Game):
         if len(set(codes)) != len(codes):
             dup = next(c for c in codes if codes.count(c) > 1)
             raise ValueError(f"{display(dup)} is chosen twice.")
-        hand = set(self.hands[seat])
+        hand = set(self.hand_codes(seat))
         for c in codes:
             if c not in hand:
                 raise ValueError(f"{display(c)} is not in your hand.")
@@ -335,18 +382,7 @@ class ClimbingGame(Game):
     # ----- applying -------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> None:
         if action.kind == "pass":
-            self.passed[seat] = True
-            self.trick.append({"seat": seat, "pass": True})
-            # self.log(...), inlined: passes are half the moves
-            self.history.append(
-                {
-                    "seat": seat,
-                    "text": says(self.names[seat], "passes") + ".",
-                    "deal": self.deal_number,
-                    "kind": "pass",
-                }
-            )
-            self._advance(seat)
+            self._pass(seat)
             return
         memo, self._checked = self._checked, None
         combo: Combination | None
@@ -356,69 +392,68 @@ class ClimbingGame(Game):
             codes = self.parse_selection(seat, action.cards)
             combo = self.classify(codes)
         assert combo is not None
-        hand = self.hands[seat]
-        for c in codes:
-            hand.remove(c)
-        self.discards.extend(codes)
-        self.on_play(seat, combo)
-        self.top = combo
-        self.top_seat = seat
-        self.required_card = None
-        self.opening = False
-        if not self.locked_out:
-            self.passed = [False] * self.players
-        shown = list(shown_order(combo.kind, combo.cards))
-        self.trick.append({"seat": seat, "cards": shown, "kind": combo.kind})
-        is_bomb = combo.power > 0
-        bomb = " — BOMB!" if is_bomb else ""
-        self.log(
-            says(self.names[seat], f"plays {describe_kind(combo.kind)} {_show(shown)}{bomb}"),
-            seat,
-            kind="play",
-            cards=list(shown),
-            combo=combo.kind,
-            bomb=is_bomb,
+        mv = self.rules_core.move_of_codes(codes)
+        assert mv is not None
+        self._play(seat, mv, codes, combo, None)
+
+    def _pass(self, seat: int) -> None:
+        """``seat`` passes: the core's trick flow, then the trick and the log."""
+        core = self.core
+        open_table = core.top_seat < 0
+        core.play(None)
+        self.trick.append({"seat": seat, "pass": True})
+        # self.log(...), inlined: passes are half the moves
+        self.history.append(
+            {
+                "seat": seat,
+                "text": _passes(self.names[seat]),
+                "deal": self.deal_number,
+                "kind": "pass",
+            }
         )
-        if not hand:
+        if open_table:  # a pass on the empty opening table (Chinese Poker)
+            if core.open_passes >= self.players:
+                dealer = core.dealer
+                self.log(f"Everyone passed: {self.names[dealer]} must lead.", dealer, kind="trick")
+        elif core.top is None:
+            self._new_trick(core.cur)
+
+    def _play(
+        self, seat: int, mv: Move, codes: Sequence[str], combo: Combination, text: str | None
+    ) -> None:
+        """``seat`` plays the core move ``mv`` (the cards ``codes``, the combination
+        ``combo``; ``text``: what the log says after the name, if known): the core's
+        trick flow, then the discards, the trick and the log."""
+        core = self.core
+        core.play(mv)
+        self.discards.extend(codes)
+        kind = combo.kind
+        shown = list(shown_order(kind, combo.cards))
+        self.trick.append({"seat": seat, "cards": shown, "kind": kind})
+        is_bomb = combo.power > 0
+        name = self.names[seat]
+        if text is None:
+            text = f" plays {describe_kind(kind)} {_show(shown)}" + (" — BOMB!" if is_bomb else "")
+        self.history.append(
+            {
+                "seat": seat,
+                "text": says(name, text[1:]) if is_you(name) else name + text,
+                "deal": self.deal_number,
+                "kind": "play",
+                "cards": list(shown),
+                "combo": kind,
+                "bomb": is_bomb,
+            }
+        )
+        if core.winner >= 0:
             self._end_deal(seat)
-            return
-        self._advance(seat)
-
-    def on_play(self, seat: int, combo: Combination) -> None:
-        """Hook for variants (e.g. to note bombs)."""
-
-    def _advance(self, seat: int) -> None:
-        """The trick flow after ``seat`` played or passed: the core's
-        :func:`~.sim.core.next_to_act`."""
-        top_seat = self.top_seat
-        if top_seat is None:
-            # nobody has played in this trick (an opening pass): the hook decides
-            self.after_open_pass(seat)
-            return
-        locked = self.options.get("passing") == "locked"  # self.locked_out
-        passed = 0
-        if locked:
-            for i, p in enumerate(self.passed):
-                if p:
-                    passed |= 1 << i
-        nxt = next_to_act(self.players, seat, top_seat, passed, locked)
-        if nxt == top_seat:
-            self._new_trick(nxt)
-        else:
-            self.current = nxt
-
-    def after_open_pass(self, seat: int) -> None:
-        """Called after a pass with nothing on the table (variants that allow it): the
-        next seat leads."""
-        self.current = (seat + 1) % self.players
+        elif core.top is None:  # everyone else is locked out: a new trick
+            self._new_trick(core.cur)
 
     def _new_trick(self, leader: int) -> None:
+        """The core has ended the trick: keep it as the last trick and say so."""
         self.last_trick = {"plays": self.trick, "winner": leader}
-        self.top = None
-        self.top_seat = None
-        self.passed = [False] * self.players
         self.trick = []
-        self.current = leader
         self.log(
             f"Everyone else passed: {says(self.names[leader], 'leads a new trick')}.",
             leader,
@@ -435,6 +470,10 @@ class ClimbingGame(Game):
             won = [self.names[i] for i in self.match_winners()]
             self.log(f"Match over: {says(won, 'wins')}.", None, kind="match-end")
 
+    def cards_left(self) -> list[int]:
+        """How many cards each seat holds."""
+        return [h.bit_count() for h in self.core.hands]
+
     # ----- card accounting -----------------------------------------------------------
     def deck_cards(self) -> list[str]:
         from .cards import full_deck
@@ -442,15 +481,17 @@ class ClimbingGame(Game):
         return full_deck()
 
     def card_census(self) -> list[str]:
-        return [c for h in self.hands for c in h] + self.discards + self.out_of_play
+        return [c for s in range(self.players) for c in self.hand_codes(s)] + (
+            self.discards + self.out_of_play
+        )
 
     def hidden_from(self, seat: int) -> set[str]:
         hidden = set(self.out_of_play)
         if self.deal_over:
             return hidden  # the hands left are shown when the deal ends (``hands_left``)
-        for i, h in enumerate(self.hands):
+        for i in range(self.players):
             if i != seat:
-                hidden.update(h)
+                hidden.update(self.hand_codes(i))
         # the card that must open the deal is announced with its holder
         hidden.discard(self.required_card)
         return hidden
@@ -470,27 +511,54 @@ class ClimbingGame(Game):
                 f"{show_combo(self.top)}, or pass."
             )
         choices = (Choice("Pass", PASS, "p"),) if self.can_pass(seat) else ()
-        return Decision(seat, "play", prompt, (1, len(self.hands[seat])), "play", choices)
+        n = self.core.hands[seat].bit_count()
+        return Decision(seat, "play", prompt, (1, n), "play", choices)
 
     def status_line(self) -> str:
         if self.match_over:
             return "The match is over."
         if self.deal_over:
             return "The deal is over."
-        who = self.names[self.current]
-        if self.top is None:
-            return f"{who} to lead."
-        return f"{who} to beat {describe_kind(self.top.kind)} {show_combo(self.top)}."
+        core = self.core
+        who = self.names[core.cur]
+        key = (who, core.top)
+        got = self._sl
+        if got is not None and got[0] == key:
+            return got[1]
+        top = self.top
+        if top is None:
+            text = f"{who} to lead."
+        else:
+            text = f"{who} to beat {describe_kind(top.kind)} {show_combo(top)}."
+        self._sl = (key, text)
+        return text
 
     def seat_tags(self, seat: int) -> list[str]:
-        tags = []
-        if seat == self.dealer:
-            tags.append("dealer")
-        if self.passed[seat] and self.top is not None:
-            tags.append("passed")
-        if seat == self.top_seat:
-            tags.append("on top")
-        return tags
+        return list(self.all_seat_tags()[seat])
+
+    def all_seat_tags(self) -> tuple[tuple[str, ...], ...]:
+        """Every seat's tags ("dealer", "passed", "on top"), remembered while the
+        dealer, the play to beat and the passes stay."""
+        core = self.core
+        passed = core.passed if core.top is not None else 0
+        key = (core.dealer, core.top_seat, passed)
+        got = self._tags.get(key)
+        if got is None:
+            if len(self._tags) > 256:
+                self._tags.clear()
+            got = self._tags[key] = tuple(
+                tuple(
+                    t
+                    for t, on in (
+                        ("dealer", s == key[0]),
+                        ("passed", passed >> s & 1),
+                        ("on top", s == key[1]),
+                    )
+                    if on
+                )
+                for s in range(self.players)
+            )
+        return got
 
     def observation(self, seat: int) -> ClimbingObservation:
         """The JSON form of :meth:`_view` (what the corpus records and the network
@@ -500,74 +568,18 @@ class ClimbingGame(Game):
     def _view_keys(self, seat: int) -> ViewKeys:
         """A variant's own keys of ``seat``'s view: ``(bomb_order, score_label, phase,
         hand_choice, offered_hands)``, ``None`` where the variant has none."""
-        return _NO_KEYS
+        return NO_KEYS
 
     def _view(self, seat: int) -> ClimbingView:
-        """``seat``'s typed view, built from the state (the trick, the log and the
-        score sheet copied once an entry, as they grow)."""
-        vc = self._vc
-        if vc is None:
-            vc = self._vc = _ClimbingCache()
-        top = self.top
-        if top is None:
-            top_view = None
-        elif vc.top_of is top and vc.top_seat == self.top_seat:
-            top_view = vc.top
-        else:
-            top_view = vc.top = TopPlay(self.top_seat, shown_order(top.kind, top.cards), top.kind)
-            vc.top_of, vc.top_seat = top, self.top_seat
-        lt = self.last_trick
-        if lt is None:
-            last = None
-        elif vc.last_of is lt:
-            last = vc.last
-        else:
-            last = vc.last = ClimbingLastTrick_(tuple(map(_trick_move, lt["plays"])), lt["winner"])
-            vc.last_of = lt
-        n = self.players
-        bomb_order, score_label, phase, hand_choice, offered = self._view_keys(seat)
-        return ClimbingView(
-            variant=self.variant_id,
-            family=self.family,
-            seat=seat,
-            players=n,
-            names=tuple(self.names),
-            hand=tuple(self.hands[seat]),
-            hand_counts=tuple(map(len, self.hands)),
-            to_act=self.to_act(),
-            dealer=self.dealer,
-            deal_number=self.deal_number,
-            totals=tuple(self.totals),
-            table=vc.table.of(self.trick),
-            seat_tags=tuple(tuple(self.seat_tags(i)) for i in range(n)),
-            history=vc.history.of(self.history),
-            status=self.status_line(),
-            deal_over=self.deal_over,
-            match_over=self.match_over,
-            options=dict(self.options),
-            deal_scores=vc.scores.of(self.results),
-            trick=vc.trick.of(self.trick),
-            top=top_view,
-            required_card=self.required_card,
-            last_trick=last,
-            hands_left=(
-                tuple(tuple(self.sort_cards(list(h))) for h in self.hands)
-                if self.deal_over
-                else None
-            ),
-            bomb_order=bomb_order,
-            score_label=score_label,
-            phase=phase,
-            hand_choice=hand_choice,
-            offered_hands=offered,
-        )
+        """``seat``'s typed view, built from the state (see :func:`._view_climbing.view_of`)."""
+        return view_of(self, seat)
 
     # ----- JSON -----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         d = self._base_json()
         d.update(
             {
-                "hands": [list(h) for h in self.hands],
+                "hands": [list(self.hand_codes(s)) for s in range(self.players)],
                 "dealer": self.dealer,
                 "current": self.current,
                 "top": ([self.top_seat, list(self.top.cards)] if self.top else None),
@@ -600,15 +612,16 @@ class ClimbingGame(Game):
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Self:
         g = cls._blank(data)
-        g.hands = [list(h) for h in data["hands"]]
+        g._init_core()
+        g.hands = data["hands"]
         g.dealer = data["dealer"]
         g.current = data["current"]
         if data["top"] is None:
-            g.top, g.top_seat = None, None
+            g.top_seat = None
         else:
             g.top_seat = data["top"][0]
-            g.top = cls.classify_cards(tuple(data["top"][1]), g.options)
-        g.passed = list(data["passed"])
+            g.core.top = g.rules_core.move_of_codes(data["top"][1])
+        g.passed = data["passed"]
         g.trick = [cast(TrickMove, dict(p)) for p in data["trick"]]  # validated
         lt = data.get("last_trick")  # saves made before it was kept have none
         g.last_trick = (
@@ -631,41 +644,26 @@ class ClimbingGame(Game):
         validate_climbing(cls, data, [], False)
 
 
-#: a variant's own keys of a view (see :meth:`ClimbingGame._view_keys`)
-ViewKeys = tuple[
-    tuple[str, ...] | None,
-    str | None,
-    str | None,
-    HandChoice | None,
-    Mapping[str, tuple[str, ...]] | None,
-]
-_NO_KEYS: ViewKeys = (None, None, None, None, None)
+class _Hands(list[list[str]]):
+    """:attr:`ClimbingGame.hands`: the hands as card codes, a copy made from the core;
+    ``hands[seat] = cards`` gives the seat those cards (in the core)."""
+
+    def __init__(self, game: ClimbingGame, hands: list[list[str]]) -> None:
+        super().__init__(hands)
+        self._game = game
+
+    def __setitem__(self, seat: Any, cards: Any) -> None:
+        if type(seat) is not int:
+            raise TypeError("set one seat's hand at a time")
+        self._game.set_hand(seat, cards)
+        super().__setitem__(seat, list(self._game.hand_codes(seat)))
 
 
-def _trick_move(d: TrickMove) -> TrickMoveView:
-    cards = d.get("cards")
-    return TrickMoveView(
-        d["seat"], None if cards is None else tuple(cards), d.get("kind"), d.get("pass", False)
-    )
+def _no_combo(mv: Move) -> Combination:
+    raise ValueError(f"the core's move {mv!r} is not a combination of this variant")
 
 
-def _table_entry(d: TrickMove) -> TableEntryView | None:
-    if d.get("pass"):
-        return None
-    return TableEntryView(d["seat"], tuple(d["cards"]), None, d["kind"])
-
-
-class _ClimbingCache(ViewCache):
-    """A climbing game's copies between views (see :class:`~._view_common.ViewCache`)."""
-
-    __slots__ = ("last", "last_of", "table", "top", "top_of", "top_seat", "trick")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.trick: Mirror[TrickMoveView] = Mirror(_trick_move)
-        self.table: Mirror[TableEntryView] = Mirror(_table_entry)
-        self.top: TopPlay | None = None
-        self.top_of: object = None
-        self.top_seat: int | None = None
-        self.last: ClimbingLastTrick_ | None = None
-        self.last_of: object = None
+@lru_cache(maxsize=512)
+def _passes(name: str) -> str:
+    """The log's line for a pass by ``name`` (passes are half the moves)."""
+    return says(name, "passes") + "."

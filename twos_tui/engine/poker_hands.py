@@ -31,17 +31,17 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from .cards import CLIMB_RANKS, RANK_TEXT, display
 from .climbing import ClimbingGame, Combination, Slot, _show, describe_kind, shown_order
 from .protocol import PASS, Action, DealResult, OptionSpec
-from .sim.core import SimState, beats
+from .sim.core import beats
 from .sim.poker_cards import CODE_BIT, CODE_IDX, IDX_CODE, SUIT_ORDER, mask_ints
-from .words import is_you, says
+from .words import says
 
 if TYPE_CHECKING:
-    from .sim.core import Move, Rules
+    from .sim.core import Move
 
 #: an entry (see above): ``[key, cards, mask, kind, slot, power, action, combo, move,
 #: text]``. A list of mixed fields, some filled in when first needed, indexed in the
@@ -85,7 +85,6 @@ _LEADS = "leads"
 # entry fields
 (E_KEY, E_CARDS, E_MASK, E_KIND, E_SLOT, E_POWER, E_ACTION, E_COMBO, E_MOVE, E_TEXT) = range(10)
 
-_BIT_OF = tuple(1 << i for i in range(52)).__getitem__
 _CODE_OF = IDX_CODE.__getitem__
 
 #: (class, options) -> {mask: entry, cards: entry}, shared by the games of a variant
@@ -191,34 +190,14 @@ class PokerClimbingGame(ClimbingGame):
     ``Combination`` and the log text.
 
     Subclasses implement ``move_kind_slot`` (a core move's kind and protocol slot) and
-    ``classify_cards``, and set ``bomb_slot`` if some play beats every non-bomb.
-
-    A seat's card mask is remembered while the seat's hand is the same list object with
-    the same length (hands only lose cards during a deal; replacing a hand list, as a
-    new deal or a loaded game does, takes the mask again).
+    ``classify_cards``, and set ``bomb_slot`` if some play beats every non-bomb. The
+    state is the core's (``self.core``, see :class:`~.climbing.ClimbingGame`).
     """
-
-    #: hands come sorted by ``idx`` from :meth:`deal_cards`
-    hands_sorted_by_deal: ClassVar[bool] = True
-    #: whether the subclass has an ``on_play`` hook (set for each subclass)
-    _hooks_on_play: ClassVar[bool] = False
-
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        cls._hooks_on_play = cls.on_play is not ClimbingGame.on_play
 
     bomb_slot: ClassVar[Slot | None] = None
     #: the core lists the plays that beat the table in the listing order already
     follows_in_order: ClassVar[bool] = False
-    _core: Rules | None = None  # the rules core of this variant, options and player count
-    #: per seat: (the hand list, its length, its card mask) when last seen
-    _hm: list[tuple[list[str], int, int] | None] | None = None
     _tab: EntryTable | None = None  # the shared entry table of this variant and options
-    #: the core's state the seat to play is listed from; its ``memo`` keeps what the
-    #: core's listing found of each seat's hand, from call to call
-    _state: SimState | None = None
-    #: the play to beat and its core move, when last asked
-    _top_move: tuple[Combination, Move] | None = None
     _ck: tuple[int, tuple[str, ...], Entry] | None = (
         None  # (seat, cards, entry) of the last fast check
     )
@@ -228,14 +207,6 @@ class PokerClimbingGame(ClimbingGame):
         raise NotImplementedError
 
     # ----- the core's moves as entries ----------------------------------------------------
-    def _rules(self) -> Rules:
-        r = self._core
-        if r is None:
-            from .sim import rules_for
-
-            r = self._core = rules_for(self.variant_id, self.players, self.options)
-        return r
-
     def _table(self) -> EntryTable:
         tab = self._tab
         if tab is None:
@@ -243,26 +214,6 @@ class PokerClimbingGame(ClimbingGame):
                 (type(self), tuple(sorted(self.options.items()))), {}
             )
         return tab
-
-    def _hand_mask(self, seat: int) -> int:
-        hm = self._hm
-        if hm is None or len(hm) != self.players:
-            hm = self._hm = [None] * self.players
-        hand = self.hands[seat]
-        got = hm[seat]
-        if got is not None and got[0] is hand and got[1] == len(hand):
-            return got[2]
-        mask = hand_mask(hand)
-        hm[seat] = (hand, len(hand), mask)
-        return mask
-
-    def _fresh_caches(self, int_hands: list[list[int]]) -> None:
-        """Remember the masks of hands just dealt as ascending card integers."""
-        self._state = None
-        self._hm = [
-            (h, len(h), sum(map(_BIT_OF, idxs)))
-            for h, idxs in zip(self.hands, int_hands, strict=False)
-        ]
 
     def _entries(self, moves: Iterable[Move], ordered: bool = False) -> list[Entry]:
         """The entries of core moves, in the listing order (slot, key, cards); the
@@ -278,50 +229,27 @@ class PokerClimbingGame(ClimbingGame):
             out.append(e)
         return out
 
-    def _top_core_move(self, top: Combination) -> Move:
-        seen = self._top_move
-        if seen is not None and seen[0] is top:
-            return seen[1]
-        tm = self._rules().move_of(hand_mask(top.cards))
-        assert tm is not None
-        self._top_move = (top, tm)
-        return tm
+    def clone_for_search(self) -> Self:
+        g = super().clone_for_search()
+        g._ck = None
+        return g
+
+    def combination_of(self, mv: Move) -> Combination:
+        e = (self._tab or self._table()).get(mv[0]) or self._entries((mv,), True)[0]
+        return e[7] or combo_of(e)
 
     def _entries_beating(self, seat: int, top: Combination | None) -> list[Entry]:
-        mask = self._hand_mask(seat)
-        rules = self._rules()
+        mask = self.core.hands[seat]
+        rules = self.rules_core
         if top is None:
             out = self._entries(rules.leads(mask))
-            req = self.required_card
-            if req is not None:
-                bit = CODE_BIT.get(req, 0)
-                out = [e for e in out if e[2] & bit]
+            req = self.core.req
+            if req:
+                out = [e for e in out if e[2] & req]
             return out
-        return self._entries(rules.follows(mask, self._top_core_move(top)))
-
-    def _core_legal(self, seat: int) -> Sequence[Move | None]:
-        """The core's legal moves for ``seat``, the seat to play (``None``: a pass), from
-        the core's state of the table now (one object, set afresh each call, whose
-        per-seat memo of what a seat's listing found is kept from call to call)."""
-        rules = self._core or self._rules()
-        mask = self._hand_mask(seat)
-        s = self._state
-        if s is None or len(s.hands) != self.players:
-            s = self._state = SimState(rules, [0] * self.players, seat)
-        m = s.memo[seat]
-        if m is not None and mask & ~m[0]:
-            s.memo[seat] = None  # cards came back (a hand set by hand): list afresh
-        s.hands[seat] = mask
-        s.cur = seat
-        top = self.top
-        s.top = None if top is None else self._top_core_move(top)
-        s.top_seat = -1 if self.top_seat is None else self.top_seat
-        req = self.required_card
-        s.req = CODE_BIT.get(req, 0) if req is not None else 0
-        s.opening = self.opening
-        s.open_passes = getattr(self, "open_passes", 0)
-        s.dealer = self.dealer
-        return rules.legal(s)
+        tm = self.core.top if top is self.top else rules.move_of(hand_mask(top.cards))
+        assert tm is not None
+        return self._entries(rules.follows(mask, tm))
 
     def enumerate_combos(self, seat: int, top: Combination | None) -> list[Combination]:
         return [e[7] or combo_of(e) for e in self._entries_beating(seat, top)]
@@ -336,7 +264,7 @@ class PokerClimbingGame(ClimbingGame):
         super().start_deal()
 
     def _to_act_other(self) -> tuple[int, ...]:
-        return (self.current,)
+        return (self.core.cur,)
 
     def _legal_other(self, seat: int) -> list[Action]:
         """``legal_actions`` when it is not ``seat``'s turn to play (or in a phase of
@@ -356,17 +284,18 @@ class PokerClimbingGame(ClimbingGame):
             return ()
         if self._choosing:
             return self._to_act_other()
-        return (self.current,)
+        return (self.core.cur,)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat != self.current or self.deal_over or self.match_over or self._choosing:
+        core = self.core
+        if seat != core.cur or self.deal_over or self.match_over or self._choosing:
             return self._legal_other(seat)
-        moves = self._core_legal(seat)
+        moves = core.rules.legal(core)
         can_pass = bool(moves) and moves[-1] is None
         plays = cast("Sequence[Move]", moves[:-1] if can_pass else moves)
-        if self.top is None:  # a lead: the whole list, remembered by hand (and rules)
+        if core.top is None:  # a lead: the whole list, remembered by hand (and rules)
             tab = self._tab or self._table()
-            key = (_LEADS, self._hand_mask(seat), CODE_BIT.get(self.required_card or "", 0))
+            key = (_LEADS, core.hands[seat], core.req)
             acts: list[Action] | None = tab.get(key)
             if acts is None:
                 acts = [e[6] or action_of(e) for e in self._entries(plays)]
@@ -387,7 +316,7 @@ class PokerClimbingGame(ClimbingGame):
         if type(cards) is not tuple:
             return None
         e = (self._tab or self._table()).get(cards)
-        if e is None or e[2] & ~self._hand_mask(seat):
+        if e is None or e[2] & ~self.core.hands[seat]:
             return None
         return e[7] or combo_of(e)
 
@@ -398,28 +327,22 @@ class PokerClimbingGame(ClimbingGame):
             self._ck = None
             return bad
         # fast path: a pass on a play, or a play whose cards are a known entry
-        if (
-            seat == self.current
-            and not self.deal_over
-            and not self.match_over
-            and not self._choosing
-        ):
+        core = self.core
+        if seat == core.cur and not self.deal_over and not self.match_over and not self._choosing:
             kind = action.kind
             if kind == "play":
                 cards = action.cards
                 tab = self._tab
                 e = tab.get(cards) if tab is not None and type(cards) is tuple else None
                 if e is not None:
-                    hm = self._hand_mask(seat)
                     m = e[2]
-                    req = self.required_card
-                    dup = hm.bit_count() != len(self.hands[seat])
-                    if not m & ~hm and not dup and (req is None or CODE_BIT.get(req, 0) & m):
-                        top = self.top
-                        if top is None or beats(e[8], self._top_core_move(top)):
+                    req = core.req
+                    if not m & ~core.hands[seat] and (not req or req & m):
+                        top = core.top
+                        if top is None or beats(e[8], top):
                             self._ck = (seat, cards, e)
                             return None
-            elif kind == "pass" and self.top is not None:
+            elif kind == "pass" and core.top is not None:
                 return None
         self._ck = None
         return self._check_other(seat, action)
@@ -431,66 +354,14 @@ class PokerClimbingGame(ClimbingGame):
             if memo[0] == seat and memo[1] is action.cards and action.kind == "play":
                 self._play_entry(seat, memo[2])
                 return
-        if action.kind == "pass":  # ClimbingGame._apply's pass, inlined
-            self.passed[seat] = True
-            self.trick.append({"seat": seat, "pass": True})
-            self.history.append(
-                {
-                    "seat": seat,
-                    "text": says(self.names[seat], "passes") + ".",
-                    "deal": self.deal_number,
-                    "kind": "pass",
-                }
-            )
-            self._advance(seat)
+        if action.kind == "pass":
+            self._pass(seat)
             return
         self._apply_other(seat, action)
 
     def _play_entry(self, seat: int, e: Entry) -> None:
         """Play a checked entry (what ``ClimbingGame._apply`` does, from the entry)."""
-        codes = e[1]
-        hand = self.hands[seat]
-        n0 = len(hand)
-        for x in codes:
-            hand.remove(x)
-        hm = self._hm
-        if hm is not None:
-            got = hm[seat]
-            if got is not None and got[0] is hand and got[1] == n0:
-                hm[seat] = (hand, len(hand), got[2] & ~e[2])
-        self.discards.extend(codes)
-        combo = e[7] or combo_of(e)
-        if self._hooks_on_play:
-            self.on_play(seat, combo)
-        self.top = combo
-        self.top_seat = seat
-        self.required_card = None
-        self.opening = False
-        locked = self.options.get("passing") == "locked"
-        if not locked:
-            self.passed = [False] * self.players
-        kind = e[3]
-        shown = list(shown_order(kind, codes))
-        self.trick.append({"seat": seat, "cards": shown, "kind": kind})
-        self.history.append(
-            {
-                "seat": seat,
-                "text": (
-                    says(self.names[seat], (e[9] or play_text(e))[1:])
-                    if is_you(self.names[seat])
-                    else self.names[seat] + (e[9] or play_text(e))
-                ),
-                "deal": self.deal_number,
-                "kind": "play",
-                "cards": list(shown),
-                "combo": kind,
-                "bomb": e[5] > 0,
-            }
-        )
-        if not hand:
-            self._end_deal(seat)
-        else:
-            self._advance(seat)
+        self._play(seat, e[8], e[1], e[7] or combo_of(e), e[9] or play_text(e))
 
     # ----- deal helpers ----------------------------------------------------------------
     def cut_for_deal(self, deck: Sequence[str], value: Callable[[str], int]) -> int:
@@ -519,12 +390,12 @@ class PokerClimbingGame(ClimbingGame):
     def penalty_result(self, winner: int, changes: list[int], hand_size: int) -> DealResult:
         totals = [t + c for t, c in zip(self.totals, changes, strict=False)]
         details = []
-        for i, h in enumerate(self.hands):
+        for i, left in enumerate(self.cards_left()):
             if i == winner:
                 details.append(f"{self.names[i]} went out.")
             else:
                 details.append(
-                    f"{self.names[i]}: {len(h)} card{'s' if len(h) != 1 else ''} "
+                    f"{self.names[i]}: {left} card{'s' if left != 1 else ''} "
                     f"left, +{changes[i]} (now {totals[i]})."
                 )
         summary = (

@@ -50,9 +50,10 @@ and :class:`Action`, words the reasons, deals, scores and writes the log and the
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, ClassVar, Self, cast
 
+from ._view_climbing import ViewKeys
 from .cards import (
     CLIMB_RANKS,
     RANK_PLURAL,
@@ -62,11 +63,10 @@ from .cards import (
     display_cards,
     parse_card,
 )
-from .climbing import ClimbingGame, Combination, Slot, ViewKeys, describe_kind, show_combo
+from .climbing import ClimbingGame, Combination, Slot, describe_kind, show_combo, shown_order
 from .observation import TwosObservation
 from .protocol import PASS, Action, DealResult, OptionSpec
-from .sim import rules_for
-from .sim.core import Move
+from .sim.core import Move, beats
 from .sim.twos import (
     BOMB_SHAPES,
     CODE_INT,
@@ -237,6 +237,14 @@ def _follow_order(m: Move) -> tuple[int | bool, ...]:
 _LEADS: dict[tuple[OptKey, int], list[Action]] = {}
 
 
+@lru_cache(maxsize=4096)
+def _play_text(combo: Combination) -> str:
+    """What the play log says after the player's name (:meth:`ClimbingGame._play`)."""
+    shown = shown_order(combo.kind, combo.cards)
+    bomb = " — BOMB!" if combo.power > 0 else ""
+    return f" plays {describe_kind(combo.kind)} {display_cards(shown)}{bomb}"
+
+
 # ---------------------------------------------------------------------------------------
 # Option specs
 
@@ -339,6 +347,9 @@ class TwosGame(ClimbingGame):
     default_players: ClassVar[int] = 3
     low_score_wins: bool = False  # instance value follows the "scoring" option
     score_label: str = "Deals won"
+    _vk: ViewKeys | None = None  # the view's own keys (they follow the options)
+    #: (seat, cards, core move) of the last play :meth:`check` settled on the core
+    _fast: tuple[int, tuple[str, ...], Move] | None = None
 
     def __init__(
         self,
@@ -352,11 +363,7 @@ class TwosGame(ClimbingGame):
 
     def _setup_runtime(self) -> None:
         self._opt = _opt_key(self.options)
-        self._rules = cast(TwosRules, rules_for("twos", self.players, self.options))
-        #: the play to beat and its core move, when last asked
-        self._top_move: tuple[Combination, Move] | None = None
-        #: per seat: (the hand as last seen, its card mask)
-        self._masks: list[tuple[tuple[str, ...], int]] = [((), 0)] * self.players
+        self._rules = cast(TwosRules, self.rules_core)
         penalty = self.options["scoring"] == "penalty"
         self.low_score_wins = penalty
         self.score_label = "Penalty points" if penalty else "Deals won"
@@ -420,18 +427,18 @@ class TwosGame(ClimbingGame):
         self.rng.shuffle(perm)
         hs = self.options["hand_size"]
         n = self.players
-        hands = [sorted(perm[i * hs : (i + 1) * hs]) for i in range(n)]
-        self.hands = [[CODES[i] for i in h] for h in hands]
+        masks = []
+        for j in range(n):
+            m = 0
+            for i in perm[j * hs : (j + 1) * hs]:
+                m |= 1 << i
+            masks.append(m)
         self.out_of_play = [CODES[i] for i in sorted(perm[n * hs :])]
-        lows = [h[0] for h in hands]
-        starter = min(range(n), key=lambda s: lows[s])
         self.dealer = (self.deal_number - 1) % n
-        self.current = starter
-        if self.options["opening"] == "lowest":
-            self.required_card = CODES[lows[starter]]
+        self.start_core(masks)
 
     def score_deal(self, winner: int) -> DealResult:
-        left = [len(h) for h in self.hands]
+        left = self.cards_left()
         details = [
             f"{self.names[s]}: {left[s]} card{'s' if left[s] != 1 else ''} left"
             for s in range(self.players)
@@ -457,23 +464,10 @@ class TwosGame(ClimbingGame):
         return DealResult(self.deal_number, [winner], changes, totals, summary, details)
 
     # ----- legal plays ----------------------------------------------------------------------
-    def _hand_mask(self, seat: int) -> int:
-        """The core's card mask of ``seat``'s hand (remembered until the hand changes)."""
-        hand = tuple(self.hands[seat])
-        seen = self._masks[seat]
-        if seen[0] == hand:
-            return seen[1]
-        mask = 0
-        ci = CODE_INT
-        for c in hand:
-            mask |= 1 << ci[c]
-        self._masks[seat] = (hand, mask)
-        return mask
-
     def _listed(self, seat: int, top: Combination | None) -> list[Action]:
         """The core's canonical plays of ``seat`` (leading, or beating ``top``), as actions
         in the listing order."""
-        mask = self._hand_mask(seat)
+        mask = self.core.hands[seat]
         if top is None:
             key = (self._opt, mask)
             acts = _LEADS.get(key)
@@ -483,17 +477,9 @@ class TwosGame(ClimbingGame):
                     _LEADS.clear()
                 acts = _LEADS[key] = [_action(m[0]) for m in moves]
             return acts
-        seen = self._top_move
-        if seen is not None and seen[0] is top:
-            tm = seen[1]
-        else:
-            mt = 0
-            for c in top.cards:
-                mt |= 1 << CODE_INT[c]
-            got = classify_mask(mt, self._opt)
-            assert got is not None
-            tm = got
-            self._top_move = (top, tm)
+        got = self.core.top if top is self.top else self._rules.move_of_codes(top.cards)
+        assert got is not None
+        tm = got
         moves = self._rules.follows(mask, tm)
         if self._opt[2]:  # same-suit runs: the core sorts a run's forms by their cards
             moves.sort(key=_follow_order)
@@ -505,7 +491,7 @@ class TwosGame(ClimbingGame):
         return [c for a in self._listed(seat, top) if (c := self.classify(a.cards)) is not None]
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.deal_over or self.match_over or seat != self.current:
+        if self.deal_over or self.match_over or seat != self.core.cur:
             return []
         top = self.top
         acts = self._listed(seat, top)
@@ -518,18 +504,52 @@ class TwosGame(ClimbingGame):
             acts = [a for a in acts if req in a.cards or a.kind == "pass"]
         return acts
 
+    def combination_of(self, mv: Move) -> Combination:
+        return _combination(mv)
+
+    # ----- checking and playing a listed play (the core's move, no parsing) ------------------
+    def check(self, seat: int, action: Action) -> str | None:
+        """A play whose cards are a listed play (``legal_actions``) is settled on the
+        core: its cards in the hand, the required card, the core's ``beats``; anything
+        else takes :meth:`ClimbingGame.check` (the same answer, with its reasons)."""
+        self._fast = None
+        core = self.core
+        cards = action.cards if type(action) is Action and action.kind == "play" else None
+        if type(cards) is tuple and seat is core.cur and not (self.deal_over or self.match_over):
+            m = _MASK_OF.get(cards)
+            if m is not None and not m & ~core.hands[seat] and (not core.req or core.req & m):
+                mv = classify_mask(m, self._opt)
+                top = core.top
+                if (
+                    mv is not None
+                    and (top is None or beats(mv, top))
+                    and self.malformed(seat, action) is None
+                ):
+                    self._fast = (seat, cards, mv)
+                    return None
+        return super().check(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        fast, self._fast = self._fast, None
+        if fast is not None and fast[0] == seat and fast[1] is action.cards:
+            combo = _classify_opt(fast[1], self._opt)
+            assert combo is not None
+            self._play(seat, fast[2], fast[1], combo, _play_text(combo))
+            return
+        super()._apply(seat, action)
+
     def lookup_play(self, seat: int, cards: object) -> Combination | None:
         """Fast path of ``check``: a canonical play (as listed) still in the hand."""
         if type(cards) is tuple:
             m = _MASK_OF.get(cards)
-            if m is not None and m & self._hand_mask(seat) == m:
+            if m is not None and m & self.core.hands[seat] == m:
                 return _classify_opt(cards, self._opt)
         return None
 
     def parse_selection(self, seat: int, cards: Iterable[object]) -> tuple[str, ...]:
         if type(cards) is tuple:
             m = _MASK_OF.get(cards)
-            if m is not None and m & self._hand_mask(seat) == m:
+            if m is not None and m & self.core.hands[seat] == m:
                 return cards
         return super().parse_selection(seat, cards)
 
@@ -618,4 +638,7 @@ class TwosGame(ClimbingGame):
         return cast(TwosObservation, self._view(seat).to_json())
 
     def _view_keys(self, seat: int) -> ViewKeys:
-        return (tuple(self.bomb_order_text()), self.score_label, None, None, None)
+        keys = self._vk
+        if keys is None or keys[1] != self.score_label:  # (the options never change)
+            keys = self._vk = (tuple(self.bomb_order_text()), self.score_label, None, None, None)
+        return keys

@@ -4,8 +4,9 @@ and the protocol games (:mod:`..climbing` and the variant modules) translate.
 
 The game protocol (:mod:`..protocol`) is built for players: card codes, readable
 reasons, a play log, JSON. A search plays thousands of deals a second and needs none of
-that, so the core keeps one deal as integers; the protocol classes ask it for their
-plays and its trick flow, and add the words:
+that, so the core keeps one deal as integers; a protocol game holds one
+:class:`SimState` as its rules state (``game.core``), plays its moves on it and adds the
+words:
 
 * :class:`Rules` (:func:`rules_for`): a variant under one set of house rules and a
   player count: its card encoding (``4 * rank + suit``, the variant's own order), how
@@ -20,8 +21,8 @@ plays and its trick flow, and add the words:
 * :class:`Sampler` / :func:`determinize`: complete deals consistent with one seat's
   observation, drawn from a seeded generator, with per-card weights to bias where the
   unseen cards go;
-* :func:`state_from_game`: the exact state of a real game (tests and benchmarks only:
-  it reads every hand).
+* :func:`state_from_game`: a copy of a real game's state (tests and benchmarks only:
+  it holds every hand).
 
 ``tests/test_climbing_core.py`` checks the core alone against the frozen behaviour
 corpus; ``tests/test_sim.py`` checks that a game and the core state read from it stay
@@ -72,29 +73,13 @@ def rules_for(variant_id: str, players: int, options: HouseRules | None = None) 
 
 def state_from_game(game: Any) -> SimState:
     """The exact sim state of a climbing game in its play phase (every hand: this reads
-    hidden cards, so it is for tests and benchmarks, never for an agent)."""
+    hidden cards, so it is for tests and benchmarks, never for an agent): a copy of the
+    game's own core state."""
     if getattr(game, "_choosing", False) or game.deal_over or game.match_over:
         raise ValueError("the game is not in a play phase")
-    r = rules_for(game.variant_id, game.players, game.options)
-    top = None
-    if game.top is not None:
-        top = r.move_of_codes(game.top.cards)
-    passed = 0
-    for i, p in enumerate(game.passed):
-        if p:
-            passed |= 1 << i
-    return SimState(
-        r,
-        [r.mask_of(h) for h in game.hands],
-        game.current,
-        top,
-        -1 if game.top_seat is None else game.top_seat,
-        passed,
-        r.mask_of([game.required_card]) if game.required_card else 0,
-        game.opening,
-        getattr(game, "open_passes", 0),
-        game.dealer,
-    )
+    s: SimState = game.core.copy()
+    s.memo = [None] * len(s.hands)
+    return s
 
 
 from .determinize import OUT, Sampler, determinize, played_this_deal  # noqa: E402

@@ -25,7 +25,7 @@ from itertools import combinations, product
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
 
-from .core import HandMoves, HouseRules, Move, Rules, SimState, SlotMoves
+from .core import HandMoves, HouseRules, Move, Rules, SimState, SlotMoves, lowest_holder
 from .poker_cards import CODE_IDX, IDX_CODE, RANK_CARDS, mask_ints
 
 if TYPE_CHECKING:
@@ -455,6 +455,12 @@ class BigTwoRules(Rules):
             for i in order[j * k : (j + 1) * k]:
                 m |= 1 << i
             hands.append(m)
-        low = min(h & -h for h in hands)
-        cur = next(s for s in range(n) if hands[s] & low)
-        return SimState(self, hands, cur, req=low, dealer=(cur - 1) % n)
+        s = self.start(hands, 0)
+        s.dealer = (s.cur - 1) % n
+        return s
+
+    def start(self, hands: list[int], dealer: int) -> SimState:
+        """The holder of the lowest dealt card (3♦ when it is dealt) starts, and the
+        first play must include that card."""
+        seat, low = lowest_holder(hands)
+        return SimState(self, hands, seat, req=low, dealer=dealer)

@@ -417,4 +417,8 @@ class ChinesePokerRules(Rules):
             hands.append(m)
         if dealer is None:
             dealer = int(rnd() * n)
+        return self.start(hands, dealer)
+
+    def start(self, hands: list[int], dealer: int) -> SimState:
+        """The dealer plays first (and may pass on the empty opening table)."""
         return SimState(self, hands, dealer, dealer=dealer)

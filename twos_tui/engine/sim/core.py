@@ -230,9 +230,21 @@ class Rules:
         return []
 
     # ----- dealing -------------------------------------------------------------------
+    def start(self, hands: list[int], dealer: int) -> SimState:
+        """The state at the start of a deal of ``hands`` (card masks) dealt by
+        ``dealer``: the variant's rule for who plays first and the card (if any) the
+        first play must hold."""
+        raise NotImplementedError
+
     def deal(self, rng: random.Random) -> SimState:
         """A fresh random deal (the variant's dealing rules, drawn from ``rng``)."""
         raise NotImplementedError
+
+
+def lowest_holder(hands: Sequence[int]) -> tuple[int, int]:
+    """(the seat holding the lowest dealt card, that card's bit)."""
+    low = min(h & -h for h in hands if h)
+    return next(s for s, h in enumerate(hands) if h & low), low
 
 
 class SimState:
@@ -351,6 +363,8 @@ class SimState:
         self.opening = False
         if not h:
             self.winner = seat
+            if not r.locked:
+                self.passed = 0
             return
         if r.locked:
             nxt = next_to_act(n, seat, seat, self.passed, True)

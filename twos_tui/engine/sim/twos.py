@@ -22,7 +22,7 @@ from fractions import Fraction
 from functools import cache
 
 from ..cards import CLIMB_RANKS, card_code
-from .core import HouseRules, LeadMemo, Move, Rules, SimState
+from .core import HouseRules, LeadMemo, Move, Rules, SimState, lowest_holder
 
 # ---------------------------------------------------------------------------------------
 # Card encoding: card = 4 * rank_index + suit_index, rank_index 0 (3) .. 12 (2),
@@ -540,9 +540,13 @@ class TwosRules(Rules):
             for i in order[j * k : (j + 1) * k]:
                 m |= 1 << i
             hands.append(m)
-        low = min(h & -h for h in hands)
-        cur = next(s for s in range(n) if hands[s] & low)
-        return SimState(self, hands, cur, req=low if self.lowest_opens else 0)
+        return self.start(hands, 0)
+
+    def start(self, hands: list[int], dealer: int) -> SimState:
+        """The holder of the lowest dealt card leads; under the "lowest" opening rule
+        the first play must include that card."""
+        seat, low = lowest_holder(hands)
+        return SimState(self, hands, seat, req=low if self.lowest_opens else 0, dealer=dealer)
 
 
 __all__ = ["TwosRules", "STRICT", "classify_mask", "rank_counts"]
