@@ -158,13 +158,18 @@ class TwosApp(App[int]):
         with contextlib.suppress(RuntimeError):  # the app is closing
             self.call_from_thread(self.notify, message, severity="error", timeout=8)
 
+    def get_default_screen(self) -> HomeScreen:
+        """The home screen is the bottom of the stack from the start: drawn as the first
+        frame, with no empty default screen composed, drawn and then covered (a start
+        that costs about as much as a bare Textual app's)."""
+        return HomeScreen()
+
     def on_mount(self) -> None:
         if self.settings.theme and self.settings.theme in self.available_themes:
             self.theme = self.settings.theme  # the theme chosen last time
         cardart.set_four_colour(self.settings.four_colour)
         if self.autosave:
             saves.remove_stray_temp_files()  # left by a writer that was killed
-        self.push_screen(HomeScreen())
         if self.start_replay is not None:
             # `twos-tui replay ID`: closing the replay goes back to the shell
             self.open_replay(self.start_replay, then=lambda _r: self.exit(0))
@@ -269,7 +274,7 @@ class TwosApp(App[int]):
             self.close_session()
             self.exit()
             return
-        while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
         self.close_session()
 

@@ -22,8 +22,9 @@ from textual.widgets import Button, Static
 from ...engine.words import says
 from ...play.names import clean_text
 from ...play.seat_view import SeatView
+from ..chrome import KeyBar
+from ..screen_css import SCREENS_CSS
 from ..textual_private import event_clock
-from ..widgets import KeyBar
 from .score_sheet import hands_left, score_sheet
 
 
@@ -97,6 +98,8 @@ class PassScreen(KeyGuard, Screen[None]):
     Its key guard (:class:`KeyGuard`) drops a quick second Enter of the player who just
     moved: the next hand is shown only on a deliberate Enter (or a click on the "I am
     NAME" button) once the guard is over and the button is no longer dimmed."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         # not a priority binding: a key first passes the guard's on_key, which drops a
@@ -174,6 +177,8 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
     Home takes ``q``, as at the table. ``t``
     shows the deal's last trick. The dialog has its own footer: the table's keys (h Hint…)
     do not work here and must not show through."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         # priority: shown in the footer even with a button focused (which takes the
@@ -384,6 +389,8 @@ class ConfirmLeave(ModalScreen[bool]):
     """Leave the table? (The game is already saved.) Enter answers with the focused
     button, which is "Stay": Esc then Enter never leaves a game by accident."""
 
+    CSS_PATH = SCREENS_CSS
+
     BINDINGS = [
         Binding("y", "answer(True)", "Leave"),
         Binding("n,escape", "answer(False)", "Stay"),
@@ -416,6 +423,8 @@ class ConfirmLeave(ModalScreen[bool]):
 class InfoDialog(ModalScreen[None]):
     """A read-only text (the last trick, the log of the deal); any of Esc, Enter, q or
     the key that opened it closes it."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         Binding("escape,enter,q,t,l,o", "close", "Close"),
@@ -478,6 +487,8 @@ class InfoDialog(ModalScreen[None]):
 class ConfirmDelete(ModalScreen[bool]):
     """Delete a saved game? Nothing is deleted without a yes."""
 
+    CSS_PATH = SCREENS_CSS
+
     BINDINGS = [
         Binding("y", "answer(True)", "Delete"),
         Binding("n,escape", "answer(False)", "Keep"),
@@ -510,6 +521,8 @@ class ConfirmDelete(ModalScreen[bool]):
 
 class SaveLockedDialog(ModalScreen[str]):
     """The save is open in another running twos-tui: open a copy, or go back."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         Binding("c", "choose('copy')", "Open a copy"),
@@ -544,6 +557,8 @@ class SaveLockedDialog(ModalScreen[str]):
 
 class DamagedSaveDialog(ModalScreen[str]):
     """A save that cannot be opened: why, and what can be done with it."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         Binding("m", "choose('move')", "Move aside"),

@@ -13,8 +13,9 @@ from textual.widgets.option_list import Option
 
 from ... import __version__
 from ...play.saves import SaveInfo, move_to_damaged, scan_saves
+from ..chrome import KeyBar, SafeOptionList
+from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
-from ..widgets import KeyBar, SafeOptionList
 
 LOGO = """\
  ┌─────┐ ┌─────┐
@@ -174,6 +175,8 @@ class ContinueScreen(Screen[None]):
     be opened are listed apart with the reason; d deletes (after a yes), m moves a
     damaged save into the damaged/ folder."""
 
+    CSS_PATH = SCREENS_CSS
+
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("d", "delete", "Delete save"),
@@ -302,6 +305,8 @@ class ContinueScreen(Screen[None]):
 
 class RulesListScreen(Screen[None]):
     """Every variant; Enter opens its help with the default house rules."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [Binding("escape", "back", "Back")]
 
