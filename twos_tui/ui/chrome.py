@@ -9,13 +9,23 @@ from typing import Any
 
 from textual.content import Content
 from textual.css.query import NoMatches
+from textual.dom import DOMNode
 from textual.markup import escape
 from textual.widget import Widget
 from textual.widgets import Header, OptionList
 
 from .textual_private import HeaderTitle, forget_closed_watchers
 
-__all__ = ["LEAVE_ACTIONS", "KeyBar", "SafeHeader", "SafeOptionList"]
+__all__ = ["LEAVE_ACTIONS", "KeyBar", "SafeHeader", "SafeOptionList", "focus_first"]
+
+
+def focus_first(screen: DOMNode, selector: str) -> None:
+    """Focus the first widget matching ``selector``, if it is still there: a dialog taken
+    down as it opens (the app exiting, a deal ending at the instant pace) may have lost
+    its widgets by the time its ``on_mount`` runs."""
+    found = screen.query(selector)
+    if found:
+        found.first().focus()
 
 
 class SafeOptionList(OptionList):

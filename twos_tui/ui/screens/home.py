@@ -242,7 +242,7 @@ class ContinueScreen(Screen[None]):
         self.dismiss(None)
 
     def action_delete(self) -> None:
-        from .dialogs import ConfirmDelete
+        from .save_dialogs import ConfirmDelete
 
         info = self.highlighted_info()
         if info is None:
@@ -283,7 +283,7 @@ class ContinueScreen(Screen[None]):
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
-        from .dialogs import DamagedSaveDialog
+        from .save_dialogs import DamagedSaveDialog
 
         info = self.by_id.get(event.option.id or "")
         if info is None:
