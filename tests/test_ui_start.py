@@ -46,6 +46,25 @@ async def test_the_start_parses_only_the_home_screens_css_and_the_rest_on_first_
         assert app.screen_stack == [home]
 
 
+async def test_the_theme_chosen_last_time_is_on_the_first_frame():
+    from textual.color import Color
+
+    from twos_tui.play import settings as settings_file
+
+    settings = settings_file.load()
+    settings.theme = "nord"
+    assert settings_file.save(settings) is None
+    app = make_app(ai_pause=0)
+    assert app.theme == "nord"  # set as the app is made, before anything is drawn
+    async with app.run_test(size=(80, 24)) as pilot:
+        home = await wait_for_screen(pilot, HomeScreen)
+        await wait_for(pilot, lambda: home.query_one("#new").has_focus, "home drawn")
+        nord = app.get_theme("nord")
+        assert nord is not None and nord.background is not None
+        assert home.styles.background == Color.parse(nord.background)
+    assert settings_file.load().theme == "nord"
+
+
 def _screen_classes() -> list[type[Screen[object]]]:
     for info in pkgutil.walk_packages(twos_tui.ui.__path__, "twos_tui.ui."):
         importlib.import_module(info.name)

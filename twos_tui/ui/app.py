@@ -79,6 +79,10 @@ class TwosApp(RoutingApp):
         self.autosave = autosave
         self.start_with = session
         self.settings = settings_file.load()
+        if self.settings.theme and self.settings.theme in self.available_themes:
+            # the theme chosen last time, from the first frame (set later, it would restyle
+            # the whole home screen once more)
+            self.theme = self.settings.theme
         self.start_replay = replay
         #: called once the home screen is up (``twos-tui host`` / ``join``)
         self.on_start: Callable[[], object] | None = None  # (what it returns is not used)
@@ -105,8 +109,6 @@ class TwosApp(RoutingApp):
         return HomeScreen()
 
     def on_mount(self) -> None:
-        if self.settings.theme and self.settings.theme in self.available_themes:
-            self.theme = self.settings.theme  # the theme chosen last time
         cardart.set_four_colour(self.settings.four_colour)
         if self.autosave:
             saves.remove_stray_temp_files()  # left by a writer that was killed
