@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import pkgutil
 import subprocess
 import sys
@@ -130,7 +131,7 @@ def test_the_home_screen_starts_without_the_other_screens_modules(data_home):
         text=True,
         timeout=120,
         check=True,
-        env={**__import__("os").environ, "TWOS_TUI_HOME": str(data_home)},
+        env={**os.environ, "TWOS_TUI_HOME": str(data_home)},
     )
     loaded = json.loads(out.stdout.strip().splitlines()[-1])
     early = [m for m in loaded if m.split(".")[0] in ("sqlite3", "numpy", "websockets", "asyncssh")]
