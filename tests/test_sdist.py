@@ -50,6 +50,7 @@ MUST_HAVE = [
     "tests/data/save_format_1_big_two.json",
     "twos_tui/py.typed",
     "twos_tui/ui/app.tcss",
+    "twos_tui/ui/screens.tcss",
 ]
 
 

@@ -1,5 +1,10 @@
 """The Textual app. ``twos-tui`` opens the home screen; ``twos-tui play VARIANT`` opens a
-table directly. :func:`make_app` builds a deterministic app for tests and screenshots."""
+table directly. :func:`make_app` builds a deterministic app for tests and screenshots.
+
+:class:`TwosApp` is built in layers, one role each: ``app_settings.py`` (settings and
+themes), ``app_sessions.py`` (the table in play: start, resume, host, leave),
+``app_routing.py`` (which screen opens); this module holds the app's start and end, its
+notifications and the command-line runners."""
 
 from __future__ import annotations
 
@@ -9,41 +14,35 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Literal, overload
+from typing import TYPE_CHECKING
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
-from textual.command import CommandPalette
 from textual.notifications import SeverityLevel
-from textual.screen import Screen, ScreenResultCallbackType, ScreenResultType
-from textual.theme import Theme
-from textual.widget import AwaitMount
+from textual.screen import Screen
 
 from ..play import saves
 from ..play import settings as settings_file
 from ..play.paths import data_dir
-from ..play.saves import SaveError
 from . import cardart
+from .app_routing import RoutingApp
 from .screens.home import HomeScreen
-from .textual_private import app_exception, guarded_command_palette
+from .textual_private import app_exception
 
 # The home screen needs none of the engine, the history (sqlite), the seat views or the
 # sessions: they are imported where a table, a replay or the stats first need them, so
 # the start stays light (issue 20; benchmarks/bench_start.py measures it).
 if TYPE_CHECKING:
-    from ..engine import Game
     from ..play.history import Recorder
     from ..play.net.server import HostedTable, TableServer
-    from ..play.saves import SaveInfo
     from ..play.seat_view import SeatView
     from ..play.session import SeatConfig, Session
 
 AI_PAUSE: float | None = None  #: None: the pace chosen in the picker (see play.settings)
 
 
-class TwosApp(App[int]):
+class TwosApp(RoutingApp):
     CSS_PATH = "app.tcss"
-    _theme_cache: tuple[str, Theme] | None = None
     TITLE = "twos-tui"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [
@@ -80,65 +79,15 @@ class TwosApp(App[int]):
         self.autosave = autosave
         self.start_with = session
         self.settings = settings_file.load()
+        if self.settings.theme and self.settings.theme in self.available_themes:
+            # the theme chosen last time, from the first frame (set later, it would restyle
+            # the whole home screen once more)
+            self.theme = self.settings.theme
         self.start_replay = replay
         #: called once the home screen is up (``twos-tui host`` / ``join``)
         self.on_start: Callable[[], object] | None = None  # (what it returns is not used)
         #: the table in play, as this screen sees it (a local game's save is locked)
         self.table: SeatView | None = None
-
-    # ----- settings ---------------------------------------------------------------------
-    @property
-    def ai_sync(self) -> bool:
-        return self.ai_pause == 0
-
-    def pace(self) -> tuple[float, float]:
-        """(seconds before an AI move, seconds a finished trick stays before the next
-        lead)."""
-        if self.ai_pause is not None:
-            return (self.ai_pause, 2 * self.ai_pause)
-        return self.settings.pace()
-
-    def trick_hold(self) -> float | None:
-        """Seconds a finished trick (or a 2v1 hand) stays on a table with a person before
-        an AI plays on; None: until a key (the "Trick pause" setting)."""
-        if self.ai_pause is not None:
-            return 2 * self.ai_pause
-        return self.settings.trick_hold()
-
-    def save_settings(self) -> None:
-        problem = settings_file.save(self.settings)
-        if problem:
-            self.notify(problem, severity="warning")
-
-    def remember_sort(self, variant_id: str, sort_by: str) -> None:
-        self.settings.sort[variant_id] = sort_by
-        self.save_settings()
-
-    def watch_theme(self, theme: str) -> None:
-        self._theme_cache = None
-        if self.is_running and theme != self.settings.theme:
-            self.settings.theme = theme
-            self.save_settings()
-
-    # ----- themes -----------------------------------------------------------------------
-    @property
-    def current_theme(self) -> Theme:
-        """Textual looks the theme up for every rendered line, copying the theme table
-        each time; keep the answer until the theme changes or a theme is (un)registered
-        (public API only: ``register_theme``/``unregister_theme`` are overridden)."""
-        name = self.theme
-        cached = self._theme_cache
-        if cached is None or cached[0] != name:
-            cached = self._theme_cache = (name, super().current_theme)
-        return cached[1]
-
-    def register_theme(self, theme: Theme) -> None:
-        super().register_theme(theme)
-        self._theme_cache = None
-
-    def unregister_theme(self, theme_name: str) -> None:
-        super().unregister_theme(theme_name)
-        self._theme_cache = None
 
     async def on_unmount(self) -> None:
         saves.WRITER.flush()  # the last autosave is on disk before the app is gone
@@ -153,14 +102,7 @@ class TwosApp(App[int]):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.close(), 3)
 
-    def _history_failed(self, message: str) -> None:
-        """Called on the recorder's thread when a deal could not be recorded."""
-        with contextlib.suppress(RuntimeError):  # the app is closing
-            self.call_from_thread(self.notify, message, severity="error", timeout=8)
-
     def on_mount(self) -> None:
-        if self.settings.theme and self.settings.theme in self.available_themes:
-            self.theme = self.settings.theme  # the theme chosen last time
         cardart.set_four_colour(self.settings.four_colour)
         if self.autosave:
             saves.remove_stray_temp_files()  # left by a writer that was killed
@@ -212,314 +154,12 @@ class TwosApp(App[int]):
         for message, title, severity, until in keep:
             self.notify(message, title=title, severity=severity, timeout=until - now)
 
-    # ----- screens ----------------------------------------------------------------------
-    @overload
-    def push_screen(
-        self,
-        screen: Screen[ScreenResultType] | str,
-        callback: ScreenResultCallbackType[ScreenResultType] | None = None,
-        wait_for_dismiss: Literal[False] = False,
-        *,
-        mode: str | None = None,
-    ) -> AwaitMount: ...
-
-    @overload
-    def push_screen(
-        self,
-        screen: Screen[ScreenResultType] | str,
-        callback: ScreenResultCallbackType[ScreenResultType] | None = None,
-        wait_for_dismiss: Literal[True] = True,
-        *,
-        mode: str | None = None,
-    ) -> asyncio.Future[ScreenResultType]: ...
-
-    def push_screen(
-        self,
-        screen: Screen[ScreenResultType] | str,
-        callback: ScreenResultCallbackType[ScreenResultType] | None = None,
-        wait_for_dismiss: bool = False,
-        *,
-        mode: str | None = None,
-    ) -> AwaitMount | asyncio.Future[ScreenResultType]:
-        """Push ``screen``; an open command palette is closed first. (A screen pushed
-        over the palette, such as the hot-seat pass screen after an AI move, left the
-        palette in the stack, and the next ctrl+p tried to mount a second palette with
-        the same id and ended the app.)"""
-        if not isinstance(screen, CommandPalette):
-            while isinstance(self.screen, CommandPalette) and len(self.screen_stack) > 1:
-                self.pop_screen()
-        if wait_for_dismiss:
-            return super().push_screen(screen, callback, True, mode=mode)
-        return super().push_screen(screen, callback, False, mode=mode)
-
-    def action_command_palette(self) -> None:
-        if any(isinstance(s, CommandPalette) for s in self.screen_stack):
-            return  # one palette at a time (it is open, or will be again when on top)
-        if self.use_command_palette:
-            # (Textual's own, with paging that a tiny terminal cannot crash: issue 23)
-            self.push_screen(guarded_command_palette(id="--command-palette"))
-
-    # ----- navigation -------------------------------------------------------------------
-    #: leaving the table ends the program (an SSH door's guest never gets the home
-    #: screen, which would play games on the host's computer): ``join --guest``
-    exit_on_leave = False
-
-    def go_home(self) -> None:
-        if self.exit_on_leave and self.table is not None:
-            self.close_session()
-            self.exit()
-            return
-        while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
-            self.pop_screen()
-        self.close_session()
-
-    @property
-    def session(self) -> Session | None:
-        """The match in play on this computer, if any (a joined table has none)."""
-        table = self.table
-        if table is None:
-            return None
-        from ..play.seat_view import LocalSeatView
-
-        return table.session if isinstance(table, LocalSeatView) else None
-
-    def close_session(self) -> None:
-        """The table in play is left: a local game's last save goes to disk and its lock
-        is released; a joined table is disconnected; a hosted table stops listening."""
-        if self.table is not None:
-            from .hosting import stop_server
-
-            stop_server(self.table)
-            self.table.close()
-            self.table = None
-
-    def start_hosted(
-        self, session: Session, remote_seats: tuple[int, ...], bind: str, port: int
-    ) -> None:
-        """Host ``session`` with ``remote_seats`` played from other computers: the server
-        starts on this app's loop, then the host's table opens with the join code."""
-        from ..play.net.server import HostedTable, TableServer
-
-        table = HostedTable(session, tuple(remote_seats), drive_ai=False)
-        self.host_table(table, TableServer(), bind, port)
-
-    def host_table(self, table: HostedTable, server: TableServer, bind: str, port: int) -> None:
-        """Serve ``table`` (made by the picker or ``twos-tui host``) and open it."""
-        server.add(table)
-
-        async def start() -> None:
-            from .hosting import host_view, start_server
-
-            problem = await start_server(server, bind, port)
-            if problem is not None:
-                table.close()
-                table.session.close()
-                self.notify(problem, title="Not hosted", severity="error", timeout=10)
-                return
-            self.start_session(host_view(table, server, bind))
-            doors = getattr(server, "doors", [])
-            keys = "".join(f" SSH door on port {d.port}, host key {d.fingerprint}." for d in doors)
-            self.notify(
-                f"Hosting: join code {table.code}.{keys} Press i at the table for the "
-                "addresses and the command to give friends.",
-                timeout=20 if doors else 10,
-            )
-
-        self.run_worker(start(), group="host", exclusive=True)
-
-    def start_session(self, session: Session | SeatView) -> None:
-        from ..play import history
-        from ..play.seat_view import LocalSeatView, SeatView
-        from .screens.table import TableScreen
-
-        # the history's writer thread, started with the first table (not at launch)
-        history.RECORDER.on_error = self._history_failed
-        history.RECORDER.start()
-        self.go_home()
-        table = session if isinstance(session, SeatView) else LocalSeatView(session)
-        if hasattr(table, "record_history"):  # a joined table: this player's own history
-            table.record_history = self.autosave
-        self.table = table
-        self.push_screen(TableScreen(table))
-
-    def player_name(self) -> str:
-        """The name this player last gave their own seat (for joining a table)."""
-        st = self.settings
-        choice = st.choice_for(st.last_variant) if st.last_variant else None
-        for seat in choice.seats if choice else []:
-            if seat.get("kind") == "human" and seat.get("name"):
-                return seat["name"]
-        return ""
-
-    def resume(self, info: SaveInfo, copy: bool = False) -> None:
-        """Open a listed save. If another running twos-tui has it open, say so and
-        offer a copy; if it changed since it was listed and is now damaged, say why."""
-        from ..play.locks import SaveLocked
-        from ..play.session import Session
-        from .screens.dialogs import SaveLockedDialog
-
-        if not copy and self.resume_hosted(info):
-            return
-        try:
-            session = Session.resume(info, copy=copy)
-        except SaveLocked as e:
-
-            def answer(choice: str | None) -> None:
-                if choice == "copy":
-                    self.resume(info, copy=True)
-
-            self.push_screen(SaveLockedDialog(str(e)), answer)
-            return
-        except SaveError as e:
-            self.notify(
-                f"{info.display_name} cannot be opened: {e}",
-                title="Damaged save",
-                severity="error",
-                markup=False,
-            )
-            if hasattr(self.screen, "reload"):
-                self.screen.reload()
-            return
-        if copy:
-            session.save()
-            self.notify("A copy of the game opens here; the other window keeps the original.")
-        self.start_session(session)
-
-    def resume_hosted(self, info: SaveInfo) -> bool:
-        """A save of a table this app hosted reopens as that hosted table (same code,
-        same seat keys, where it listened before): never as a local game, which would
-        show the remote players' hands at this screen. ``False``: not a hosted save."""
-        from ..play.locks import SaveLocked
-        from ..play.net.client import DEFAULT_PORT
-        from ..play.net.server import HostedTable, TableServer, sidecar_path
-
-        if not sidecar_path(info.save_id).is_file():
-            return False
-        try:
-            table = HostedTable.reopen(info.save_id, drive_ai=False)
-        except SaveLocked as e:
-            self.notify(str(e), title="Open elsewhere", severity="error", timeout=10)
-            return True
-        except Exception as e:  # a damaged save or sidecar: say why, play nothing
-            self.notify(
-                f"{info.display_name}: the hosted table cannot be reopened ({e})",
-                title="Damaged save",
-                severity="error",
-                timeout=10,
-            )
-            return True
-        bind, port = table.listen or ("127.0.0.1", DEFAULT_PORT)
-        self.host_table(table, TableServer(), bind, port)
-        return True
-
-    def open_picker(self, variant: str | None = None) -> None:
-        from .screens.picker import PickerScreen
-
-        self.go_home()
-        self.push_screen(PickerScreen(variant))
-
-    def open_help(self, game: Game | None = None) -> None:
-        from .screens.help import HelpScreen
-        from .screens.table import TableScreen
-
-        if game is None and isinstance(self.screen, TableScreen):
-            game = self.screen.table.rules
-        if game is None:
-            from .screens.home import RulesListScreen
-
-            self.push_screen(RulesListScreen())
-        else:
-            self.push_screen(HelpScreen(game))
-
-    def open_learn(self, variant: str | None = None, step: int | None = None) -> None:
-        """The lessons list (``variant``: that game's lesson starts at once, at ``step``
-        counted from 0, else at its first step not passed)."""
-        from .screens.learn import LearnScreen
-
-        self.push_screen(LearnScreen())
-        if variant is not None:
-            self.start_lesson(variant, step)
-
-    def start_lesson(self, variant: str, step: int | None = None) -> None:
-        from .screens.learn import start_lesson
-
-        start_lesson(self, variant, step)
-
-    def action_keys_help(self) -> None:
-        """F1: the keys, on the help screen's Keys tab (with the rules of the game at the
-        table, if there is one); on the help screen, F1 goes to its Keys tab."""
-        from .screens.help import HelpScreen
-        from .screens.table import TableScreen
-
-        screen = self.screen
-        if isinstance(screen, HelpScreen):
-            screen.action_tab("keys")
-            return
-        game = None
-        for s in reversed(self.screen_stack):
-            if isinstance(s, TableScreen):
-                game = s.table.rules
-                break
-        self.push_screen(HelpScreen(game, tab="keys"))
-
-    def toggle_four_colour(self) -> None:
-        """The four-colour deck on or off: at once on every card shown, and kept."""
-        self.settings.four_colour = not self.settings.four_colour
-        cardart.set_four_colour(self.settings.four_colour)
-        self.save_settings()
-        for screen in self.screen_stack:
-            for widget in screen.walk_children():
-                widget.refresh()
-            screen.refresh()
-
-    def open_stats(self, variant: str | None = None) -> None:
-        from .screens.stats import StatsScreen
-
-        self.push_screen(StatsScreen(variant))
-
-    def open_replay(self, deal_id: int, then: ScreenResultCallbackType[None] | None = None) -> None:
-        """Replay a recorded deal; ``then``: called when the replay is closed."""
-        import sqlite3
-
-        from ..play import history
-        from ..play.replay import load_replay
-        from .screens.replay import ReplayScreen
-
-        try:
-            conn = history.open_history()
-            try:
-                replay = load_replay(conn, deal_id)
-            finally:
-                conn.close()
-        except (history.HistoryError, sqlite3.Error, OSError) as e:
-            self.notify(str(e), title="Cannot replay", severity="error")
-            return
-        self.push_screen(ReplayScreen(replay), then)
-
-    def open_odds(self, game: Game | None = None) -> None:
-        from .odds_screen import OddsScreen
-
-        hand_size = 13
-        if game is not None and game.variant_id == "twos":
-            hand = game.options.get("hand_size")
-            if isinstance(hand, int):
-                hand_size = hand
-            elif hasattr(game, "hand_size"):
-                hand_size = int(game.hand_size)
-        self.push_screen(OddsScreen(hand_size=hand_size))
-
     # ----- command palette --------------------------------------------------------------
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         from .app_commands import palette_commands
 
         yield from super().get_system_commands(screen)
         yield from palette_commands(self, screen)
-
-    def tips_back_on(self) -> None:
-        """Every first-game tip is shown again, once (a setting, kept)."""
-        self.settings.tips_back_on()
-        self.save_settings()
-        self.notify("Tips are on: each shows once more, at the moment it is for.")
 
 
 def make_app(

@@ -27,7 +27,8 @@ from ..engine.odds import (
     odds_table,
     parse_deck,
 )
-from .widgets import KeyBar
+from .chrome import KeyBar
+from .screen_css import SCREENS_CSS
 
 #: Decks the ``d`` key cycles through.
 DECK_CYCLE: tuple[str, ...] = ("standard", "chinese", "decks:2", "infinite")
@@ -69,6 +70,8 @@ def bar_fraction(p: float, floor_exp: int) -> float:
 
 class OddsScreen(Screen[None]):
     """Exact chances of each bomb shape in a dealt hand, as a bar chart."""
+
+    CSS_PATH = SCREENS_CSS
 
     DEFAULT_CSS = """
     OddsScreen { layout: vertical; }

@@ -1,5 +1,6 @@
-"""Widgets of the table shared by every game: the hand, seat panels, text panels, the
-play log.
+"""Widgets of the table shared by every game: the hand, seat panels, text panels (the
+play log is in ``playlog.py``; the key bar, header and lists of every screen in
+``chrome.py``, re-exported here).
 
 Cards are drawn from the engine's ``card_face`` (rank, suit glyph, colour hint): rank
 and suit are always written out, colour only adds to them. All card text goes through
@@ -12,19 +13,14 @@ import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.style import Style
 from rich.text import Span, Text
-from textual import events
-from textual.content import Content
-from textual.css.query import NoMatches
 from textual.events import Click
 from textual.geometry import Size
-from textual.markup import escape
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Header, OptionList, Static
+from textual.widgets import Static
 
 from .cardart import (
     CARD_H,
@@ -37,7 +33,8 @@ from .cardart import (
     chip,
     chips,
 )
-from .textual_private import HeaderTitle, forget_closed_watchers
+from .chrome import KeyBar, SafeHeader, SafeOptionList
+from .playlog import PlayLog
 
 if TYPE_CHECKING:  # (annotations only: the home screen's start needs no engine)
     from rich.console import JustifyMethod
@@ -50,6 +47,8 @@ __all__ = [
     "KeyBar",
     "MessageLine",
     "PlayLog",
+    "SafeHeader",
+    "SafeOptionList",
     "SeatPanel",
     "cards_text",
     "chip",
@@ -404,243 +403,3 @@ class InfoPanel(Static):
     DEFAULT_CSS = """
     InfoPanel { border: round $panel-lighten-2; padding: 0 1; height: auto; }
     """
-
-
-class PlayLog(Widget):
-    """The public log of the deal, newest line at the bottom, always in step with the
-    table (the screen hands it the observation's history on every refresh).
-
-    It shows the newest lines that fit; the mouse wheel scrolls back (the border then
-    says how many newer lines are below) and new lines bring it back to the end. After
-    a resize it re-wraps and still ends on the newest line.
-    """
-
-    DEFAULT_CSS = """
-    PlayLog {
-        border: round $panel-lighten-2; padding: 0 1; height: 1fr; min-height: 3;
-        border-subtitle-align: right;
-    }
-    """
-
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.entries: list[Text] = []
-        self.back = 0  #: lines scrolled back from the newest
-        self._wrapped: list[list[Text]] = []
-        self._wrap_width = -1
-
-    def set_entries(self, entries: list[Text]) -> None:
-        """The whole log (only what changed is re-wrapped)."""
-        keep = 0
-        for old, new in zip(self.entries, entries, strict=False):
-            if old.plain != new.plain or old.style != new.style:
-                break
-            keep += 1
-        if keep == len(self.entries) == len(entries):
-            return
-        self.entries = list(entries)
-        del self._wrapped[keep:]
-        self.back = 0
-        self.border_subtitle = None
-        self.refresh()
-
-    def add_entries(self, entries: list[Text]) -> None:
-        """New lines at the end of the log."""
-        if not entries:
-            return
-        self.entries.extend(entries)
-        self.back = 0
-        self.border_subtitle = None
-        self.refresh()
-
-    def lines(self, width: int) -> list[Text]:
-        """Every entry wrapped to ``width``, oldest first."""
-        if width != self._wrap_width:
-            self._wrapped = []
-            self._wrap_width = width
-        console = self.app.console if self.is_attached else Console(width=width)
-        for entry in self.entries[len(self._wrapped) :]:
-            wrapped = entry.wrap(console, max(1, width), overflow="fold")
-            self._wrapped.append(list(wrapped) or [Text("")])
-        return [line for w in self._wrapped for line in w]
-
-    def _clamp(self) -> None:
-        height = self.content_region.height
-        total = len(self.lines(max(1, self.content_region.width)))
-        self.back = max(0, min(self.back, total - height))
-
-    def shown_lines(self) -> list[Text]:
-        """The lines on screen now (only the newest entries are looked at)."""
-        width = self.content_region.width
-        height = self.content_region.height
-        if width <= 0 or height <= 0:
-            return []
-        self.lines(width)  # wraps what is new
-        want = height + self.back
-        tail: list[Text] = []
-        for wrapped in reversed(self._wrapped):
-            tail[:0] = wrapped
-            if len(tail) >= want:
-                break
-        if self.back and len(tail) < want:
-            self.back = max(0, len(tail) - height)
-        end = len(tail) - self.back
-        return tail[max(0, end - height) : end]
-
-    def render(self) -> Text:
-        return Text("\n").join(self.shown_lines())
-
-    def _scroll(self, step: int) -> None:
-        before = self.back
-        self.back = max(0, self.back + step)
-        self._clamp()
-        if self.back != before:
-            self.border_subtitle = f"↓ {self.back} newer" if self.back else None
-            self.refresh()
-
-    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
-        event.stop()
-        self._scroll(2)
-
-    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
-        event.stop()
-        self._scroll(-2)
-
-    def on_resize(self) -> None:
-        self.refresh()
-
-
-class SafeOptionList(OptionList):
-    """An ``OptionList`` whose Page Up / Page Down do nothing while the list has no room.
-
-    Textual 8.2.8's list measures its lines only when it has an area; squeezed to none
-    (a tiny window) after a resize cleared that measure, paging raised ``KeyError`` and
-    ended the app. With no visible rows there is no page to move by.
-    """
-
-    # (Textual 8.2.8 leaves OptionList's page actions without annotations, though they
-    # return None like every other widget's: hence the two ignores)
-    def action_page_up(self) -> None:
-        if self.scrollable_content_region:
-            super().action_page_up()  # type: ignore[no-untyped-call]
-
-    def action_page_down(self) -> None:
-        if self.scrollable_content_region:
-            super().action_page_down()  # type: ignore[no-untyped-call]
-
-
-class SafeHeader(Header):
-    """Textual's ``Header``, but a title change that arrives after its title part was
-    removed (the screen is being taken down) is ignored instead of raising ``NoMatches``
-    and ending the app (Textual 8.2.8 catches only ``NoScreen`` there)."""
-
-    def query_one(self, selector: Any, expect_type: Any = None) -> Any:
-        try:
-            return super().query_one(selector, expect_type)
-        except NoMatches:
-            if selector is HeaderTitle:
-                return HeaderTitle()  # detached: its update goes nowhere
-            raise
-
-    def on_unmount(self) -> None:
-        # Header watches the app's title: without this the app kept every header
-        app = self.app
-        app.call_later(forget_closed_watchers, app)
-
-
-#: the actions that take a player off a screen or a dialog: the key bound to the first
-#: of them is listed first in :class:`KeyBar`, so it is always seen
-LEAVE_ACTIONS = ("leave", "back", "close", "quit", "choose('home')", "answer(False)")
-
-
-class KeyBar(Widget):
-    """The screen's keys on one line at the bottom, in place of Textual's ``Footer``.
-
-    * The key that leaves the screen (``LEAVE_ACTIONS``) comes first and so is always
-      shown; then the others in their order; a key that does not fit in the width is
-      left out whole (the keys help lists them all), never cut. The command palette's
-      key sits at the right while there is room.
-    * One widget drawing one line: Textual 8.2.8's ``Footer`` builds a ``FooterKey``
-      widget per key every time the bindings change, and those of a closed dialog stay
-      alive (about 14 a deal at the deal-end dialog: ``benchmarks/bench_memory.py``).
-    * Keys shown but not usable now (``check_action`` says ``None``) are dimmed; a click
-      on a key presses it.
-    """
-
-    DEFAULT_CSS = """
-    KeyBar {
-        dock: bottom; height: 1; width: 1fr;
-        background: $footer-background; color: $footer-foreground;
-    }
-    """
-
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        #: (key to press, key shown, description, enabled), the leave key first
-        self.keys: list[tuple[str, str, str, bool]] = []
-        self.palette: tuple[str, str] | None = None
-
-    def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
-        self._bindings_changed(self.screen)
-
-    def on_unmount(self) -> None:
-        self.screen.bindings_updated_signal.unsubscribe(self)
-
-    def _bindings_changed(self, screen: Any) -> None:
-        if not self.is_attached or screen is not self.screen:
-            return
-        app = self.app
-        palette_key = getattr(app, "COMMAND_PALETTE_BINDING", None)
-        keys: list[tuple[str, str, str, bool]] = []
-        leave: list[tuple[str, str, str, bool]] = []
-        seen: set[str] = set()
-        self.palette = None
-        for key, (_node, binding, enabled, _tip) in screen.active_bindings.items():
-            if key == palette_key and app.ENABLE_COMMAND_PALETTE:
-                self.palette = (binding.key, app.get_key_display(binding))
-                continue
-            if not binding.show or binding.action in seen:
-                continue
-            seen.add(binding.action)
-            item = (binding.key, app.get_key_display(binding), binding.description, enabled)
-            if binding.action in LEAVE_ACTIONS and not leave:
-                leave.append(item)
-            else:
-                keys.append(item)
-        new = leave + keys
-        if new != self.keys:
-            self.keys = new
-            self.refresh()
-
-    def shown_text(self) -> str:
-        """The line as drawn now (for tests)."""
-        return self.render().plain
-
-    def render(self) -> Content:
-        width = self.size.width or self.app.size.width
-        parts: list[Content] = []
-        used = 0
-        palette = None
-        if self.palette is not None:
-            key, shown = self.palette
-            palette = Content.from_markup(
-                f"▏[@click=app.simulate_key('{key}')][bold $footer-key-foreground]"
-                f"{escape(shown)}[/] palette [/]"
-            )
-            width -= palette.cell_length
-        for key, shown, description, enabled in self.keys:
-            item = Content.from_markup(
-                f"[@click=app.simulate_key('{key}')] [bold $footer-key-foreground]"
-                f"{escape(shown)}[/] {escape(description)} [/]"
-            )
-            if not enabled:
-                item = item.stylize("dim")
-            if used + item.cell_length > width:
-                continue  # left out whole: a later, shorter one may still fit
-            parts.append(item)
-            used += item.cell_length
-        line = Content("").join(parts)
-        if palette is not None:
-            line = line.pad_right(max(0, width - used)) + palette
-        return line

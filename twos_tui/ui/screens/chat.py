@@ -13,10 +13,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ...play.net.protocol import MAX_CHAT
+from ..screen_css import SCREENS_CSS
 
 
 class ChatDialog(ModalScreen[str | None]):
     """One line to say; Enter sends it, Esc closes without sending."""
+
+    CSS_PATH = SCREENS_CSS
 
     DEFAULT_CSS = """
     ChatDialog { align: center bottom; }

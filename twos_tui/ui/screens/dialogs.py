@@ -1,6 +1,6 @@
 """Screens between turns and deals: pass-to-player (hot-seat), deal/match end, leaving
-the table, a small read-only text dialog (last trick, the log); the questions about saves
-(delete? another window has it open; a damaged save).
+the table, a small read-only text dialog (last trick, the log). The questions about saves
+are in ``save_dialogs.py`` (re-exported here).
 
 Player names and save reasons come from files: they are shown as plain ``Text`` (never
 markup), already cleaned of control characters by the play layer."""
@@ -15,25 +15,28 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical, VerticalScroll
-from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
 from ...engine.words import says
-from ...play.names import clean_text
 from ...play.seat_view import SeatView
+from ..chrome import KeyBar, focus_first
+from ..screen_css import SCREENS_CSS
 from ..textual_private import event_clock
-from ..widgets import KeyBar
+from .save_dialogs import ConfirmDelete, DamagedSaveDialog, SaveLockedDialog
 from .score_sheet import hands_left, score_sheet
 
-
-def focus_first(screen: DOMNode, selector: str) -> None:
-    """Focus the first widget matching ``selector``, if it is still there: a dialog taken
-    down as it opens (the app exiting, a deal ending at the instant pace) may have lost
-    its widgets by the time its ``on_mount`` runs."""
-    found = screen.query(selector)
-    if found:
-        found.first().focus()
+__all__ = [
+    "ConfirmDelete",
+    "ConfirmLeave",
+    "DamagedSaveDialog",
+    "DealEndScreen",
+    "InfoDialog",
+    "KeyGuard",
+    "PassScreen",
+    "SaveLockedDialog",
+    "focus_first",
+]
 
 
 class KeyGuard:
@@ -97,6 +100,8 @@ class PassScreen(KeyGuard, Screen[None]):
     Its key guard (:class:`KeyGuard`) drops a quick second Enter of the player who just
     moved: the next hand is shown only on a deliberate Enter (or a click on the "I am
     NAME" button) once the guard is over and the button is no longer dimmed."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         # not a priority binding: a key first passes the guard's on_key, which drops a
@@ -174,6 +179,8 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
     Home takes ``q``, as at the table. ``t``
     shows the deal's last trick. The dialog has its own footer: the table's keys (h Hint…)
     do not work here and must not show through."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         # priority: shown in the footer even with a button focused (which takes the
@@ -384,6 +391,8 @@ class ConfirmLeave(ModalScreen[bool]):
     """Leave the table? (The game is already saved.) Enter answers with the focused
     button, which is "Stay": Esc then Enter never leaves a game by accident."""
 
+    CSS_PATH = SCREENS_CSS
+
     BINDINGS = [
         Binding("y", "answer(True)", "Leave"),
         Binding("n,escape", "answer(False)", "Stay"),
@@ -416,6 +425,8 @@ class ConfirmLeave(ModalScreen[bool]):
 class InfoDialog(ModalScreen[None]):
     """A read-only text (the last trick, the log of the deal); any of Esc, Enter, q or
     the key that opened it closes it."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         Binding("escape,enter,q,t,l,o", "close", "Close"),
@@ -473,115 +484,3 @@ class InfoDialog(ModalScreen[None]):
     @on(Button.Pressed, "#close")
     def _close(self) -> None:
         self.dismiss(None)
-
-
-class ConfirmDelete(ModalScreen[bool]):
-    """Delete a saved game? Nothing is deleted without a yes."""
-
-    BINDINGS = [
-        Binding("y", "answer(True)", "Delete"),
-        Binding("n,escape", "answer(False)", "Keep"),
-    ]
-
-    def __init__(self, what: str) -> None:
-        super().__init__()
-        self.what = what
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="confirm-box"):
-            text = Text("Delete this saved game for good?\n\n", style="bold")
-            text.append(self.what, style="not bold")
-            text.append("\n\nIt cannot be brought back.", style="not bold")
-            yield Static(text, id="confirm-text")
-            with Horizontal(id="confirm-buttons"):
-                yield Button("Delete (y)", id="delete", variant="error")
-                yield Button("Keep (n)", id="keep", variant="primary")
-
-    def on_mount(self) -> None:
-        focus_first(self, "#keep")  # Enter keeps: deleting takes a y
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "delete")
-
-
-class SaveLockedDialog(ModalScreen[str]):
-    """The save is open in another running twos-tui: open a copy, or go back."""
-
-    BINDINGS = [
-        Binding("c", "choose('copy')", "Open a copy"),
-        Binding("escape,b", "choose('back')", "Back"),
-    ]
-
-    def __init__(self, message: str) -> None:
-        super().__init__()
-        self.message = message
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="confirm-box"):
-            yield Static(Text("This game is already open", style="bold"))
-            yield Static(
-                Text(
-                    f"{self.message}\n\nOpen a copy to play it from here as a new save "
-                    "(the other window keeps the original), or go back."
-                ),
-                id="locked-text",
-            )
-            with Horizontal(id="confirm-buttons"):
-                yield Button("Open a copy (c)", id="copy", variant="primary")
-                yield Button("Back (esc)", id="back")
-
-    def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
-
-
-class DamagedSaveDialog(ModalScreen[str]):
-    """A save that cannot be opened: why, and what can be done with it."""
-
-    BINDINGS = [
-        Binding("m", "choose('move')", "Move aside"),
-        Binding("d", "choose('delete')", "Delete"),
-        Binding("escape", "choose('back')", "Back"),
-    ]
-
-    def __init__(self, name: str, problem: str, newer: bool = False) -> None:
-        super().__init__()
-        # what a file holds or is called reaches the screen cleaned of escape codes
-        self.file_name = clean_text(name, 120)
-        self.problem = clean_text(problem, 400)
-        self.newer = newer
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="confirm-box"):
-            title = "Saved by a newer twos-tui" if self.newer else "This save cannot be opened"
-            yield Static(Text(title, style="bold"))
-            body = Text(f"{self.file_name}: {self.problem}.")
-            if self.newer:
-                body.append("\n\nIt is kept as it is; this version never writes over it.")
-            else:
-                body.append(
-                    "\n\nMove it aside to the damaged/ folder (its bytes are kept, "
-                    "nothing there is ever overwritten), or delete it."
-                )
-            yield Static(body, id="damaged-text")
-            with Horizontal(id="confirm-buttons"):
-                if not self.newer:
-                    yield Button("Move aside (m)", id="move", variant="warning")
-                    yield Button("Delete (d)", id="delete", variant="error")
-                yield Button("Back (esc)", id="back", variant="primary")
-
-    def action_choose(self, choice: str) -> None:
-        if self.newer and choice != "back":
-            return
-        self.dismiss(choice)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)

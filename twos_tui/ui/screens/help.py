@@ -13,15 +13,17 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Markdown, TabbedContent, TabPane
 
+from ..chrome import KeyBar, SafeHeader
 from ..helptext import help_markdown, keys_markdown
+from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
-from ..widgets import KeyBar, SafeHeader
 
 if TYPE_CHECKING:
     from ...engine import Game
 
 
 class HelpScreen(Screen[None]):
+    CSS_PATH = SCREENS_CSS
     BINDINGS = [
         Binding("escape", "close", "Back"),
         Binding("q", "close", "Back", show=False),

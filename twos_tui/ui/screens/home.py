@@ -13,8 +13,9 @@ from textual.widgets.option_list import Option
 
 from ... import __version__
 from ...play.saves import SaveInfo, move_to_damaged, scan_saves
+from ..chrome import KeyBar, SafeOptionList
+from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
-from ..widgets import KeyBar, SafeOptionList
 
 LOGO = """\
  ┌─────┐ ┌─────┐
@@ -174,6 +175,8 @@ class ContinueScreen(Screen[None]):
     be opened are listed apart with the reason; d deletes (after a yes), m moves a
     damaged save into the damaged/ folder."""
 
+    CSS_PATH = SCREENS_CSS
+
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("d", "delete", "Delete save"),
@@ -239,7 +242,7 @@ class ContinueScreen(Screen[None]):
         self.dismiss(None)
 
     def action_delete(self) -> None:
-        from .dialogs import ConfirmDelete
+        from .save_dialogs import ConfirmDelete
 
         info = self.highlighted_info()
         if info is None:
@@ -280,7 +283,7 @@ class ContinueScreen(Screen[None]):
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
-        from .dialogs import DamagedSaveDialog
+        from .save_dialogs import DamagedSaveDialog
 
         info = self.by_id.get(event.option.id or "")
         if info is None:
@@ -302,6 +305,8 @@ class ContinueScreen(Screen[None]):
 
 class RulesListScreen(Screen[None]):
     """Every variant; Enter opens its help with the default house rules."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [Binding("escape", "back", "Back")]
 

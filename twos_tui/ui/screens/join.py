@@ -15,6 +15,7 @@ from textual.widgets import Button, Footer, Input, Label, Static
 
 from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
 from ...play.net.client import DEFAULT_PORT  # the port `twos-tui host` listens on
+from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ def _port(text: str) -> int:
 
 class JoinScreen(ModalScreen[None]):
     """Join a table hosted on another computer."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [Binding("escape", "cancel", "Back")]
 

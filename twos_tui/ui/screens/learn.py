@@ -33,8 +33,10 @@ from ...play.lessons import (
     stars_for,
 )
 from ...play.settings import LessonProgress
+from ..chrome import KeyBar, SafeOptionList
+from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
-from ..widgets import HandView, KeyBar, SafeOptionList
+from ..widgets import HandView
 from .table import TableScreen
 
 if TYPE_CHECKING:
@@ -80,6 +82,8 @@ def start_lesson(app: TwosApp, variant: str, step: int | None = None) -> None:
 
 class LearnScreen(Screen[None]):
     """The lessons, one a game, with the progress kept."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         Binding("escape", "back", "Back"),

@@ -25,9 +25,10 @@ from ...play import settings as settings_file
 from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
 from ...play.net.client import DEFAULT_PORT
 from ...play.session import AI, AI_NAMES, HUMAN, SeatConfig, Session
+from ..chrome import KeyBar, SafeHeader, SafeOptionList
+from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
 from ..variants import available_variants, player_counts_text
-from ..widgets import KeyBar, SafeHeader, SafeOptionList
 from .sizing import SizeGuard
 
 REMOTE = "remote"  #: a seat played from another computer: starting hosts the table
@@ -48,6 +49,7 @@ def pace_choices() -> list[tuple[Text, str]]:
 
 
 class PickerScreen(SizeGuard, Screen[None]):
+    CSS_PATH = SCREENS_CSS
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("ctrl+s", "start", "Start"),

@@ -23,7 +23,8 @@ from textual.widgets.option_list import Option
 from ...engine import VARIANT_IDS, Action, variant_class
 from ...play.puzzle_play import Progress, PuzzleSeatView
 from ...puzzles.model import THEMES, Puzzle, PuzzleError, load_puzzles
-from ..widgets import KeyBar, SafeOptionList
+from ..chrome import KeyBar, SafeOptionList
+from ..screen_css import SCREENS_CSS
 from .table import TableScreen
 
 STAR, NO_STAR, UNSOLVED = "★", "☆", "·"
@@ -43,6 +44,8 @@ def _load(variant: str) -> tuple[list[Puzzle], str | None]:
 
 class PuzzlesScreen(Screen[None]):
     """Every game, with its puzzles solved and stars; Enter opens a game's puzzles."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [Binding("escape", "back", "Back")]
     DEFAULT_CSS = """
@@ -118,6 +121,8 @@ class PuzzlesScreen(Screen[None]):
 
 class PuzzleListScreen(Screen[None]):
     """The puzzles of one game: star, number, theme, difficulty and goal."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [Binding("escape", "back", "Back")]
     DEFAULT_CSS = """
@@ -259,6 +264,8 @@ class PuzzleTableScreen(TableScreen):
 
 class SolvedDialog(ModalScreen[str]):
     """Solved: the star (or why none), then the next puzzle or the list."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         Binding("enter", "choose('next')", "Next puzzle", priority=True),

@@ -17,7 +17,9 @@ from textual.widgets import Static
 
 from ...play.replay import DealReplay, Frame
 from ..boards import play_label
-from ..widgets import InfoPanel, SafeHeader, cards_text
+from ..chrome import SafeHeader
+from ..screen_css import SCREENS_CSS
+from ..widgets import InfoPanel, cards_text
 from .stats import KeyHints
 
 if TYPE_CHECKING:
@@ -35,6 +37,8 @@ NOTE_LABELS = {
 
 class ReplayScreen(Screen[None]):
     """Steps through one deal; ``step`` is the number of actions shown as played."""
+
+    CSS_PATH = SCREENS_CSS
 
     DEFAULT_CSS = """
     #replay-step { height: auto; padding: 0 1; }

@@ -25,8 +25,9 @@ from textual.widgets.option_list import Option
 from ...play import history, stats
 from ...play.paths import data_dir
 from ...play.stats import LOSS_GLYPH, WIN_GLYPH, PlayerStats, VariantStats
+from ..chrome import SafeOptionList
+from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
-from ..widgets import SafeOptionList
 
 PAGE_ROWS = 15  #: deals listed at first; more are read as the cursor reaches the end
 
@@ -210,6 +211,8 @@ class StatsScreen(Screen[None]):
     """Figures per game; the recent deals to replay or export. The history is read on a
     worker thread (a locked or large history never freezes the app); the screen shows
     a loading indicator meanwhile."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         Binding("escape", "back", "Back"),

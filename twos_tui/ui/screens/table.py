@@ -49,7 +49,10 @@ from ...play.seat_view import REMOTE, LocalSeatView, SeatInfo, SeatView
 from ...play.session import Session
 from ...play.sight import PublicView
 from ..boards import Board, TableView, board_for
-from ..widgets import HandView, InfoPanel, KeyBar, MessageLine, PlayLog, SafeHeader, update_static
+from ..chrome import KeyBar, SafeHeader
+from ..playlog import PlayLog
+from ..screen_css import SCREENS_CSS
+from ..widgets import HandView, InfoPanel, MessageLine, update_static
 from .sizing import SizeGuard
 from .table_ai import AiTurns
 from .table_autopass import AutoPass
@@ -99,6 +102,8 @@ def seat_note(seat: SeatInfo) -> str:
 
 class TableScreen(SizeGuard, Screen[None]):
     """A game in play."""
+
+    CSS_PATH = SCREENS_CSS
 
     #: auto-pass (``a``) is offered in the climbing games (not in a lesson or a puzzle:
     #: there each move is the point)

@@ -13,7 +13,8 @@ from ...engine import Decision
 from ...engine.views import AnyView, LogLine, TricksView
 from ...engine.words import says
 from ..cardart import face_style
-from ..widgets import InfoPanel, PlayLog, update_static
+from ..playlog import PlayLog
+from ..widgets import InfoPanel, update_static
 
 if TYPE_CHECKING:
     from .table import TableScreen

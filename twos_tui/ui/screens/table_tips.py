@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..screen_css import SCREENS_CSS
 from ..tips import moments_for_news, moments_for_turn, tip_id, tip_text
 
 if TYPE_CHECKING:
@@ -32,6 +33,8 @@ class TipDialog(ModalScreen[str]):
     """One tip: "ok" (Enter, Esc, the button) or "off" (n: no more tips). ``?`` opens
     the help of ``game`` (its rules) and F1 its keys, over the tip, as they do at the
     table: the tip waits under the help for its answer."""
+
+    CSS_PATH = SCREENS_CSS
 
     BINDINGS = [
         Binding("enter,escape,space", "answer('ok')", "Got it"),

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from ..playlog import PlayLog
 from ..typed_app import twos_app
-from ..widgets import PlayLog
 
 if TYPE_CHECKING:
     from .dialogs import InfoDialog
