@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ._view_common import GameView, Mirror, TableEntry, ViewCache, common_fields, need
+from ._view_common import (
+    GameView,
+    Mirror,
+    TableEntry,
+    ViewCache,
+    common_fields,
+    need,
+    slot_maker,
+)
 from ._view_json import (
     JsonObj,
     ViewError,
@@ -235,25 +243,7 @@ class ClimbingCache(ViewCache):
         self.last_of: object = None
 
 
-def _view_maker() -> Callable[..., ClimbingView]:
-    """``ClimbingView(**fields)`` that sets the slots straight (a view is made every move,
-    and the frozen dataclass's ``__init__``, one ``object.__setattr__`` call a field, is
-    most of its cost): every field by keyword, no defaults, no checks (the game's own
-    state)."""
-    names = [f.name for f in fields(ClimbingView)]
-    env = {f"set_{n}": getattr(ClimbingView, n).__set__ for n in names}
-    env.update(new=object.__new__, View=ClimbingView)
-    src = (
-        f"def make(*, {', '.join(names)}):\n    v = new(View)\n"
-        + "".join(f"    set_{n}(v, {n})\n" for n in names)
-        + "    return v\n"
-    )
-    exec(src, env)  # noqa: S102 - code made from the dataclass's own field names
-    made: Callable[..., ClimbingView] = env["make"]
-    return made
-
-
-_new_view = _view_maker()
+_new_view = slot_maker(ClimbingView)
 
 
 def view_of(game: ClimbingGame, seat: int) -> ClimbingView:

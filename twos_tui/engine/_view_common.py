@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Generic, TypeVar
 
 from ._view_json import (
@@ -337,6 +337,28 @@ def log_line(d: Mapping[str, Any]) -> LogLine:
         None if duo is None else tuple((p[0], p[1]) for p in duo),
         g("anchor"),
     )
+
+
+V = TypeVar("V")
+
+
+def slot_maker(view: type[V]) -> Callable[..., V]:
+    """``view(**fields)`` for a frozen slotted dataclass, setting its slots straight: a
+    view is made every move, and the frozen dataclass's ``__init__`` (one
+    ``object.__setattr__`` call a field) is most of its cost. Every field by keyword, no
+    defaults and no checks: for the views a game builds from its own state."""
+    names = [f.name for f in fields(view)]  # type: ignore[arg-type]
+    env: dict[str, object] = {f"set_{n}": getattr(view, n).__set__ for n in names}
+    env.update(new=object.__new__, View=view)
+    src = (
+        f"def make(*, {', '.join(names)}):\n    v = new(View)\n"
+        + "".join(f"    set_{n}(v, {n})\n" for n in names)
+        + "    return v\n"
+    )
+    exec(src, env)  # noqa: S102 - code made from the dataclass's own field names
+    made = env["make"]
+    assert callable(made)
+    return made
 
 
 class Mirror(Generic[T]):

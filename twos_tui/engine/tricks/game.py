@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar, Self, cast
 
 from .._view_common import TableEntry as TableEntryView
-from .._view_common import ViewCache
+from .._view_common import ViewCache, slot_maker
 from .._view_tricks import TrickLastView, TricksView
 from ..cards import (
     HIDDEN,
@@ -493,14 +493,14 @@ class TwosTricksGame(Game):
                 tuple((x[0], x[1], x[2]) for x in lt["catches"]),
             )
             vc.last_of = lt
-        return TricksView(
+        return _new_view(
             variant=self.variant_id,
             family=self.family,
             seat=seat,
             players=n,
             names=tuple(self.names),
-            hand=codes_tuple(c.hands[seat]),
-            hand_counts=tuple(h.bit_count() for h in c.hands),
+            hand=vc.codes(c.hands[seat]),
+            hand_counts=tuple(map(int.bit_count, c.hands)),
             to_act=() if over else (c.current,),
             dealer=self.dealer,
             deal_number=self.deal_number,
@@ -524,7 +524,7 @@ class TwosTricksGame(Game):
             honours=tuple(c.honours),
             catch_points=tuple(c.catches),
             last_trick=last,
-            played=codes_tuple(c.played),
+            played=vc.codes(c.played),
         )
 
     # ----- search (the puzzle solver) --------------------------------------------------------
@@ -625,6 +625,8 @@ class TwosTricksGame(Game):
 __all__ = ["HAND_SIZE", "TRICKS_PER_DEAL", "TwosTricksGame", "playable", "resolve_trick"]
 
 
+_new_view = slot_maker(TricksView)
+
 #: a card on the table beside a seat, led or not (each made once: a view is frozen)
 _ENTRIES: dict[tuple[int, int, bool], TableEntryView] = {}
 
@@ -632,9 +634,20 @@ _ENTRIES: dict[tuple[int, int, bool], TableEntryView] = {}
 class _TricksCache(ViewCache):
     """A trick game's copies between views (see :class:`~.._view_common.ViewCache`)."""
 
-    __slots__ = ("last", "last_of")
+    __slots__ = ("last", "last_of", "seen")
 
     def __init__(self) -> None:
         super().__init__()
         self.last: TrickLastView | None = None
         self.last_of: object = None
+        #: the codes of the masks asked for lately (hands, the cards taken), kept a deal
+        self.seen: dict[int, tuple[str, ...]] = {}
+
+    def codes(self, mask: int) -> tuple[str, ...]:
+        """The codes of ``mask`` in hand order (:func:`.cards.codes_tuple`), remembered."""
+        got = self.seen.get(mask)
+        if got is None:
+            if len(self.seen) > 256:
+                self.seen.clear()
+            got = self.seen[mask] = codes_tuple(mask)
+        return got

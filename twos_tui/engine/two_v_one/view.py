@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from .._view_common import LogLine, Mirror, ViewCache, log_line
+from .._view_common import LogLine, Mirror, ViewCache, log_line, slot_maker
 from .._view_common import TableEntry as TableEntryView
 from .._view_two_v_one import HandsWon, LastHandView, TwoVOneView
 from ..observation import TableEntry, TwoVOneObservation
@@ -97,6 +97,9 @@ class ViewCopies(ViewCache):
         return self.history.of(g.history)
 
 
+_new_view = slot_maker(TwoVOneView)
+
+
 def typed_view(g: TwoVOneGame, seat: int) -> TwoVOneView:
     """``seat``'s typed view, built from the core's state."""
     vc = g._vc
@@ -129,14 +132,14 @@ def typed_view(g: TwoVOneGame, seat: int) -> TwoVOneView:
     high_seat = core.high_seat
     keep_seat = core.keep_seat
     totals = tuple(g.totals)
-    return TwoVOneView(
+    return _new_view(
         variant=g.variant_id,
         family=g.family,
         seat=seat,
         players=n,
         names=tuple(g.names),
         hand=hand,
-        hand_counts=tuple(m.bit_count() for m in core.hands),
+        hand_counts=tuple(map(int.bit_count, core.hands)),
         to_act=() if g.deal_over or g.match_over else tuple(core.to_act()),
         dealer=g.dealer,
         deal_number=g.deal_number,
