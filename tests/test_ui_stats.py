@@ -4,6 +4,7 @@ and undo (ctrl+z) at the table, refused where another human would see it."""
 from __future__ import annotations
 
 import json
+import math
 import random
 import sqlite3
 
@@ -212,7 +213,7 @@ async def test_undo_before_the_ai_moves_takes_back_only_your_move(data_home):
     while 0 not in session.game.to_act():  # the AI plays up to the human's turn
         seat = session.game.to_act()[0]
         session.apply(seat, session.ai_choose(seat))
-    app = make_app(ai_pause=30.0, session=session)  # the AI waits 30 s before moving
+    app = make_app(ai_pause=math.inf, session=session)  # the AI waits until woken
     rng = random.Random(9)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_screen(

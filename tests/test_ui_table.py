@@ -5,6 +5,7 @@ issue 12 (one board per family, no Textual private attributes, exclusive workers
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import threading
@@ -154,8 +155,8 @@ async def test_finished_2v1_hand_stays_on_the_table():
 
     session = session_at("2v1", 1, hand_done)
     g = session.game
-    # a long AI pause: the next lead has not come yet while the test looks
-    app = make_app(session=session, ai_pause=30)
+    # the AI waits until woken: the next lead has not come while the test looks
+    app = make_app(session=session, ai_pause=math.inf)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_screen(pilot, TableScreen)
         await wait_for_text(
@@ -289,7 +290,7 @@ async def test_2v1_seat_labels_and_status_fit_at_80x24():
     session = session_at("2v1", 1, lone_bid)
     g = session.game
     obs = g.observation(0)
-    app = make_app(session=session, ai_pause=30)  # nothing moves while the test looks
+    app = make_app(session=session, ai_pause=math.inf)  # the AI waits: nothing moves
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_screen(pilot, TableScreen)
         await wait_for_text(

@@ -6,6 +6,7 @@ the move unless a simultaneous human choice changed the game meanwhile."""
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import TYPE_CHECKING
 
 from textual.worker import WorkerState
@@ -108,13 +109,15 @@ class AiTurns:
                 screen.show_message("")
 
     async def wait(self, seconds: float | None, what: str) -> None:
-        """Wait ``seconds`` (None: until woken) before the AI moves; ``what``: "move"
-        (the pace) or "trick" (a finished trick held). :meth:`go_on` ends a "trick" wait,
-        :meth:`hurry` any."""
+        """Wait ``seconds`` (None or infinity: until woken) before the AI moves; ``what``:
+        "move" (the pace) or "trick" (a finished trick held). :meth:`go_on` ends a
+        "trick" wait, :meth:`hurry` any. (Tests that look at a table while nothing moves
+        pass ``ai_pause=math.inf``: the AI waits for them, not for a clock.)"""
         self.go_on_event = asyncio.Event()
         self.waiting_for = what
+        timeout = None if seconds is None or math.isinf(seconds) else seconds
         try:
-            await asyncio.wait_for(self.go_on_event.wait(), seconds)
+            await asyncio.wait_for(self.go_on_event.wait(), timeout)
         except TimeoutError:
             pass
         finally:
