@@ -8,6 +8,7 @@ renames one fails there first.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 #: the clock of ``Message.time`` (monotonic; perf_counter on Windows): when a key was
@@ -54,6 +55,11 @@ def forget_closed_watchers(obj: Any) -> int:
 
 
 def guarded_command_palette(**kw: Any) -> Any:
+    return _guarded_command_palette_class()(**kw)
+
+
+@functools.cache
+def _guarded_command_palette_class() -> Any:
     """Textual's command palette, with PageUp/PageDown that cannot end the app.
 
     In Textual 8.2.8 the palette's list pages with ``OptionList._move_page``, which
@@ -77,4 +83,4 @@ def guarded_command_palette(**kw: Any) -> Any:
                 else:
                     raise
 
-    return GuardedCommandPalette(**kw)
+    return GuardedCommandPalette
