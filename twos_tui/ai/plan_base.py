@@ -277,9 +277,22 @@ class Planner:
         c.cost = 1.0 + EPS - ALPHA * s
         return c
 
-    def bomb_threat(self) -> float:
-        """P(some opponent holds a bomb) (0 in Big Two, which has none)."""
+    def _opp_bomb(self, o: _Opp) -> float:
+        """P(opponent ``o`` holds a bomb) (0 here: Big Two has none)."""
         return 0.0
+
+    def _threat_of(self, opps: list[_Opp]) -> float:
+        """P(some opponent in ``opps`` holds a bomb)."""
+        none = 1.0
+        for o in opps:
+            none *= 1.0 - self._opp_bomb(o)
+        return 1.0 - none
+
+    def bomb_threat(self) -> float:
+        """P(some opponent holds a bomb), worked out once per planner."""
+        if self._bomb_threat is None:
+            self._bomb_threat = self._threat_of(self.opps)
+        return self._bomb_threat
 
     def strength(self, c: Combo, opps: list[_Opp] | None = None) -> float:
         """P(no opponent in ``opps`` (default: all) beats ``c``), bombs counted."""

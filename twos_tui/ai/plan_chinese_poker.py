@@ -129,7 +129,7 @@ class ChinesePokerPlanner(Planner):
             if o.n < c.n:
                 continue
             if kind == "bomb":
-                s *= 1.0 - 0.5 * self._opp_quad(o)
+                s *= 1.0 - 0.5 * self._opp_bomb(o)
                 continue
             p = 1.0
             if kind == "single":
@@ -204,7 +204,7 @@ class ChinesePokerPlanner(Planner):
             none *= 1.0 - v
         return 1.0 - none
 
-    def _opp_quad(self, o: _Opp) -> float:
+    def _opp_bomb(self, o: _Opp) -> float:
         got = o.cache.get("quad")
         if got is None:
             none = 1.0
@@ -213,17 +213,6 @@ class ChinesePokerPlanner(Planner):
                     none *= 1.0 - v
             got = o.cache["quad"] = 1.0 - none
         return got
-
-    def _threat_of(self, opps: list[_Opp]) -> float:
-        none = 1.0
-        for o in opps:
-            none *= 1.0 - self._opp_quad(o)
-        return 1.0 - none
-
-    def bomb_threat(self) -> float:
-        if self._bomb_threat is None:
-            self._bomb_threat = self._threat_of(self.opps)
-        return self._bomb_threat
 
     # ----- the search over rank counts --------------------------------------------------
     def _options(self, code: int) -> list[int]:

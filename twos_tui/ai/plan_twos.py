@@ -210,17 +210,6 @@ class TwosPlanner(Planner):
             got = o.cache["bomb"] = 1.0 - none
         return got
 
-    def _threat_of(self, opps: list[_Opp]) -> float:
-        none = 1.0
-        for o in opps:
-            none *= 1.0 - self._opp_bomb(o)
-        return 1.0 - none
-
-    def bomb_threat(self) -> float:
-        if self._bomb_threat is None:
-            self._bomb_threat = self._threat_of(self.opps)
-        return self._bomb_threat
-
     # ----- the search --------------------------------------------------------------------
     def _options(self, mask: int) -> list[tuple[int, Info]]:
         """Card sets that use the lowest card of ``mask`` (see the module doc), each with
