@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
-from typing import TypeAlias, TypedDict
+from collections.abc import Callable, Iterator
+from typing import TypeAlias, TypedDict, TypeVar
 
 from ..jsontypes import JsonObject, JsonValue
 from .history_db import MAX_PENDING_BYTES, HistoryError, _int, _skip, _too_deep, seed_from_sql
 from .names import clean_name, clean_strings, clean_text
+
+R = TypeVar("R")
 
 #: a column as SQLite gives it, where the reader does not check it (a flag, a count)
 SqlValue: TypeAlias = int | float | str | bytes | None
@@ -218,15 +220,23 @@ def _check_match(d: sqlite3.Row) -> MatchRow:
     }
 
 
-def match_row(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
-    """One game's row; raises HistoryError when it is damaged."""
-    row = conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
+def _one_row(
+    conn: sqlite3.Connection, table: str, row_id: int, read: Callable[[sqlite3.Row], R], what: str
+) -> R | None:
+    """Row ``row_id`` of ``table`` read by ``read``, or None where there is none; raises
+    HistoryError, naming it as ``what``, when it is damaged."""
+    row = conn.execute(f"SELECT * FROM {table} WHERE id = ?", (row_id,)).fetchone()
     if row is None:
         return None
     try:
-        return _check_match(row)
+        return read(row)
     except _ROW_ERRORS as e:
-        raise HistoryError(f"game {match_id} is damaged in the history ({e})") from None
+        raise HistoryError(f"{what} {row_id} is damaged in the history ({e})") from None
+
+
+def match_row(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
+    """One game's row; raises HistoryError when it is damaged."""
+    return _one_row(conn, "matches", match_id, _check_match, "game")
 
 
 def _deal_dict(d: sqlite3.Row) -> DealRow:
@@ -259,13 +269,8 @@ def _deal_dict(d: sqlite3.Row) -> DealRow:
 
 
 def deal_row(conn: sqlite3.Connection, deal_id: int) -> DealRow | None:
-    row = conn.execute("SELECT * FROM deals WHERE id = ?", (deal_id,)).fetchone()
-    if row is None:
-        return None
-    try:
-        return _deal_dict(row)
-    except _ROW_ERRORS as e:
-        raise HistoryError(f"deal {deal_id} is damaged in the history ({e})") from None
+    """One deal's row; raises HistoryError when it is damaged."""
+    return _one_row(conn, "deals", deal_id, _deal_dict, "deal")
 
 
 def match_deals(conn: sqlite3.Connection, match_id: int) -> list[DealRow]:
