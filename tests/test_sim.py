@@ -11,7 +11,8 @@ import random
 import pytest
 
 from twos_tui.engine import new_game
-from twos_tui.engine.sim import beats, rules_for, state_from_game
+from twos_tui.engine.climbing.core import beats
+from twos_tui.engine.climbing.rules import rules_for, state_from_game
 
 CASES = [
     ("twos", 3, {}),
