@@ -1,8 +1,9 @@
-"""A climbing game and the rules core's state read from it (``sim.state_from_game``) stay
-together move for move: the same plays listed, the same seat to act, the same end. The
-game lists its plays from the core, so this holds the translation (card codes, the play
-to beat, passes) and both callers of the core's trick flow together;
-``test_climbing_core.py`` checks the core alone against the frozen corpus."""
+"""A climbing game and the rules core's state read from it
+(``climbing.rules.state_from_game``) stay together move for move: the same plays listed,
+the same seat to act, the same end. The game lists its plays from the core, so this
+holds the translation (card codes, the play to beat, passes) and both callers of the
+core's trick flow together; ``test_climbing_core.py`` checks the core alone against the
+frozen corpus."""
 
 from __future__ import annotations
 
