@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from twos_tui.bench import bench  # noqa: E402
 from twos_tui.engine import variant_class  # noqa: E402
-from twos_tui.engine.sim import rules_for  # noqa: E402
+from twos_tui.engine.climbing.rules import rules_for  # noqa: E402
 from twos_tui.progress import progress_bar  # noqa: E402
 
 DEFAULT_VARIANTS = ("twos:3", "twos:2", "big-two:4", "big-two-5r:4", "chinese-poker:4")

@@ -16,10 +16,10 @@ from typing import Any, cast
 from twos_tui.engine import new_game
 from twos_tui.engine.bitmask import bits
 from twos_tui.engine.tricks import knowledge
-from twos_tui.engine.two_v_one import TwoVOneGame
+from twos_tui.engine.tricks.game import TwosTricksGame
 from twos_tui.engine.two_v_one.core import OVER
+from twos_tui.engine.two_v_one.game import TwoVOneGame
 from twos_tui.engine.two_v_one.sampler import Sampler
-from twos_tui.engine.twos_tricks import TwosTricksGame
 
 
 def protocol_rate(variant: str, deals: int) -> float:

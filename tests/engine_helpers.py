@@ -30,7 +30,7 @@ def assert_leads_match_brute_force(g, rng, hands: int = 12, sizes=(1, 2, 3, 5)) 
     classifying every subset of ``sizes`` cards (poker-hand variants: concrete cards)."""
     import itertools
 
-    from twos_tui.engine.poker_hands import CODE_IDX
+    from twos_tui.engine.climbing.poker_cards import CODE_IDX
 
     deck = sorted(CODE_IDX, key=CODE_IDX.get)
     for _ in range(hands):

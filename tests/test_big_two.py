@@ -10,7 +10,7 @@ import pytest
 from engine_helpers import assert_leads_match_brute_force
 
 from twos_tui.engine import Action, IllegalAction, classify, load_game, new_game
-from twos_tui.engine.poker_hands import CODE_IDX
+from twos_tui.engine.climbing.poker_cards import CODE_IDX
 
 
 def c(*cards, **opts):

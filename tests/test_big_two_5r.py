@@ -10,7 +10,7 @@ import pytest
 from engine_helpers import assert_leads_match_brute_force
 
 from twos_tui.engine import Action, IllegalAction, classify, load_game, new_game
-from twos_tui.engine.big_two_5r import BigTwoFiveRoundGame
+from twos_tui.engine.climbing.game_big_two_5r import BigTwoFiveRoundGame
 
 
 def c(*cards, **opts):

@@ -9,8 +9,9 @@ import random
 import pytest
 
 from twos_tui.engine import Action, IllegalAction, classify, load_game, new_game
-from twos_tui.engine.chinese_poker import CP_DECK, REMOVED, ChinesePokerGame
-from twos_tui.engine.poker_hands import CODE_IDX
+from twos_tui.engine.climbing.game_chinese_poker import ChinesePokerGame
+from twos_tui.engine.climbing.poker_cards import CODE_IDX
+from twos_tui.engine.climbing.rules_chinese_poker import CP_DECK, REMOVED
 
 
 def c(*cards, **opts):

@@ -1,10 +1,10 @@
-"""The climbing games' rules core (``twos_tui.engine.sim``) on its own, against the frozen
-behaviour corpus: the games' protocol classes list their plays from this core, so the
-core is checked here without them. At every recorded position of the matches kept
-whole, the core's state is read from the recorded JSON, its moves must be the recorded
-legal actions (as sets of card sets), and the recorded move, played by the core, must
-leave what the record shows next: the hands, the seat to act, the play to beat, who
-passed, and the seat that went out."""
+"""The climbing games' rules core (``twos_tui.engine.climbing``: ``core`` and the
+``rules_*`` modules) on its own, against the frozen behaviour corpus: the games'
+protocol classes list their plays from this core, so the core is checked here without
+them. At every recorded position of the matches kept whole, the core's state is read
+from the recorded JSON, its moves must be the recorded legal actions (as sets of card
+sets), and the recorded move, played by the core, must leave what the record shows next:
+the hands, the seat to act, the play to beat, who passed, and the seat that went out."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ import pytest
 from test_frozen_corpus import corpus
 
 from twos_tui.engine import new_game
-from twos_tui.engine.sim import Rules, SimState, rules_for
+from twos_tui.engine.climbing.core import Rules, SimState
+from twos_tui.engine.climbing.rules import rules_for
 
 CLIMBING = ("twos", "big-two", "big-two-5r", "chinese-poker")
 

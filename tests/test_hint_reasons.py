@@ -148,7 +148,7 @@ def _gone(s: Spot, m) -> str | None:
 
 def _not_yours(s: Spot, m) -> str | None:
     """ "cannot win" / "not yours": the card does not win the trick as it stands."""
-    from twos_tui.engine.twos_tricks import resolve_trick
+    from twos_tui.engine.tricks.game import resolve_trick
 
     plays = list(s.g.trick) + [(s.seat, s.action.cards[0])]
     win, _ = resolve_trick(plays)
@@ -158,7 +158,7 @@ def _not_yours(s: Spot, m) -> str | None:
 def _plays_low(s: Spot, m) -> str | None:
     """ "Play low with X" (Twos trick-taking): no plain card of X's suit that could be
     played is lower (the 2s and the 3s that catch them are cards apart)."""
-    from twos_tui.engine.twos_tricks import rank_of, suit_of
+    from twos_tui.engine.cards import rank_of, suit_of
 
     c = s.action.cards[0]
     lower = [

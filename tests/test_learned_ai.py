@@ -18,7 +18,7 @@ from twos_tui.ai import agent_for, suggest
 from twos_tui.ai.learn import net as netmod
 from twos_tui.ai.learn.features import View, move_features, view_of_observation
 from twos_tui.engine import new_game
-from twos_tui.engine.sim import rules_for, state_from_game
+from twos_tui.engine.climbing.rules import rules_for, state_from_game
 
 
 def _advance(g, moves: int, seed: int = 0):

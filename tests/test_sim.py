@@ -1,8 +1,9 @@
-"""A climbing game and the rules core's state read from it (``sim.state_from_game``) stay
-together move for move: the same plays listed, the same seat to act, the same end. The
-game lists its plays from the core, so this holds the translation (card codes, the play
-to beat, passes) and both callers of the core's trick flow together;
-``test_climbing_core.py`` checks the core alone against the frozen corpus."""
+"""A climbing game and the rules core's state read from it
+(``climbing.rules.state_from_game``) stay together move for move: the same plays listed,
+the same seat to act, the same end. The game lists its plays from the core, so this
+holds the translation (card codes, the play to beat, passes) and both callers of the
+core's trick flow together; ``test_climbing_core.py`` checks the core alone against the
+frozen corpus."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import random
 import pytest
 
 from twos_tui.engine import new_game
-from twos_tui.engine.sim import beats, rules_for, state_from_game
+from twos_tui.engine.climbing.core import beats
+from twos_tui.engine.climbing.rules import rules_for, state_from_game
 
 CASES = [
     ("twos", 3, {}),

@@ -7,7 +7,7 @@ import random
 import pytest
 from sim_helpers import midgame, rehide
 
-from twos_tui.engine.sim import OUT, Sampler, determinize, played_this_deal
+from twos_tui.engine.climbing.determinize import OUT, Sampler, determinize, played_this_deal
 
 POSITIONS = [
     ("twos", 3, {}),

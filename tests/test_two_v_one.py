@@ -11,16 +11,16 @@ from engine_helpers import refused, state
 
 from twos_tui.engine import load_game, new_game
 from twos_tui.engine.protocol import Action
-from twos_tui.engine.two_v_one import (
+from twos_tui.engine.two_v_one.deck import (
     BLINDFOLD,
     CARDS,
     DECK,
     DECK_TABLE,
     RAINBOW,
-    TwoVOneGame,
     pair_value,
     parse,
 )
+from twos_tui.engine.two_v_one.game import TwoVOneGame
 
 LIAM, GARY, TRANG = 0, 1, 2
 

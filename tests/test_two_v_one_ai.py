@@ -23,8 +23,8 @@ from twos_tui.ai.two_v_one_ai import (
 )
 from twos_tui.engine import load_game, new_game
 from twos_tui.engine.protocol import Action
-from twos_tui.engine.two_v_one import pair_value
 from twos_tui.engine.two_v_one.core import CODES, mask_of
+from twos_tui.engine.two_v_one.deck import pair_value
 
 LEVELS = ("easy", "normal", "hard")
 

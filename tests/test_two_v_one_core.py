@@ -17,8 +17,8 @@ from twos_tui.ai import agent_for, ai_rng
 from twos_tui.engine import load_game, new_game
 from twos_tui.engine.protocol import Action
 from twos_tui.engine.two_v_one import core as C
-from twos_tui.engine.two_v_one import pair_value
 from twos_tui.engine.two_v_one.core import ALL, mask_of, move_of
+from twos_tui.engine.two_v_one.deck import pair_value
 from twos_tui.engine.two_v_one.sampler import Sampler
 
 LIAM, GARY, TRANG = 0, 1, 2

@@ -11,16 +11,9 @@ import pytest
 
 from twos_tui.engine import IllegalAction, classify, load_game, new_game
 from twos_tui.engine.cards import full_deck
+from twos_tui.engine.climbing.game_twos import TwosGame, _classify_mask, _opt_key
+from twos_tui.engine.climbing.rules_twos import CODES, TEXT_BOMB_LIST, bomb_order, rarity_order
 from twos_tui.engine.protocol import PASS, Action
-from twos_tui.engine.twos import (
-    CODES,
-    TEXT_BOMB_LIST,
-    TwosGame,
-    _classify_mask,
-    _opt_key,
-    bomb_order,
-    rarity_order,
-)
 
 
 def C(*cards, **opts):

@@ -11,7 +11,7 @@ from engine_helpers import refused, state
 
 from twos_tui.engine import load_game, new_game
 from twos_tui.engine.protocol import Action
-from twos_tui.engine.twos_tricks import TwosTricksGame, playable, resolve_trick
+from twos_tui.engine.tricks.game import TwosTricksGame, playable, resolve_trick
 
 
 def winner(*cards):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from twos_tui.engine import Action, new_game
-from twos_tui.engine.climbing import reading_order, shown_order
+from twos_tui.engine.climbing.combination import reading_order, shown_order
 from twos_tui.engine.odds import bomb_shapes, odds_table
 from twos_tui.play import stats
 from twos_tui.ui.helptext import help_markdown

@@ -37,7 +37,7 @@ from typing import Any
 
 from twos_tui.ai import agent_for, ai_rng
 from twos_tui.engine import VARIANT_IDS, Action, Game, new_game
-from twos_tui.engine.climbing import Combination, describe_kind
+from twos_tui.engine.climbing.combination import Combination, describe_kind
 from twos_tui.engine.positions import Position, PositionError, build_game
 from twos_tui.puzzles.capture import capture
 from twos_tui.puzzles.model import Puzzle, check_puzzle, unique_first
@@ -166,7 +166,7 @@ def theme_of(g: Game, seat: int, goal: Goal, answer: Move) -> str:
         if card[:-1] in ("2", "3"):
             return "catch"
         trick_after = [*d["trick"], (seat, card)]
-        from twos_tui.engine.twos_tricks import resolve_trick
+        from twos_tui.engine.tricks.game import resolve_trick
 
         if len(trick_after) == g.players:
             idx, _ = resolve_trick(trick_after)

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 from .ai import BASELINES, EXTRA_LEVELS, LEVELS, agent_for, ai_rng, normalize_level
 from .ai.options import OptionValue, parse_options
 from .engine import new_game, variant_class
-from .engine.two_v_one import TwoVOneGame
+from .engine.two_v_one.game import TwoVOneGame
 
 if TYPE_CHECKING:
     from .cli_common import Subcommands

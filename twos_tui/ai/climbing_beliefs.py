@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine.bitmask import bits
+from ..engine.climbing.core import Rules
+from ..engine.climbing.determinize import played_this_deal
 from ..engine.observer import ObsIn, as_climbing
-from ..engine.sim import Rules, played_this_deal
 from .climbing_rollout import ACE
 
 #: reading how erratic an opponent is (:func:`erratic`): the prior odds that it plays at

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..engine.cards import display
-from ..engine.climbing import reading_order
+from ..engine.climbing.combination import reading_order
+from ..engine.climbing.game_poker import penalty_50_40_30
+from ..engine.climbing.poker_cards import CODE_IDX
+from ..engine.climbing.rules_twos import CODE_INT
 from ..engine.observer import ObsIn, as_climbing
-from ..engine.poker_hands import CODE_IDX, penalty_50_40_30
 from ..engine.protocol import Action
-from ..engine.twos import CODE_INT
 from ..engine.views import ClimbingView
 from .hand_plan import Combo, Planner
 

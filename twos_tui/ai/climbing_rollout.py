@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..engine.sim import Move, SimState
+from ..engine.climbing.core import Move, SimState
 
 #: rank index of a card int (every sim encoding is 4 * rank + suit, 3 lowest, 2 highest)
 ACE, TWO = 11, 12

@@ -8,10 +8,11 @@ generator only:
 
 1. **Shortcuts.** One legal action: play it. A play that empties the hand wins the
    deal: play it.
-2. **Candidates.** The legal actions become sim moves (:mod:`twos_tui.engine.sim`). Where
-   there are many (a Big Two lead lists every suit choice of every poker hand), a cheap
-   prior keeps two dozen: the rollout policy's own choice, the lowest plays of every
-   pattern, plays that shed the most cards, the highest single and the pass.
+2. **Candidates.** The legal actions become the core's moves
+   (:mod:`twos_tui.engine.climbing.core`). Where there are many (a Big Two lead lists
+   every suit choice of every poker hand), a cheap prior keeps two dozen: the rollout
+   policy's own choice, the lowest plays of every pattern, plays that shed the most
+   cards, the highest single and the pass.
 3. **Beliefs.** The unseen cards are dealt again for every *world*, not uniformly but
    with per-card weights read from the public play of this deal: an opponent who passed
    on a single is less likely to hold singles above it (more so the lower that single
@@ -92,9 +93,11 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
+from ..engine.climbing.core import Move, SimState
+from ..engine.climbing.determinize import Sampler
+from ..engine.climbing.rules import rules_for
 from ..engine.observer import ObsIn, as_climbing
 from ..engine.protocol import Action, Decision
-from ..engine.sim import Move, Sampler, SimState, rules_for
 from ..engine.views import ClimbingView
 from .climbing_beliefs import (
     ODD_EPS_MAX,

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, TypedDict
 
-from ..engine.big_two import BigTwoGame
-from ..engine.big_two_5r import BigTwoFiveRoundGame
 from ..engine.bitmask import bits
-from ..engine.poker_hands import CODE_IDX, IDX_CODE
+from ..engine.climbing.game_big_two import BigTwoGame
+from ..engine.climbing.game_big_two_5r import BigTwoFiveRoundGame
+from ..engine.climbing.poker_cards import CODE_IDX, IDX_CODE
 from ..engine.views import ClimbingView
 from .plan_base import (
     _LOWBITS,

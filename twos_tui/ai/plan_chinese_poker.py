@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine.bitmask import bits
-from ..engine.chinese_poker import CP_DECK, ChinesePokerGame
-from ..engine.poker_hands import CODE_IDX, IDX_CODE
+from ..engine.climbing.game_chinese_poker import ChinesePokerGame
+from ..engine.climbing.poker_cards import CODE_IDX, IDX_CODE
+from ..engine.climbing.rules_chinese_poker import CP_DECK
 from ..engine.views import ClimbingView
 from .plan_base import (
     _POP,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine.bitmask import bits
-from ..engine.twos import CODE_INT, CODES, bomb_order, default_hand_size
+from ..engine.climbing.rules_twos import CODE_INT, CODES, bomb_order, default_hand_size
 from ..engine.views import ClimbingView
 from .plan_base import (
     _LOWBITS,

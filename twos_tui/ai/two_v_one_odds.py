@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ..engine.two_v_one import HANDS_PER_ROUND
 from ..engine.two_v_one.core import (
     CODES,
     PV,
@@ -20,6 +19,7 @@ from ..engine.two_v_one.core import (
     bits,
     follow_mask,
 )
+from ..engine.two_v_one.deck import HANDS_PER_ROUND
 
 N = 3
 #: how useful a card is on its own: its value; the rainbow counts as the best card

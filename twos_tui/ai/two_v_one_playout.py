@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ..engine.two_v_one import HANDS_PER_ROUND
 from ..engine.two_v_one import core as S
 from ..engine.two_v_one.core import (
     BID,
@@ -28,6 +27,7 @@ from ..engine.two_v_one.core import (
     bits,
     follow_mask,
 )
+from ..engine.two_v_one.deck import HANDS_PER_ROUND
 from .two_v_one_odds import (
     BLIND,
     STRENGTH,

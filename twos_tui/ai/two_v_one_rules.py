@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, cast
 from ..engine.observation import TwoVOneObservation
 from ..engine.observer import ObsIn, as_two_v_one
 from ..engine.protocol import Action, Decision
-from ..engine.two_v_one import HANDS_PER_ROUND, label, labels, pair_reason
 from ..engine.two_v_one.core import (
     BID,
     CODES,
@@ -34,6 +33,7 @@ from ..engine.two_v_one.core import (
     follow_mask,
     mask_of,
 )
+from ..engine.two_v_one.deck import HANDS_PER_ROUND, label, labels, pair_reason
 from ..engine.two_v_one.sampler import KeepPrior, Sampler
 from ..engine.views import TwoVOneView
 from .base import SuggestingAgent

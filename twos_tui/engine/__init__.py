@@ -1,4 +1,6 @@
-"""Pure rules engine: cards, combinations and one module per variant.
+"""Pure rules engine: one package per family of games (``climbing/``, ``tricks/``,
+``two_v_one/``), each with its rules core, its variants and its protocol shell, over the
+shared cards, protocol, observations and views.
 
 Nothing here imports textual, rich or the UI (``tests/test_boundaries.py`` checks).
 
@@ -28,15 +30,15 @@ from .protocol import (
 )
 
 if TYPE_CHECKING:
-    from .climbing import Combination
+    from .climbing.combination import Combination
 
 #: variant id -> "module:Class" (imported on first use)
 _VARIANTS: dict[str, str] = {
-    "twos": "twos_tui.engine.twos:TwosGame",
-    "big-two": "twos_tui.engine.big_two:BigTwoGame",
-    "big-two-5r": "twos_tui.engine.big_two_5r:BigTwoFiveRoundGame",
-    "chinese-poker": "twos_tui.engine.chinese_poker:ChinesePokerGame",
-    "2v1": "twos_tui.engine.two_v_one:TwoVOneGame",
+    "twos": "twos_tui.engine.climbing.game_twos:TwosGame",
+    "big-two": "twos_tui.engine.climbing.game_big_two:BigTwoGame",
+    "big-two-5r": "twos_tui.engine.climbing.game_big_two_5r:BigTwoFiveRoundGame",
+    "chinese-poker": "twos_tui.engine.climbing.game_chinese_poker:ChinesePokerGame",
+    "2v1": "twos_tui.engine.two_v_one.game:TwoVOneGame",
     "twos-tricks": "twos_tui.engine.tricks.game:TwosTricksGame",
 }
 
@@ -133,7 +135,7 @@ def classify(variant_id: str, cards: Iterable[str], **options: Any) -> Combinati
     Unknown card strings raise ``ValueError``.
     """
     from .cards import parse_card
-    from .climbing import ClimbingGame
+    from .climbing.game import ClimbingGame
 
     cls = variant_class(variant_id)
     if not issubclass(cls, ClimbingGame):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from .views import AnyView, ClimbingView, TricksView, TwoVOneView, ViewError, view_class
+from .views import AnyView, ClimbingView, TricksView, TwoVOneView, view_class
 
 if TYPE_CHECKING:
     from .protocol import Game
@@ -105,7 +105,6 @@ __all__ = [
     "ObsIn",
     "Observable",
     "Observer",
-    "ViewError",
     "as_climbing",
     "as_tricks",
     "as_two_v_one",

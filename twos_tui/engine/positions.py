@@ -212,7 +212,8 @@ def build_game(position: Position) -> Game:
 
 # ----- climbing games ---------------------------------------------------------------------
 def _climbing(base: Game, p: Position, data: dict[str, Any]) -> None:
-    from .climbing import ClimbingGame, shown_order
+    from .climbing.combination import shown_order
+    from .climbing.game import ClimbingGame
 
     assert isinstance(base, ClimbingGame)
     n = p.players

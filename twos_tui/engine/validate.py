@@ -280,7 +280,7 @@ def deck_of(cls: Any) -> tuple[str, ...]:
 
 
 def validate_climbing(cls: Any, d: dict[str, Any], extra: list[str], choosing: bool) -> None:
-    """The fields of :class:`~twos_tui.engine.climbing.ClimbingGame` (``extra``: cards
+    """The fields of :class:`~twos_tui.engine.climbing.game.ClimbingGame` (``extra``: cards
     the variant keeps elsewhere, for the census; ``choosing``: hands are not dealt yet)."""
     players = d["players"]
     deck_list = deck_of(cls)

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._view_climbing import ClimbingLastTrick, ClimbingView, HandChoice, TopPlay, TrickMove
 from ._view_common import DealScore, GameView, LogLine, TableEntry
 from ._view_json import ViewError
-from ._view_tricks import TrickLastView, TricksView
-from ._view_two_v_one import HandsWon, LastHandView, TwoVOneView
+from .climbing.view import ClimbingLastTrick, ClimbingView, HandChoice, TopPlay, TrickMove
+from .tricks.view import TrickLastView, TricksView
+from .two_v_one.view import HandsWon, LastHandView, TwoVOneView
 
 __all__ = [
     "AnyView",

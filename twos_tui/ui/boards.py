@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widget import Widget
 
-from ..engine.climbing import describe_kind
+from ..engine.climbing.combination import describe_kind
 from ..engine.views import (
     AnyView,
     ClimbingLastTrick,

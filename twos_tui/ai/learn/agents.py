@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from ...engine.climbing.core import Move
+from ...engine.climbing.rules import rules_for
 from ...engine.observer import ObsIn, as_climbing
 from ...engine.protocol import Action, Decision
-from ...engine.sim import Move, rules_for
 from ...engine.views import ClimbingView
 from .. import Suggestion
 from ..climbing_ai import NormalClimbingAgent

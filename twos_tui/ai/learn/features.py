@@ -17,8 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...engine.climbing.core import Move, Rules
+from ...engine.climbing.determinize import played_this_deal
+from ...engine.climbing.rules import rules_for
 from ...engine.observer import ObsIn, as_climbing
-from ...engine.sim import Move, Rules, played_this_deal, rules_for
 from ...engine.views import TrickMove
 
 CARDS = 52

@@ -34,9 +34,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ...engine.climbing.core import SimState
+from ...engine.climbing.determinize import Sampler
+from ...engine.climbing.rules import rules_for
 from ...engine.observer import ObsIn, as_climbing
 from ...engine.protocol import Action, Decision
-from ...engine.sim import Sampler, SimState, rules_for
 from ...engine.views import ClimbingView
 from .. import Suggestion
 from ..climbing_ai import NormalClimbingAgent

@@ -41,8 +41,9 @@ from typing import TypedDict
 import numpy as np
 
 from ...engine import new_game
+from ...engine.climbing.core import Move
+from ...engine.climbing.rules import rules_for
 from ...engine.observer import CLIMBING
-from ...engine.sim import Move, rules_for
 from ...jsontypes import JsonObject, JsonValue
 from .. import agent_for
 from ..options import OptionValue

@@ -13,7 +13,7 @@ By role, like RLCard's dealer/judger/round split and OpenSpiel's game/state/obse
 * :mod:`.knowledge` — what one seat knows (the cards it has seen, the voids the play
   has shown) and :func:`~.knowledge.determinize`, a full deal that fits it, for search;
 * :mod:`.game` — :class:`~.game.TwosTricksGame`, the protocol shell: card codes ↔
-  masks, the reasons, the log, the observation and the JSON, no rules of its own.
-
-``engine/twos_tricks.py`` re-exports the game class under its old import path.
+  masks, the reasons, the log, the observation and the JSON, no rules of its own;
+* :mod:`.view` — :class:`~.view.TricksView`, what one seat sees (the game builds it);
+* :mod:`.saves` — the checks a saved game's JSON must pass before it loads.
 """

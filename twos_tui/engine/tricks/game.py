@@ -18,7 +18,6 @@ from typing import Any, ClassVar, Self, cast
 
 from .._view_common import TableEntry as TableEntryView
 from .._view_common import ViewCache, slot_maker
-from .._view_tricks import TrickLastView, TricksView
 from ..cards import (
     HIDDEN,
     SUIT_GLYPH,
@@ -38,8 +37,9 @@ from ..words import says, whom
 from ..words import verb as verb_of
 from . import judger
 from .cards import CODES, INDEX, codes_of, codes_tuple, mask_of
-from .dealer import HAND_SIZE, deal
+from .dealer import deal
 from .state import TricksState
+from .view import TrickLastView, TricksView
 
 #: display order of the suits in a hand (alternating colours)
 SUIT_ORDER = ("S", "H", "C", "D")
@@ -622,7 +622,7 @@ class TwosTricksGame(Game):
         validate_json(cls, data)
 
 
-__all__ = ["HAND_SIZE", "TRICKS_PER_DEAL", "TwosTricksGame", "playable", "resolve_trick"]
+__all__ = ["TRICKS_PER_DEAL", "TwosTricksGame", "playable", "resolve_trick"]
 
 
 _new_view = slot_maker(TricksView)

@@ -38,52 +38,8 @@ directly); :mod:`.game` is the protocol shell (:class:`TwoVOneGame`: its state i
 round, and it translates card codes, words refusals, writes the log and the JSON); the
 phase modules word each part of a round (:mod:`.bidding`, :mod:`.exchange`,
 :mod:`.hand_play`, :mod:`.scoring` with the match's judge; their base is :mod:`.phase`);
-:mod:`.deck` (the cards and pair values), :mod:`.view` (what a seat sees), :mod:`.codec`
-(JSON) and :mod:`.sampler` (what one seat may infer about the hidden cards, for search).
+:mod:`.deck` (the cards and pair values), :mod:`.view` (:class:`~.view.TwoVOneView`,
+what a seat sees), :mod:`.observer` (which builds that view, the tags and the status line
+from the core), :mod:`.codec` (JSON) and :mod:`.sampler` (what one seat may infer about
+the hidden cards, for search).
 """
-
-from __future__ import annotations
-
-from .deck import (
-    BLINDFOLD,
-    CARDS,
-    DEAL_SIZE,
-    DECK,
-    DECK_TABLE,
-    HANDS_PER_ROUND,
-    RAINBOW,
-    SUIT_COLOURS,
-    SUIT_GLYPHS,
-    SUIT_NAMES,
-    SUIT_ORDER,
-    card_suit,
-    card_value,
-    label,
-    labels,
-    pair_reason,
-    pair_value,
-    parse,
-)
-from .game import TwoVOneGame
-
-__all__ = [
-    "BLINDFOLD",
-    "CARDS",
-    "DEAL_SIZE",
-    "DECK",
-    "DECK_TABLE",
-    "HANDS_PER_ROUND",
-    "RAINBOW",
-    "SUIT_COLOURS",
-    "SUIT_GLYPHS",
-    "SUIT_NAMES",
-    "SUIT_ORDER",
-    "TwoVOneGame",
-    "card_suit",
-    "card_value",
-    "label",
-    "labels",
-    "pair_reason",
-    "pair_value",
-    "parse",
-]

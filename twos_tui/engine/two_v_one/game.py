@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Self, TypedDict
 
-from .._view_two_v_one import TwoVOneView
 from ..cards import HIDDEN, CardFace, standard_face
 from ..observation import TwoVOneObservation
 from ..protocol import Action, Decision, Game, OptionSpec
 from ..words import says
-from . import codec, view
+from . import codec, observer
 from .bidding import BidPhase, RaisePhase
 from .core import ACTIONS, ALL, CODES, INDEX, KNOWN, NCARDS, RoundSim, bits, mask_of
 from .deck import (
@@ -37,6 +36,7 @@ from .exchange import DiscardPhase, ExchangePhase
 from .hand_play import FollowPhase, HidePhase, KeepPhase, LeadPhase
 from .phase import Phase
 from .scoring import OverPhase
+from .view import TwoVOneView
 
 
 class LastHand(TypedDict):
@@ -70,8 +70,8 @@ class TwoVOneGame(Game):
     default_players: ClassVar[int] = 3
     low_score_wins: bool = False
     score_label: str = "Coins"
-    #: what the views keep between calls (:func:`.view.typed_view`)
-    _vc: view.ViewCopies | None = None
+    #: what the views keep between calls (:func:`.observer.typed_view`)
+    _vc: observer.ViewCopies | None = None
     deal_word: ClassVar[str] = "round"
     ACTION_SHAPES: ClassVar[dict[str, tuple[bool, str | None]]] = {
         "bid": (False, "int"),
@@ -374,13 +374,13 @@ class TwoVOneGame(Game):
         return sort_key(code, by)
 
     def status_line(self) -> str:
-        return view.status_line(self)
+        return observer.status_line(self)
 
     def observation(self, seat: int) -> TwoVOneObservation:
-        return view.observation(self, seat)
+        return observer.observation(self, seat)
 
     def _view(self, seat: int) -> TwoVOneView:
-        return view.typed_view(self, seat)
+        return observer.typed_view(self, seat)
 
     # ----- tests and tutorials ---------------------------------------------------------------
     def set_deal(self, hands: list[list[str]]) -> None:

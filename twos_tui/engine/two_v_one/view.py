@@ -1,186 +1,271 @@
-"""What one seat sees of a 2v1 game: its observation, the tags beside each seat and the
-status line (docs/rules.md §5), read from the game's core (:class:`~.core.RoundSim`) and
-its record."""
+"""2v1's view: see :mod:`..views`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from dataclasses import dataclass
+from typing import Any
 
-from .._view_common import LogLine, Mirror, ViewCache, log_line, slot_maker
-from .._view_common import TableEntry as TableEntryView
-from .._view_two_v_one import HandsWon, LastHandView, TwoVOneView
-from ..observation import TableEntry, TwoVOneObservation
-from ..words import says
-from .core import BID, CODES, DISCARD, EXCHANGE, bits
-from .deck import HANDS_PER_ROUND, card_suit
-
-if TYPE_CHECKING:
-    from .game import TwoVOneGame
-
-
-def status_line(g: TwoVOneGame) -> str:
-    if g.match_over:
-        return f"The match is over: {says(g.names[g.winners[0]], 'wins')}."
-    if g.deal_over:
-        return "The round is over."
-    acting = " and ".join(g.names[s] for s in g.core.to_act())
-    return g.RULES[g.core.phase].status(g, acting)
-
-
-def seat_tags(g: TwoVOneGame, seat: int) -> list[str]:
-    core = g.core
-    phase = core.phase
-    return _tags(g, seat, phase, core.holder() if phase in (BID, EXCHANGE) else -1)
+from .._view_common import GameView, common_fields, need
+from .._view_json import (
+    JsonObj,
+    ViewError,
+    Where,
+    as_bool,
+    as_int,
+    as_int_or_none,
+    as_obj,
+    as_seat_card,
+    as_str,
+    as_str_or_none,
+    as_strs,
+    items,
+    opt,
+    seat_card_json,
+)
 
 
-def _tags(g: TwoVOneGame, seat: int, phase: str, holder: int) -> list[str]:
-    """The tags of ``seat``; ``holder``: the rainbow's holder where it is shown, else -1."""
-    core = g.core
-    tags = []
-    if seat == g.dealer:
-        tags.append("dealer")
-    if seat == holder:
-        tags.append("rainbow")
-    if g.playoff and g.eligible[seat]:
-        tags.append("may bid")
-    lone = core.lone
-    if lone >= 0:
-        if seat == lone:
-            tags += ("lone", f"bid {core.bid}")
-        else:
-            tags.append("duo")
-    elif phase == BID:
-        last = [v for s, v in g.bids if s == seat]
-        if last:
-            tags.append("passed" if last[-1] == 0 else f"bid {last[-1]}")
-    if phase == EXCHANGE and g.pending[seat] is not None:
-        tags.append("ready")
-    if phase == DISCARD and core.discards[seat] >= 0:
-        tags.append("discarded")
-    return tags
+@dataclass(frozen=True, slots=True)
+class HandsWon:
+    lone: int
+    duo: int
+
+    @classmethod
+    def from_json(cls, d: Any, where: Where) -> HandsWon:
+        o = as_obj(d, where)
+        return cls(as_int(o, "lone", where), as_int(o, "duo", where))
+
+    def to_json(self) -> JsonObj:
+        return {"lone": self.lone, "duo": self.duo}
 
 
-def _code(i: int) -> str | None:
-    return CODES[i] if i >= 0 else None
+@dataclass(frozen=True, slots=True)
+class LastHandView:
+    """The last hand decided this round."""
 
+    hand: int
+    lone: tuple[str, ...]  #: the lone player's face-up and face-down cards
+    duo: tuple[tuple[int, str], ...]  #: ``(seat, card)`` of each duo member
+    lone_value: int
+    duo_value: int
+    lone_reason: str  #: "same suit", "rainbow doubles", ...
+    duo_reason: str
+    winner: str  #: "lone" or "duo"
+    returned: str | None  #: the card back in the lone hand (``None``: not yet, or secret)
+    returned_public: bool
 
-def observation(g: TwoVOneGame, seat: int) -> TwoVOneObservation:
-    """The JSON form of :func:`typed_view`."""
-    return cast(TwoVOneObservation, typed_view(g, seat).to_json())
-
-
-def _table_entry(d: TableEntry) -> TableEntryView:
-    return TableEntryView(d["seat"], tuple(d["cards"]), d.get("label"), d.get("kind"))
-
-
-class ViewCopies(ViewCache):
-    """A 2v1 game's copies between views: the log of the round shown (its lines and the
-    round's end lines of every round), the score sheet."""
-
-    __slots__ = ("deal",)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.deal = -1
-
-    def round_log(self, g: TwoVOneGame) -> tuple[LogLine, ...]:
-        deal = g.deal_number
-        if self.deal != deal:
-            self.deal = deal
-            self.history = Mirror(
-                lambda h: (
-                    log_line(h)
-                    if h.get("deal") == deal or h.get("kind") in ("deal-end", "match-end")
-                    else None
-                )
-            )
-        return self.history.of(g.history)
-
-
-_new_view = slot_maker(TwoVOneView)
-
-
-def typed_view(g: TwoVOneGame, seat: int) -> TwoVOneView:
-    """``seat``'s typed view, built from the core's state."""
-    vc = g._vc
-    if vc is None:
-        vc = g._vc = ViewCopies()
-    n = g.players
-    core = g.core
-    phase = core.phase
-    lone = core.lone
-    last: LastHandView | None = None
-    lh = g.last_hand
-    if lh is not None:
-        last = LastHandView(
-            lh["hand"],
-            tuple(lh["lone"]),
-            tuple((x[0], x[1]) for x in lh["duo"]),
-            lh["lone_value"],
-            lh["duo_value"],
-            lh["lone_reason"],
-            lh["duo_reason"],
-            lh["winner"],
-            lh["returned"] if lh["returned_public"] or seat == lone else None,
-            lh["returned_public"],
+    @classmethod
+    def from_json(cls, d: Any, where: Where) -> LastHandView:
+        o = as_obj(d, where)
+        return cls(
+            as_int(o, "hand", where),
+            as_strs(o, "lone", where),
+            items(o, "duo", where, as_seat_card),
+            as_int(o, "lone_value", where),
+            as_int(o, "duo_value", where),
+            as_str(o, "lone_reason", where),
+            as_str(o, "duo_reason", where),
+            as_str(o, "winner", where),
+            as_str_or_none(o, "returned", where),
+            as_bool(o, "returned_public", where),
         )
-    pending = g.pending[seat]
-    hand = tuple(CODES[i] for i in bits(core.hands[seat]))
-    holder = core.holder() if phase in (BID, EXCHANGE) else -1
-    up = core.up
-    lead = _code(up)
-    high_seat = core.high_seat
-    keep_seat = core.keep_seat
-    totals = tuple(g.totals)
-    return _new_view(
-        variant=g.variant_id,
-        family=g.family,
-        seat=seat,
-        players=n,
-        names=tuple(g.names),
-        hand=hand,
-        hand_counts=tuple(map(int.bit_count, core.hands)),
-        to_act=() if g.deal_over or g.match_over else tuple(core.to_act()),
-        dealer=g.dealer,
-        deal_number=g.deal_number,
-        totals=totals,
-        table=tuple(map(_table_entry, g.RULES[phase].table(g, seat))),
-        seat_tags=tuple(tuple(_tags(g, s, phase, holder)) for s in range(n)),
-        history=vc.round_log(g),
-        status=status_line(g),
-        deal_over=g.deal_over,
-        match_over=g.match_over,
-        options=dict(g.options),
-        deal_scores=vc.scores.of(g.results),
-        coins=totals,
-        coins_to_win=g.options["coins_to_win"],
-        phase=phase,
-        bids=tuple((b[0], b[1]) for b in g.bids),
-        high_bid=core.high_bid or None,
-        high_seat=high_seat if high_seat >= 0 else None,
-        rainbow_holder=holder if holder >= 0 else None,
-        rainbow_passes=core.rainbow_passes,
-        forced=core.forced(),
-        eligible=tuple(g.eligible),
-        playoff=g.playoff,
-        lone=lone if lone >= 0 else None,
-        bid=core.bid or None,
-        duo=tuple(core.duo()) if lone >= 0 else (),
-        hand_no=core.hand_no,
-        hands_per_round=HANDS_PER_ROUND,
-        hands_won=HandsWon(core.won[0], core.won[1]),
-        lead=lead,
-        led_suit=card_suit(lead) if lead else None,
-        blindfold=core.blind,
-        my_choice=tuple(pending) if pending else None,
-        my_discard=_code(core.discards[seat]),
-        my_face_down=_code(
-            core.down if seat == lone else (core.follows[seat] if core.blind else -1)
-        ),
-        received=tuple(c for c in g.received[seat] if c in hand),
-        # what this seat passed left in the last exchange of this round
-        passed=tuple(g.received[(seat + 1) % n]),
-        last_hand=last,
-        keep_seat=keep_seat if keep_seat >= 0 else None,
-        winners=tuple(g.winners),
-    )
+
+    def to_json(self) -> JsonObj:
+        return {
+            "hand": self.hand,
+            "lone": list(self.lone),
+            "duo": [seat_card_json(p) for p in self.duo],
+            "lone_value": self.lone_value,
+            "duo_value": self.duo_value,
+            "lone_reason": self.lone_reason,
+            "duo_reason": self.duo_reason,
+            "winner": self.winner,
+            "returned": self.returned,
+            "returned_public": self.returned_public,
+        }
+
+
+def _int(v: Any, where: Where) -> int:
+    if type(v) is not int:
+        raise ViewError(f"{where} should be a whole number")
+    return v
+
+
+def _bool(v: Any, where: Where) -> bool:
+    if type(v) is not bool:
+        raise ViewError(f"{where} should be true or false")
+    return v
+
+
+def _bid(v: Any, where: Where) -> tuple[int, int]:
+    if type(v) is not list or len(v) != 2 or any(type(x) is not int for x in v):
+        raise ViewError(f"{where} should be a [seat, bid] pair")
+    return v[0], v[1]
+
+
+_KEYS = (
+    "coins",
+    "coins_to_win",
+    "phase",
+    "bids",
+    "high_bid",
+    "high_seat",
+    "rainbow_holder",
+    "rainbow_passes",
+    "forced",
+    "eligible",
+    "playoff",
+    "lone",
+    "bid",
+    "duo",
+    "hand_no",
+    "hands_per_round",
+    "hands_won",
+    "lead",
+    "led_suit",
+    "blindfold",
+    "my_choice",
+    "my_discard",
+    "my_face_down",
+    "received",
+    "passed",
+    "last_hand",
+    "keep_seat",
+    "winners",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TwoVOneView(GameView):
+    """2v1's view (the keys of :class:`~..observation.TwoVOneObservation`)."""
+
+    coins: tuple[int, ...]
+    coins_to_win: int
+    phase: str  #: bid, raise, exchange, discard, lead, hide, follow, keep, over
+    bids: tuple[tuple[int, int], ...]  #: ``(seat, bid)`` this bidding round (0: a pass)
+    high_bid: int | None
+    high_seat: int | None
+    rainbow_holder: int | None  #: during the bidding and the exchange
+    rainbow_passes: int
+    forced: bool  #: the rainbow has gone round: somebody must bid
+    eligible: tuple[bool, ...]  #: who may bid (all but in a play-off)
+    playoff: bool
+    lone: int | None
+    bid: int | None
+    duo: tuple[int, ...]
+    hand_no: int
+    hands_per_round: int
+    hands_won: HandsWon
+    lead: str | None  #: the face-up led card
+    led_suit: str | None
+    blindfold: bool
+    my_choice: tuple[str, ...] | None  #: the two cards this seat chose to pass (hidden)
+    my_discard: str | None
+    my_face_down: str | None
+    received: tuple[str, ...]  #: cards received in the exchange still in hand
+    passed: tuple[str, ...]  #: what this seat passed left in the last exchange
+    last_hand: LastHandView | None
+    keep_seat: int | None  #: who chooses the card that returns
+    winners: tuple[int, ...]
+
+    @classmethod
+    def from_json(cls, d: Any, public: bool = False) -> TwoVOneView:
+        o = as_obj(d, "observation")
+        w = "observation"
+        need(o, _KEYS, public)
+
+        def int_or_none(key: str) -> int | None:
+            return opt(o, key, public, lambda: as_int_or_none(o, key, w), None)
+
+        def str_or_none(key: str) -> str | None:
+            return opt(o, key, public, lambda: as_str_or_none(o, key, w), None)
+
+        def integer(key: str) -> int:
+            return opt(o, key, public, lambda: as_int(o, key, w), 0)
+
+        def flag(key: str) -> bool:
+            return opt(o, key, public, lambda: as_bool(o, key, w), False)
+
+        def cards(key: str) -> tuple[str, ...]:
+            return opt(o, key, public, lambda: as_strs(o, key, w), ())
+
+        def ints(key: str) -> tuple[int, ...]:
+            return opt(o, key, public, lambda: items(o, key, w, _int), ())
+
+        hands_won = o.get("hands_won")
+        return cls(
+            **common_fields(o, public),
+            coins=ints("coins"),
+            coins_to_win=integer("coins_to_win"),
+            phase=opt(o, "phase", public, lambda: as_str(o, "phase", w), ""),
+            bids=opt(o, "bids", public, lambda: items(o, "bids", w, _bid), ()),
+            high_bid=int_or_none("high_bid"),
+            high_seat=int_or_none("high_seat"),
+            rainbow_holder=int_or_none("rainbow_holder"),
+            rainbow_passes=integer("rainbow_passes"),
+            forced=flag("forced"),
+            eligible=opt(o, "eligible", public, lambda: items(o, "eligible", w, _bool), ()),
+            playoff=flag("playoff"),
+            lone=int_or_none("lone"),
+            bid=int_or_none("bid"),
+            duo=ints("duo"),
+            hand_no=integer("hand_no"),
+            hands_per_round=integer("hands_per_round"),
+            hands_won=(
+                HandsWon(0, 0)
+                if public and not hands_won
+                else HandsWon.from_json(hands_won, f"{w}.hands_won")
+            ),
+            lead=str_or_none("lead"),
+            led_suit=str_or_none("led_suit"),
+            blindfold=flag("blindfold"),
+            my_choice=as_strs(o, "my_choice", w) if o.get("my_choice") is not None else None,
+            my_discard=str_or_none("my_discard"),
+            my_face_down=str_or_none("my_face_down"),
+            received=cards("received"),
+            passed=cards("passed"),
+            last_hand=(
+                LastHandView.from_json(o["last_hand"], f"{w}.last_hand")
+                if o.get("last_hand")
+                else None
+            ),
+            keep_seat=int_or_none("keep_seat"),
+            winners=ints("winners"),
+        )
+
+    def to_json(self) -> JsonObj:
+        d = self._head_json()
+        d["coins"] = list(self.coins)
+        d["coins_to_win"] = self.coins_to_win
+        d["table"] = [t.to_json() for t in self.table]
+        d.update(self._tail_json())
+        d.update(
+            {
+                "phase": self.phase,
+                "bids": [list(b) for b in self.bids],
+                "high_bid": self.high_bid,
+                "high_seat": self.high_seat,
+                "rainbow_holder": self.rainbow_holder,
+                "rainbow_passes": self.rainbow_passes,
+                "forced": self.forced,
+                "eligible": list(self.eligible),
+                "playoff": self.playoff,
+                "lone": self.lone,
+                "bid": self.bid,
+                "duo": list(self.duo),
+                "hand_no": self.hand_no,
+                "hands_per_round": self.hands_per_round,
+                "hands_won": self.hands_won.to_json(),
+                "lead": self.lead,
+                "led_suit": self.led_suit,
+                "blindfold": self.blindfold,
+                "my_choice": None if self.my_choice is None else list(self.my_choice),
+                "my_discard": self.my_discard,
+                "my_face_down": self.my_face_down,
+                "received": list(self.received),
+                "passed": list(self.passed),
+                "last_hand": None if self.last_hand is None else self.last_hand.to_json(),
+                "keep_seat": self.keep_seat,
+                "winners": list(self.winners),
+            }
+        )
+        return d

@@ -1,5 +1,5 @@
 """The rules of Big Two and Big Two (five rounds) as integers: the one implementation
-that the protocol games (:mod:`..big_two`, :mod:`..big_two_5r`) and the search use.
+that the protocol games (:mod:`.game_big_two`, :mod:`.game_big_two_5r`) and the search use.
 
 Every suit choice is a different play, so a hand's moves are exactly its sub-masks that
 classify. Cards are ints ``rank * 4 + suit`` (climbing rank 0 = the 3s ... 12 = the 2s;

@@ -31,11 +31,12 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any, ClassVar
 
-from .cards import display, display_cards
-from .climbing import Combination, Slot, describe_kind, show_combo
-from .poker_hands import (
-    CODE_IDX,
-    IDX_CODE,
+from ..cards import display, display_cards
+from ..protocol import DealResult, OptionSpec
+from ..words import says
+from .combination import Combination, Slot, describe_kind, show_combo
+from .core import Move
+from .game_poker import (
     RANK_SORT,
     SUIT_SORT,
     PokerClimbingGame,
@@ -44,10 +45,8 @@ from .poker_hands import (
     shuffled_positions,
     target_spec,
 )
-from .protocol import DealResult, OptionSpec
-from .sim.big_two import BLUME_WINDOWS, FIVE_KIND, Order, classify, kind_of, order_of
-from .sim.core import Move
-from .words import says
+from .poker_cards import CODE_IDX, IDX_CODE
+from .rules_big_two import BLUME_WINDOWS, Order, classify, kind_of, order_of
 
 FIVE_ORDER = "straight < flush < full house < four of a kind < straight flush"
 
@@ -58,7 +57,7 @@ S5: Slot = (5,)
 _SLOT_NAME: dict[Slot, str] = {S1: "single card", S2: "pair", S3: "triple", S5: "five-card hand"}
 _SLOTS: dict[int, Slot] = {1: S1, 2: S2, 3: S3, 5: S5}
 
-__all__ = ["BigTwoGame", "FIVE_KIND", "FIVE_ORDER", "rank_mask"]
+__all__ = ["BigTwoGame", "FIVE_ORDER", "rank_mask"]
 
 
 @cache
@@ -125,7 +124,7 @@ class BigTwoGame(PokerClimbingGame):
     def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         return SUIT_SORT[code] if by == "suit" else RANK_SORT[code]
 
-    # ----- classification (the rules core: :mod:`.sim.big_two`) ----------------------
+    # ----- classification (the rules core: :mod:`.rules_big_two`) ----------------------
     @classmethod
     def _order(cls, options: dict[str, Any]) -> Order:
         return order_of(cls.variant_id, options)

@@ -9,7 +9,7 @@ A *move* is a plain tuple ``(mask, slot, key, power, strict)``:
 * ``strict``: ``None``, or a mark the beating play must share (Twos' same-suit runs).
 
 ``None`` is a pass. A move beats another exactly when the engine's
-:meth:`~twos_tui.engine.climbing.Combination.beats` says so for the same cards.
+:meth:`~twos_tui.engine.climbing.combination.Combination.beats` says so for the same cards.
 """
 
 from __future__ import annotations

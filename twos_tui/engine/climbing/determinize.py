@@ -1,6 +1,6 @@
 """Sampling full deals consistent with what one seat knows (determinization).
 
-A :class:`Sampler` reads one seat's view (a :class:`~.._view_climbing.ClimbingView`)
+A :class:`Sampler` reads one seat's view (a :class:`~.view.ClimbingView`)
 once — its hand, every seat's card count, the cards played this deal, the play to beat,
 who passed, the card the first play must hold (announced with its holder) — and then
 deals the unseen cards at random, as
@@ -28,13 +28,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import rules_for
 from .core import SimState
+from .rules import rules_for
 
 if TYPE_CHECKING:
     import random
 
-    from .._view_climbing import ClimbingView
+    from .view import ClimbingView
 
 OUT = "out"  #: the weights key of the out-of-play pile
 

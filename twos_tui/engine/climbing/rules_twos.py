@@ -1,5 +1,5 @@
 """The rules of Twos (the climbing game) as integers: the one implementation that the
-protocol game (:mod:`..twos`) and the search both use.
+protocol game (:mod:`.game_twos`) and the search both use.
 
 Cards are ints ``4 * rank + suit`` (rank 0 = the 3s ... 12 = the 2s; suits spades <
 clubs < diamonds < hearts), so a higher int is a higher card and a hand is a 52-bit mask.

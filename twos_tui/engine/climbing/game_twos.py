@@ -42,7 +42,7 @@ still choose which cards to keep.
 
 The rules themselves (the card encoding, classification, the bomb order, the listing
 of canonical plays and how plays compare) live once, as integers, in the rules core
-:mod:`.sim.twos`, which the search plays directly. This module is the protocol shell:
+:mod:`.rules_twos`, which the search plays directly. This module is the protocol shell:
 it translates card codes to the core's masks and its moves back to :class:`Combination`
 and :class:`Action`, words the reasons, deals, scores and writes the log and the JSON.
 """
@@ -53,8 +53,7 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from typing import Any, ClassVar, Self, cast
 
-from ._view_climbing import ViewKeys
-from .cards import (
+from ..cards import (
     CLIMB_RANKS,
     RANK_PLURAL,
     RANK_TEXT,
@@ -63,18 +62,18 @@ from .cards import (
     display_cards,
     parse_card,
 )
-from .climbing import ClimbingGame, Combination, Slot, describe_kind, show_combo, shown_order
-from .observation import TwosObservation
-from .protocol import PASS, Action, DealResult, OptionSpec
-from .sim.core import Move, beats
-from .sim.twos import (
+from ..observation import TwosObservation
+from ..protocol import PASS, Action, DealResult, OptionSpec
+from ..words import says, verb
+from .combination import Combination, Slot, describe_kind, show_combo, shown_order
+from .core import Move, beats
+from .game import ClimbingGame
+from .rules_twos import (
     BOMB_SHAPES,
     CODE_INT,
     CODES,
     NRANKS,
     STRICT,
-    SUIT_ORDER,
-    TEXT_BOMB_LIST,
     OptKey,
     TwosRules,
     bomb_order,
@@ -82,29 +81,14 @@ from .sim.twos import (
     classify_mask,
     default_hand_size,
     opt_key,
-    rarity_order,
     shape_label,
-    shape_probabilities,
 )
-from .words import says, verb
+from .view import ViewKeys
 
-__all__ = [
-    "CODES",
-    "CODE_INT",
-    "SUIT_ORDER",
-    "STRICT",
-    "TEXT_BOMB_LIST",
-    "TwosGame",
-    "bomb_order",
-    "classify_twos",
-    "default_hand_size",
-    "rarity_order",
-    "shape_label",
-    "shape_probabilities",
-]
+__all__ = ["TwosGame", "classify_twos"]
 
 # ---------------------------------------------------------------------------------------
-# The shell: card codes <-> the core's masks and moves (:mod:`.sim.twos` holds the rules)
+# The shell: card codes <-> the core's masks and moves (:mod:`.rules_twos` holds the rules)
 
 _RANK_WORD = {i: RANK_TEXT[r] for i, r in enumerate(CLIMB_RANKS)}
 _RANK_PLURAL = {i: RANK_PLURAL[r] for i, r in enumerate(CLIMB_RANKS)}

@@ -1,5 +1,5 @@
 """The rules of Chinese Poker (the shedding game) as integers: the one implementation
-that the protocol game (:mod:`..chinese_poker`) and the search use. Cards are the
+that the protocol game (:mod:`.game_chinese_poker`) and the search use. Cards are the
 engine's integers (the 48-card deck: no 2♥ 2♦ 2♣ A♣); suits never matter, so the moves
 are one canonical choice: the lowest-suited cards of each rank a play uses.
 :func:`classify` names the play any set of cards makes.

@@ -1,6 +1,6 @@
 """Big Two, five-round edition (docs/rules.md §3).
 
-Actions: as in :mod:`.big_two`: ``Action("play", cards)`` with the concrete card codes
+Actions: as in :mod:`.game_big_two`: ``Action("play", cards)`` with the concrete card codes
 (suits matter; every suit choice is listed), or ``Action("pass")``.
 
 Differences from Blume's Big Two:
@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from .big_two import BigTwoGame
-from .poker_hands import passing_spec
-from .protocol import OptionSpec
-from .sim.big_two import TOP_TWO_WINDOWS
+from ..protocol import OptionSpec
+from .game_big_two import BigTwoGame
+from .game_poker import passing_spec
+from .rules_big_two import TOP_TWO_WINDOWS
 
 
 class BigTwoFiveRoundGame(BigTwoGame):

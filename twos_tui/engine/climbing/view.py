@@ -1,5 +1,5 @@
 """The climbing games' view (Twos, Big Two, Big Two five-round, Chinese Poker): see
-:mod:`.views`."""
+:mod:`..views`."""
 
 from __future__ import annotations
 
@@ -7,16 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ._view_common import (
-    GameView,
-    Mirror,
-    TableEntry,
-    ViewCache,
-    common_fields,
-    need,
-    slot_maker,
-)
-from ._view_json import (
+from .._view_common import GameView, Mirror, TableEntry, ViewCache, common_fields, need, slot_maker
+from .._view_json import (
     JsonObj,
     ViewError,
     Where,
@@ -32,7 +24,7 @@ from ._view_json import (
 from .combination import shown_order
 
 if TYPE_CHECKING:
-    from .climbing import ClimbingGame
+    from .game import ClimbingGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +118,7 @@ def _offered(d: Any, where: Where) -> Mapping[str, tuple[str, ...]]:
 
 @dataclass(frozen=True, slots=True)
 class ClimbingView(GameView):
-    """A climbing game's view (the keys of :class:`~.observation.ClimbingObservation` and
+    """A climbing game's view (the keys of :class:`~..observation.ClimbingObservation` and
     its variants'; a variant's own keys are ``None`` in the others)."""
 
     trick: tuple[TrickMove, ...]  #: the current trick's plays and passes, in order
@@ -228,7 +220,7 @@ def _table_entry(d: Any) -> TableEntry | None:
 
 
 class ClimbingCache(ViewCache):
-    """A climbing game's copies between views (see :class:`~._view_common.ViewCache`)."""
+    """A climbing game's copies between views (see :class:`~.._view_common.ViewCache`)."""
 
     __slots__ = ("last", "last_of", "table", "top", "top_of", "top_seat", "trick")
 

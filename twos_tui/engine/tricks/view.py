@@ -1,12 +1,12 @@
-"""Twos trick-taking's view: see :mod:`.views`."""
+"""Twos trick-taking's view: see :mod:`..views`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from ._view_common import GameView, common_fields, need
-from ._view_json import (
+from .._view_common import GameView, common_fields, need
+from .._view_json import (
     JsonObj,
     ViewError,
     Where,
@@ -92,7 +92,7 @@ _KEYS = (
 
 @dataclass(frozen=True, slots=True)
 class TricksView(GameView):
-    """Twos trick-taking's view (the keys of :class:`~.observation.TwosTricksObservation`)."""
+    """Twos trick-taking's view (the keys of :class:`~..observation.TwosTricksObservation`)."""
 
     leader: int
     led_suit: str | None

@@ -1,5 +1,5 @@
 """A combination of cards as players read it and how it compares (:class:`Combination`,
-the core's :func:`~.sim.core.beats` over its fields), and the order its cards are shown
+the core's :func:`~.core.beats` over its fields), and the order its cards are shown
 in (:func:`shown_order`)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
 
-from .cards import display, display_cards
-from .sim.core import Move, beats
+from ..cards import display, display_cards
+from .core import Move, beats
 
 #: a combination's pattern: ``("set", 2)``, ``("run", 5)``, ``("bomb", 4, 1)``, ...
 Slot = tuple[str | int, ...]
@@ -34,7 +34,7 @@ class Combination:
     strict: str | None = None
 
     def beats(self, other: Combination) -> bool:
-        """The core's comparison (:func:`.sim.core.beats`) over these fields."""
+        """The core's comparison (:func:`.core.beats`) over these fields."""
         return beats(
             cast(Move, (0, self.slot, self.key, self.power, self.strict)),
             cast(Move, (0, other.slot, other.key, other.power, other.strict)),

@@ -48,14 +48,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, ClassVar, Self, cast
 
-from ._view_climbing import HandChoice, ViewKeys
-from .cards import display_cards
-from .climbing import Combination, Slot, describe_kind, show_combo
-from .observation import ChinesePokerObservation
-from .poker_hands import (
-    CODE_BIT,
-    CODE_IDX,
-    IDX_CODE,
+from ..cards import display_cards
+from ..observation import ChinesePokerObservation
+from ..protocol import Action, Choice, DealResult, Decision, OptionSpec
+from ..words import says
+from .combination import Combination, Slot, describe_kind, show_combo
+from .core import Move
+from .game_poker import (
     RANK_SORT,
     SUIT_SORT,
     PokerClimbingGame,
@@ -63,14 +62,13 @@ from .poker_hands import (
     shuffled_positions,
     target_spec,
 )
-from .protocol import Action, Choice, DealResult, Decision, OptionSpec
-from .sim.chinese_poker import BOMB as BOMB_ID
-from .sim.chinese_poker import CP_DECK, REMOVED, classify
-from .sim.chinese_poker import SINGLE as SINGLE_ID
-from .sim.core import Move
-from .words import says
+from .poker_cards import CODE_BIT, CODE_IDX, IDX_CODE
+from .rules_chinese_poker import BOMB as BOMB_ID
+from .rules_chinese_poker import CP_DECK, classify
+from .rules_chinese_poker import SINGLE as SINGLE_ID
+from .view import HandChoice, ViewKeys
 
-__all__ = ["CP_DECK", "REMOVED", "ChinesePokerGame"]
+__all__ = ["ChinesePokerGame"]
 
 _CP_SET = frozenset(CP_DECK)
 
@@ -82,7 +80,7 @@ LETTERS = ("A", "B", "C")
 
 
 def _kind_slot(sid: int) -> tuple[str, Slot]:
-    """The kind and the protocol slot of a core slot id (:mod:`.sim.chinese_poker`)."""
+    """The kind and the protocol slot of a core slot id (:mod:`.rules_chinese_poker`)."""
     if sid == SINGLE_ID:
         return "single", SINGLE
     if sid == BOMB_ID:
@@ -175,7 +173,7 @@ class ChinesePokerGame(PokerClimbingGame):
     def card_sort_key(self, code: str, by: str = "rank") -> tuple[int, ...]:
         return SUIT_SORT[code] if by == "suit" else RANK_SORT[code]
 
-    # ----- classification (the rules core: :mod:`.sim.chinese_poker`) --------------------
+    # ----- classification (the rules core: :mod:`.rules_chinese_poker`) --------------------
     @classmethod
     def classify_idx(
         cls, idxs: list[int], options: dict[str, Any]
@@ -515,7 +513,7 @@ class ChinesePokerGame(PokerClimbingGame):
 
     @classmethod
     def validate_json(cls, data: Any) -> None:
-        from . import validate as v
+        from .. import validate as v
 
         v.validate_base(cls, data)
         players = data["players"]

@@ -1,16 +1,16 @@
 """The protocol shell shared by the climbing (shedding) games: combinations as players
 read them, the play log and the trick's record, the end of a deal, the JSON.
 
-The rules live once, in the integer core (:mod:`.sim`), and so does the state: a game
-holds one :class:`~.sim.core.SimState` (``self.core``: hands as card masks, the seat to
-act, the play to beat, who passed, the card the first play must hold, the opening) that
-the core's ``legal``/``play``/``can_pass`` and its dealing rule (``Rules.start``: who
-starts, which card must open) drive. ``hands``, ``current``, ``top``, ``passed``... are
-read from it. A variant subclasses :class:`ClimbingGame` and supplies
-``classify_cards(cards, options)`` (classmethod), ``enumerate_combos(seat, top)``,
-``deal_cards()`` (shuffles with ``self.rng``, sets ``self.dealer`` and the undealt
-cards, then :meth:`ClimbingGame.start_core`), ``score_deal(winner)`` and
-``card_sort_key``.
+The rules live once, in the integer core (:mod:`.core`, with one :class:`~.core.Rules`
+per variant in the ``rules_*`` modules), and so does the state: a game holds one
+:class:`~.core.SimState` (``self.core``: hands as card masks, the seat to act, the play
+to beat, who passed, the card the first play must hold, the opening) that the core's
+``legal``/``play``/``can_pass`` and its dealing rule (``Rules.start``: who starts, which
+card must open) drive. ``hands``, ``current``, ``top``, ``passed``... are read from it.
+A variant subclasses :class:`ClimbingGame` and supplies ``classify_cards(cards,
+options)`` (classmethod), ``enumerate_combos(seat, top)``, ``deal_cards()`` (shuffles
+with ``self.rng``, sets ``self.dealer`` and the undealt cards, then
+:meth:`ClimbingGame.start_core`), ``score_deal(winner)`` and ``card_sort_key``.
 """
 
 from __future__ import annotations
@@ -19,19 +19,19 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, Self, cast
 
-from ._view_climbing import NO_KEYS, ClimbingCache, ClimbingView, ViewKeys, view_of
-from .cards import CardError, display, display_cards, parse_card
-from .combination import Combination as Combination
-from .combination import Slot as Slot
-from .combination import _show as _show
-from .combination import describe_kind as describe_kind
-from .combination import reading_order as reading_order
-from .combination import show_combo as show_combo
-from .combination import shown_order as shown_order
-from .observation import ClimbingLastTrick, ClimbingObservation, TrickMove
-from .protocol import PASS, Action, Choice, DealResult, Decision, Game
-from .sim.core import Move, Rules, SimState
-from .words import is_you, says, whose
+from ..cards import CardError, display, display_cards, parse_card
+from ..observation import ClimbingLastTrick, ClimbingObservation, TrickMove
+from ..protocol import PASS, Action, Choice, DealResult, Decision, Game
+from ..words import is_you, says, whose
+from .combination import (
+    Combination,
+    _show,
+    describe_kind,
+    show_combo,
+    shown_order,
+)
+from .core import Move, Rules, SimState
+from .view import NO_KEYS, ClimbingCache, ClimbingView, ViewKeys, view_of
 
 
 class ClimbingGame(Game):
@@ -64,7 +64,7 @@ class ClimbingGame(Game):
         self.start_deal()
 
     def _init_core(self) -> None:
-        from .sim import rules_for
+        from .rules import rules_for
 
         #: the rules core of this variant, options and player count
         self.rules_core: Rules = rules_for(self.variant_id, self.players, self.options)
@@ -476,7 +476,7 @@ class ClimbingGame(Game):
 
     # ----- card accounting -----------------------------------------------------------
     def deck_cards(self) -> list[str]:
-        from .cards import full_deck
+        from ..cards import full_deck
 
         return full_deck()
 
@@ -571,7 +571,7 @@ class ClimbingGame(Game):
         return NO_KEYS
 
     def _view(self, seat: int) -> ClimbingView:
-        """``seat``'s typed view, built from the state (see :func:`._view_climbing.view_of`)."""
+        """``seat``'s typed view, built from the state (see :func:`.view.view_of`)."""
         return view_of(self, seat)
 
     # ----- JSON -----------------------------------------------------------------------
@@ -638,7 +638,7 @@ class ClimbingGame(Game):
 
     @classmethod
     def validate_json(cls, data: Any) -> None:
-        from .validate import validate_climbing
+        from ..validate import validate_climbing
 
         super().validate_json(data)
         validate_climbing(cls, data, [], False)

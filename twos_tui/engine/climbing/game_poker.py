@@ -9,7 +9,7 @@ integer order *is* the single-card order, and a hand sorted by rank is sorted by
 The protocol still speaks card codes (``"3D"``); the tables below translate.
 
 The rules (classification, the listing of a hand's plays, how plays compare) live once,
-in the integer rules core (:mod:`.sim.big_two`, :mod:`.sim.chinese_poker`), which the
+in the integer rules core (:mod:`.rules_big_two`, :mod:`.rules_chinese_poker`), which the
 search plays directly. :class:`PokerClimbingGame` asks the core for a hand's moves (card
 masks) and lists them as *entries* ``[key, cards, mask, kind, slot, power, action,
 combo, move, text]``: the integer ``key`` (``Combination.key == (key,)``), the card
@@ -22,7 +22,7 @@ tuple), with each hand's lead list. Entries are listed by slot, then key, then c
 Checking. An action whose cards are an entry of the shared table (every action that
 ``legal_actions`` lists) is checked with a few mask operations and played without
 parsing or classifying again; any other selection takes the general path of
-:class:`~.climbing.ClimbingGame` with the same reasons.
+:class:`~.game.ClimbingGame` with the same reasons.
 """
 
 from __future__ import annotations
@@ -33,15 +33,16 @@ from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
-from .cards import CLIMB_RANKS, RANK_TEXT, display
-from .climbing import ClimbingGame, Combination, Slot, _show, describe_kind, shown_order
-from .protocol import PASS, Action, DealResult, OptionSpec
-from .sim.core import beats
-from .sim.poker_cards import CODE_BIT, CODE_IDX, IDX_CODE, SUIT_ORDER, mask_ints
-from .words import says
+from ..cards import CLIMB_RANKS, RANK_TEXT, display
+from ..protocol import PASS, Action, DealResult, OptionSpec
+from ..words import says
+from .combination import Combination, Slot, _show, describe_kind, shown_order
+from .core import beats
+from .game import ClimbingGame
+from .poker_cards import CODE_BIT, CODE_IDX, IDX_CODE, mask_ints
 
 if TYPE_CHECKING:
-    from .sim.core import Move
+    from .core import Move
 
 #: an entry (see above): ``[key, cards, mask, kind, slot, power, action, combo, move,
 #: text]``. A list of mixed fields, some filled in when first needed, indexed in the
@@ -184,14 +185,14 @@ def target_spec(default: int = 100) -> OptionSpec:
 
 
 class PokerClimbingGame(ClimbingGame):
-    """A climbing game whose plays come from the rules core (:mod:`.sim`): the core lists
+    """A climbing game whose plays come from the rules core (:mod:`.core`): the core lists
     a hand's moves (as card masks) and this shell turns them into entries, shared by
     every game of the variant and options, that carry the ``Action``, the
     ``Combination`` and the log text.
 
     Subclasses implement ``move_kind_slot`` (a core move's kind and protocol slot) and
     ``classify_cards``, and set ``bomb_slot`` if some play beats every non-bomb. The
-    state is the core's (``self.core``, see :class:`~.climbing.ClimbingGame`).
+    state is the core's (``self.core``, see :class:`~.game.ClimbingGame`).
     """
 
     bomb_slot: ClassVar[Slot | None] = None
@@ -412,11 +413,6 @@ class PokerClimbingGame(ClimbingGame):
 
 
 __all__ = [
-    "SUIT_ORDER",
-    "mask_ints",
-    "CODE_IDX",
-    "IDX_CODE",
-    "CODE_BIT",
     "PokerClimbingGame",
     "make_entry",
     "penalty_50_40_30",
