@@ -29,9 +29,9 @@
     screen showed it; the pace is then set to "wait until woken" so no later AI turn is
     in the figure.
 
-  Hooks, added to the app *instance* here (the app is driven only by keys, ``app.screen``,
-  ``make_app``, ``start_session``, ``ai_pause`` and the session's public API, so the same
-  code runs against any tree):
+  Hooks, set on the app *instance* (``timed_app.Probe``; the app is driven only by keys,
+  ``app.screen``, ``make_app``, ``start_session``, ``ai_pause`` and the session's public
+  API, so the same code runs against any tree):
 
   - ``on_event``: ``perf_counter()`` when the key event reaches the app (t0, before the
     priority bindings, the focused widget, the bubbling and the screen's binding run);
@@ -84,16 +84,18 @@ import tempfile
 import textwrap
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timed_app import SETTLE, Probe  # noqa: E402
+
 KEYS = ("cursor", "select", "sort", "play", "pass", "ai")
 SIZES = ("80x24", "200x60")
-SETTLE = 0.25  #: seconds after a key: long after the last screen update
 AI_PACE = 0.05  #: the AI's pace before the timed AI move (the table is drawn by then)
 
 STARTUP_CODE = """
@@ -114,90 +116,6 @@ print(twos_tui.__file__)
 
 # ---------------------------------------------------------------------------------------
 # The worker: runs in its own process with one tree's package first on sys.path
-
-
-@dataclass
-class Frame:
-    at: float  #: perf_counter() once the update was turned into the terminal's sequence
-    cpu: float  #: process_time() then
-    hook: float  #: wall seconds this benchmark's bookkeeping took after it
-    hook_cpu: float  #: and CPU seconds
-    screen: int  #: fingerprint of the modelled terminal after it
-
-
-class Probe:
-    """Hooks on one app instance (see the module text): key times, and every screen
-    update with the fingerprint of a cell model of the terminal."""
-
-    def __init__(self, app: Any) -> None:
-        from rich.segment import ControlType, Segment
-        from textual import events
-        from textual._compositor import ChopsUpdate, InlineUpdate, LayoutUpdate
-
-        self.app = app
-        self.key_at: tuple[float, float] | None = None  #: (wall, CPU) of the last key
-        self.frames: list[Frame] = []
-        self.cells: list[list[tuple[str, object]]] = []
-        updates = (LayoutUpdate, InlineUpdate, ChopsUpdate)
-        display = app._display
-        on_event = app.on_event
-
-        async def timed_event(event: Any) -> None:
-            if isinstance(event, events.Key) and not event.is_forwarded:
-                self.key_at = (time.perf_counter(), time.process_time())
-            await on_event(event)
-
-        def timed_display(screen: Any, renderable: Any) -> None:
-            display(screen, renderable)
-            if renderable is None or app._batch_count or not isinstance(renderable, updates):
-                return
-            if app.is_headless:  # the work a real terminal run does here
-                renderable.render_segments(app.console)
-            at, cpu = time.perf_counter(), time.process_time()
-            fingerprint = self.paint(renderable, Segment, ControlType)
-            self.frames.append(
-                Frame(at, cpu, time.perf_counter() - at, time.process_time() - cpu, fingerprint)
-            )
-
-        app.on_event = timed_event
-        app._display = timed_display
-
-    def paint(self, update: Any, segment: Any, control: Any) -> int:
-        """Apply the update to a cell model of the terminal; its fingerprint."""
-        w, h = self.app.size
-        if len(self.cells) != h or (self.cells and len(self.cells[0]) != w):
-            self.cells = [[(" ", None)] * w for _ in range(h)]
-        x = y = 0
-        console = self.app.console
-        for seg in cast("Iterable[Any]", update.__rich_console__(console, console.options)):
-            assert isinstance(seg, segment)
-            if seg.control:
-                for c in seg.control:
-                    if c[0] == control.CURSOR_MOVE_TO and len(c) == 3:
-                        x, y = c[1], c[2]
-                continue
-            if seg.text == "\n":
-                continue
-            row = self.cells[y] if 0 <= y < h else None
-            for ch in seg.text:
-                if row is not None and 0 <= x < w:
-                    row[x] = (ch, seg.style)
-                x += 1
-        return hash(tuple(tuple(r) for r in self.cells))
-
-    def since(self, t0: float, cpu0: float) -> tuple[float, float] | None:
-        """(wall, CPU) seconds from ``t0`` to the update after which the screen showed its
-        final state (every later update left it the same), this benchmark's bookkeeping
-        in between left out; None when nothing was drawn after ``t0``."""
-        frames = [f for f in self.frames if f.at >= t0]
-        if not frames:
-            return None
-        at = len(frames) - 1
-        while at > 0 and frames[at - 1].screen == frames[-1].screen:
-            at -= 1
-        hook = sum(f.hook for f in frames[:at])
-        hook_cpu = sum(f.hook_cpu for f in frames[:at])
-        return frames[at].at - t0 - hook, frames[at].cpu - cpu0 - hook_cpu
 
 
 class GatedAgent:
