@@ -22,12 +22,12 @@
     Each sample is a fresh table brought by the engine to such a position (for ``play``
     one where every single card may lead, Space picking the card under the cursor), with
     the AI's pace set to "wait until woken" so its following turns are not in the figure;
-  - ``ai``: an AI move landing: a fresh table where the AI on the human's right is to
-    move and the human plays next; the app's AI worker decides as in a game (its pace a
-    short 0.05 s). The move is timed from the moment the worker hands it to the UI (the
-    agent's ``choose`` returning on the worker thread) to the update after which the
-    screen showed it; the pace is then set to "wait until woken" so no later AI turn is
-    in the figure.
+  - ``ai``: an AI move landing: a fresh table where the AI who plays just before the
+    human (seat 2) is to move and the human plays next; the app's AI worker decides as
+    in a game (its pace a short 0.05 s). The move is timed from the moment the worker
+    hands it to the UI (the agent's ``choose`` returning on the worker thread) to the
+    update after which the screen showed it; the pace is then set to "wait until woken"
+    so no later AI turn is in the figure.
 
   Hooks, set on the app *instance* (``timed_app.Probe``; the app is driven only by keys,
   ``app.screen``, ``make_app``, ``start_session``, ``ai_pause`` and the session's public
@@ -48,7 +48,8 @@
   timer (at most one 1/60 s tick per frame). Follow-up frames that repaint the same cells
   change nothing the player sees and so end nothing; a frame that changes any cell counts.
   The key is posted to the app as a terminal driver does and the benchmark then only
-  sleeps (``SETTLE``), so no Pilot round trip is in or around the figure. Figures: p50 and
+  sleeps (``SETTLE``), so no Pilot round trip is in or around the figure. Each app's
+  first sample of each key is a warm-up and is not kept. Figures: p50 and
   p95 (nearest rank) per key and size, in wall-clock time and in the process's CPU time
   over the same span (the CPU figure leaves out the time other processes held the cores).
 * ``--thinking busy|hard``: instead, cursor moves and sorts while an AI seat thinks on the
@@ -56,16 +57,19 @@
   like a 0.4 s search; ``hard``: the ``hard`` agent deciding again and again).
 
 Each tree runs in a subprocess of its own (this file's code, the tree's package first on
-``sys.path``, a fresh ``TWOS_TUI_HOME``) that stays up for the whole run. With ``--vs REF``
-(a git ref, checked out with ``git worktree add`` in a temporary folder and removed after;
-or the path of a checkout already there) the two are INTERLEAVED: per round and per size,
-one side then the other (the order swapped every round; start-up runs alternate too), and
-round ``k`` uses the same seeds on both sides. Printed per size and key: p50 / p95 per
-side over every sample of every round, the ratios (this tree over REF), and the load
-average at the start and the end. ``--vs HEAD`` on a clean tree is the self-test: every
-ratio should come out near 1.0. Each sample waits ``SETTLE`` (0.25 s) after its key, so
-the default run against a REF (3 rounds x 10 samples per key, two sizes) takes about
-6 minutes.
+``sys.path``, a fresh ``TWOS_TUI_HOME``) that stays up for the whole run; each job there
+(one key at one size, ``--keys`` samples after a warm-up one) runs in an app of its own.
+With ``--vs REF`` (a git ref, checked out with ``git worktree add`` in a temporary folder
+and removed after; or the path of a checkout already there) the two are INTERLEAVED: per
+round, size and key, one side then the other (the order swapped every round; start-up
+runs alternate too), so both sides' samples of a key are seconds apart, and round ``k``
+uses the same seeds on both sides. Printed per size and key, in wall-clock and in CPU
+time: p50 / p95 per side over every sample of every round, the ratios (this tree over
+REF), and the load average at the start and the end. ``--vs HEAD`` on a clean tree is the
+self-test: every ratio should come out near 1.0 (on a shared machine the CPU figures
+come closer; the wall clock's p95 is what the other processes made of it). Each sample
+waits ``SETTLE`` (0.25 s) after its key, so the default run against a REF (3 rounds x 10
+samples per key, two sizes) takes about 8 minutes.
 """
 
 from __future__ import annotations
@@ -522,18 +526,22 @@ def measure(sides: list[Side], a: argparse.Namespace, say: Any) -> dict[str, Any
             for side in sides if k % 2 == 0 else sides[::-1]:
                 startup[side.name].append(side.startup())
         say(f"  start-up: {a.runs} runs a side done")
+    # one job per round, size and key (the thinking mode: per round and size), each side
+    # in turn, so the two sides' samples of a key are seconds apart, not minutes
+    groups: list[list[str] | None] = [None] if a.thinking else [[k] for k in a.key]
     for k in range(a.rounds):
         order = sides if k % 2 == 0 else sides[::-1]
         for size in a.size:
             w, h = (int(x) for x in size.split("x"))
-            job: dict[str, Any] = {"size": [w, h], "count": a.keys, "seed": k + 1}
-            if a.thinking:
-                job["thinking"] = a.thinking
-            else:
-                job["keys"] = a.key
-            for side in order:
-                for key, got in side.run(job).items():
-                    samples.setdefault((side.name, size, key), []).extend(got)
+            for group in groups:
+                job: dict[str, Any] = {"size": [w, h], "count": a.keys, "seed": k + 1}
+                if group is None:
+                    job["thinking"] = a.thinking
+                else:
+                    job["keys"] = group
+                for side in order:
+                    for key, got in side.run(job).items():
+                        samples.setdefault((side.name, size, key), []).extend(got)
             say(f"  round {k + 1} of {a.rounds}, {size} done")
     keys = ["cursor", "sort"] if a.thinking else a.key
     rows = []
@@ -543,7 +551,7 @@ def measure(sides: list[Side], a: argparse.Namespace, say: Any) -> dict[str, Any
             for side in sides:
                 row[side.name] = stats(samples.get((side.name, size, key), []))
             if len(sides) == 2 and row["this"]["n"] and row["ref"]["n"]:
-                for p in ("p50", "p95"):
+                for p in ("p50", "p95", "cpu_p50", "cpu_p95"):
                     row[f"ratio_{p}"] = round(row["this"][f"{p}_ms"] / row["ref"][f"{p}_ms"], 2)
             rows.append(row)
     out: dict[str, Any] = {"rows": rows}
@@ -571,31 +579,29 @@ def print_rows(out: dict[str, Any], sides: list[Side], a: argparse.Namespace) ->
             f"command to home screen ({name}): median {s['median']:.3f} s, "
             f"max {s['max']:.3f} s ({s['n']} runs)"
         )
-    what = (
-        f"while an AI seat thinks ({a.thinking}), "
-        if a.thinking
-        else "key (or AI move) to the screen updated, "
-    )
-    about = f"{what}ms, wall clock p50 / p95 (CPU p50) over {a.rounds} rounds x {a.keys} samples"
-    if len(sides) == 2:
-        about += "; ratio: this over ref, p50 and p95"
-    print("\n" + textwrap.fill(about, 79))
-    head = f"{'size':<7}{'key':<15}" + "".join(f"{s.name:>22}" for s in sides)
-    head += "   ratio p50 / p95" if len(sides) == 2 else ""
-    print(head)
-    print("-" * len(head))
-    for row in out["rows"]:
-        cells = ""
-        for s in sides:
-            f = row[s.name]
-            text = (
-                f"{f['p50_ms']:.1f} / {f['p95_ms']:.1f} ({f['cpu_p50_ms']:.1f})" if f["n"] else "-"
-            )
-            cells += f"{text:>22}"
-        ratio = ""
-        if "ratio_p50" in row:
-            ratio = f"   {row['ratio_p50']:.2f}x / {row['ratio_p95']:.2f}x"
-        print(f"{row['size']:<7}{LABELS[row['key']]:<15}{cells}{ratio}", flush=True)
+    what = f"while an AI seat thinks ({a.thinking})" if a.thinking else "key (or AI move)"
+    for clock, pre in (("wall clock", ""), ("CPU time of the app's process", "cpu_")):
+        about = (
+            f"{what} to the screen updated, {clock}, ms: p50 / p95 over {a.rounds} rounds x "
+            f"{a.keys} samples"
+        )
+        if len(sides) == 2:
+            about += "; ratios: this over ref"
+        print("\n" + textwrap.fill(about, 79))
+        head = f"{'size':<7}{'key':<15}" + "".join(f"{s.name:>18}" for s in sides)
+        head += "   ratio p50 / p95" if len(sides) == 2 else ""
+        print(head)
+        print("-" * len(head))
+        for row in out["rows"]:
+            cells = ""
+            for s in sides:
+                f = row[s.name]
+                text = f"{f[pre + 'p50_ms']:.1f} / {f[pre + 'p95_ms']:.1f}" if f["n"] else "-"
+                cells += f"{text:>18}"
+            ratio = ""
+            if f"ratio_{pre}p50" in row:
+                ratio = f"   {row[f'ratio_{pre}p50']:.2f}x / {row[f'ratio_{pre}p95']:.2f}x"
+            print(f"{row['size']:<7}{LABELS[row['key']]:<15}{cells}{ratio}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -656,7 +662,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out))
     else:
         print_rows(out, sides, a)
-        print(f"\nload average (1, 5, 15 min) at the end: {out['load_end']}; {out['date']}")
+        print(f"\nload average (1, 5, 15 min) at the end: {out['load_end']}; started {out['date']}")
     return 0
 
 
