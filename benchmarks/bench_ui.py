@@ -48,8 +48,11 @@
   timer (at most one 1/60 s tick per frame). Follow-up frames that repaint the same cells
   change nothing the player sees and so end nothing; a frame that changes any cell counts.
   The key is posted to the app as a terminal driver does and the benchmark then only
-  sleeps (``SETTLE``), so no Pilot round trip is in or around the figure. Each app's
-  first sample of each key is a warm-up and is not kept. Figures: p50 and
+  sleeps (``SETTLE``), so no Pilot round trip is in or around the figure. Before each
+  sample the garbage its set-up left (the engine's search for the position, the table
+  before) is collected (``gc.collect()``), so that a full collection of it does not land
+  in the figure; one the sample's own work sets off still counts. Each app's first
+  sample of each key is a warm-up and is not kept. Figures: p50 and
   p95 (nearest rank) per key and size, in wall-clock time and in the process's CPU time
   over the same span (the CPU figure leaves out the time other processes held the cores).
 * ``--thinking busy|hard``: instead, cursor moves and sorts while an AI seat thinks on the
@@ -77,6 +80,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import gc
 import json
 import math
 import os
@@ -219,6 +223,8 @@ async def bench_keys(
     async with app.run_test(size=size) as pilot:
 
         async def press(key: str, kind: str | None = None) -> None:
+            if kind is not None:
+                gc.collect()  # what setting the sample up left is not collected in it
             probe.key_at = None
             app.post_message(events.Key(key, chars.get(key, key)))
             await asyncio.sleep(SETTLE)
@@ -270,6 +276,7 @@ async def bench_keys(
                 await wait_for(pilot, "the AI's decision", gate.asked.is_set)
                 app.ai_pause = math.inf  # no later AI turn in the figure
                 await asyncio.sleep(SETTLE)  # "thinking…" drawn
+                gc.collect()
                 gate.go.set()
                 await asyncio.sleep(SETTLE)
                 assert gate.handed is not None and len(g.history) > before, "no AI move"
@@ -334,6 +341,7 @@ async def bench_thinking(
         try:
             for i in range(-1, count):  # i == -1: a warm-up, not kept
                 for kind, key in (("cursor", "left" if i % 3 == 1 else "right"), ("sort", "s")):
+                    gc.collect()
                     probe.key_at = None
                     app.post_message(events.Key(key, None if kind == "cursor" else key))
                     await asyncio.sleep(SETTLE)
@@ -367,6 +375,10 @@ def worker(root: str) -> int:
     for line in sys.stdin:
         job = json.loads(line)
         size = tuple(job["size"])
+        # what earlier jobs left alive (modules, caches) out of the collector's way, as in
+        # a fresh app: the per-sample collections then scan this job's objects only
+        gc.collect()
+        gc.freeze()
         try:
             if job.get("thinking"):
                 got = asyncio.run(bench_thinking(size, job["count"], job["thinking"]))
