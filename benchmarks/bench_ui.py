@@ -72,7 +72,7 @@ REF), and the load average at the start and the end. ``--vs HEAD`` on a clean tr
 self-test: every ratio should come out near 1.0 (on a shared machine the CPU figures
 come closer; the wall clock's p95 is what the other processes made of it). Each sample
 waits ``SETTLE`` (0.25 s) after its key, so the default run against a REF (3 rounds x 10
-samples per key, two sizes) takes about 8 minutes.
+samples per key, two sizes) takes about 10 minutes at a load of 2.
 """
 
 from __future__ import annotations
@@ -594,7 +594,7 @@ def print_rows(out: dict[str, Any], sides: list[Side], a: argparse.Namespace) ->
     what = f"while an AI seat thinks ({a.thinking})" if a.thinking else "key (or AI move)"
     for clock, pre in (("wall clock", ""), ("CPU time of the app's process", "cpu_")):
         about = (
-            f"{what} to the screen updated, {clock}, ms: p50 / p95 over {a.rounds} rounds x "
+            f"{what} to the screen updated, {clock}, ms: p50 and p95 over {a.rounds} rounds x "
             f"{a.keys} samples"
         )
         if len(sides) == 2:
@@ -674,7 +674,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out))
     else:
         print_rows(out, sides, a)
-        print(f"\nload average (1, 5, 15 min) at the end: {out['load_end']}; started {out['date']}")
+        print(f"\nload average (1, 5, 15 min) at the end: {out['load_end']}")
+        print(f"started {out['date']}")
     return 0
 
 

@@ -104,6 +104,8 @@ def test_vs_a_git_ref_checks_it_out_measures_it_and_removes_it() -> None:
     text = done.stdout
     assert "load average (1, 5, 15 min) at the start" in text and "at the end" in text
     assert "ref: --vs HEAD (" in text and "ratio p50 / p95" in text
+    assert "wall clock" in text and "CPU time" in text
     lines = [ln for ln in text.splitlines() if ln.startswith("80x24 ")]
-    assert len(lines) == 1 and "AI move lands" in lines[0] and lines[0].endswith("x"), text
+    assert len(lines) == 2, text  # one row in each table
+    assert all("AI move lands" in ln and ln.endswith("x") for ln in lines), text
     assert worktrees() == before  # the temporary worktree is gone again
