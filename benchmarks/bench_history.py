@@ -10,8 +10,8 @@ a finished deal adds to the keypress that ends it.
   temporary data directory. Then, in the real app (headless, 80x24), ``s`` is pressed
   on the home screen and the time is taken from the key to the screen update after
   which the Stats screen showed its final state, the way ``bench_ui.py`` times keys
-  (its ``TimedApp``). ``escape`` goes back home between presses; the rules list
-  (``r``) is timed the same way, alternating, as a yardstick for what opening any screen
+  (``timed_app.py``'s ``TimedApp``). ``escape`` goes back home between presses; the rules
+  list (``r``) is timed the same way, alternating, as a yardstick for what opening any screen
   costs on the machine at the time. Also timed alone: ``stats.compute`` (every game's
   figures from the file) and what the Stats screen reads when it opens (one game's
   figures and its latest deals).
@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_ui import SETTLE, summary, timed_app_class  # noqa: E402
+from timed_app import SETTLE, summary, timed_app_class  # noqa: E402
 
 VARIANTS = [
     ("twos", "Twos", 3, "Deals won", False),
