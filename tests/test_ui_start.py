@@ -1,4 +1,5 @@
 """The start: only what the home screen needs is imported and parsed (issue 29). The
+home screen is the bottom of the screen stack from the first frame; the
 other screens' CSS (``screens.tcss``) is read when the first of them opens, and their modules, the
 engine, the AI and the history are imported on first use."""
 
@@ -33,6 +34,7 @@ async def test_the_start_parses_only_the_home_screens_css_and_the_rest_on_first_
     async with app.run_test(size=(80, 24)) as pilot:
         home = await wait_for_screen(pilot, HomeScreen)
         await wait_for(pilot, lambda: home.query_one("#home-buttons").has_focus, "home drawn")
+        assert app.screen_stack == [home]  # home is the bottom: no empty screen under it
         assert not app.stylesheet.has_source(SCREENS_CSS, "")
         assert home.query_one("#home-buttons").size.width == 30  # (app.tcss's rule)
         await pilot.press("n")
@@ -42,6 +44,7 @@ async def test_the_start_parses_only_the_home_screens_css_and_the_rest_on_first_
         assert str(picker.query_one("#variant-list").styles.width) == "24"
         await pilot.press("escape")
         await wait_for_screen(pilot, HomeScreen, "home again")
+        assert app.screen_stack == [home]
 
 
 async def test_the_theme_chosen_last_time_is_on_the_first_frame():

@@ -6,7 +6,6 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -40,14 +39,13 @@ class HomeScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="home-box"):
-            logo = Text(LOGO, style="bold")
-            yield Static(logo, id="logo")
-            yield Static(
-                Text(f"version {__version__} · climbing and trick card games", style="dim"),
-                id="version",
-            )
-            yield HomeMenu(menu_rows(), id="home-buttons")
+        # (no container: the screen centres the three, which keeps the start light)
+        yield Static(Text(LOGO, style="bold"), id="logo")
+        yield Static(
+            Text(f"version {__version__} · climbing and trick card games", style="dim"),
+            id="version",
+        )
+        yield HomeMenu(menu_rows(), id="home-buttons")
         yield KeyBar()
 
     def on_mount(self) -> None:
