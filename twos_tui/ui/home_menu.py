@@ -11,7 +11,7 @@ button was styled, laid out and drawn on its own, with ``Button``'s long CSS to 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -26,8 +26,7 @@ from textual.widget import Widget
 __all__ = ["HomeMenu", "MenuEntry"]
 
 
-@dataclass(frozen=True)
-class MenuEntry:
+class MenuEntry(NamedTuple):
     """One entry: its id (the action's name at the screen), its label and its look
     (``"primary"``, ``"error"`` or ``"default"``, as a ``Button``'s variant)."""
 
@@ -92,12 +91,15 @@ class HomeMenu(Widget, can_focus=True):
             super().__init__()
             self.entry = entry
 
-    def __init__(self, rows: list[list[MenuEntry]], *, id: str | None = None) -> None:
+    def __init__(
+        self, rows: list[list[MenuEntry]], *, hidden: set[str] | None = None, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.rows = rows
-        self.hidden: set[str] = set()
+        #: the ids of the entries left out (see :meth:`set_hidden`)
+        self.hidden: set[str] = set(hidden or ())
         #: the entry drawn as focused (while the menu has the focus)
-        self.highlighted = rows[0][0].id
+        self.highlighted = self.shown()[0]
         #: the entry under the mouse pointer, if any
         self.hover: str | None = None
         self._drawn: tuple[object, ...] | None = None

@@ -45,20 +45,25 @@ class HomeScreen(Screen[None]):
             Text(f"version {__version__} · climbing and trick card games", style="dim"),
             id="version",
         )
-        yield HomeMenu(menu_rows(), id="home-buttons")
+        # (Continue is left out from the start when there is nothing to continue: hidden
+        # on mount instead, the menu was laid out twice)
+        self.has_saves = bool(continue_entries())
+        hidden = set() if self.has_saves else {"continue"}
+        yield HomeMenu(menu_rows(), hidden=hidden, id="home-buttons")
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.refresh_saves()
         self.query_one(HomeMenu).focus()
 
     def on_screen_resume(self) -> None:
-        self.refresh_saves()
+        self.refresh_saves()  # (a save made or removed meanwhile: Continue follows)
 
     def refresh_saves(self) -> None:
-        self.has_saves = bool(continue_entries())
-        self.query_one(HomeMenu).set_hidden("continue", not self.has_saves)
-        self.refresh_bindings()
+        has_saves = bool(continue_entries())
+        self.query_one(HomeMenu).set_hidden("continue", not has_saves)
+        if has_saves != self.has_saves:
+            self.has_saves = has_saves
+            self.refresh_bindings()
 
     has_saves = False  #: Continue has something to list (as of the last refresh_saves)
 
