@@ -179,3 +179,12 @@ async def test_continue_comes_and_goes_with_the_saves(data_home):
         assert menu.entry_regions()["join"].width == 15
         await pilot.press("tab", "enter")
         await wait_for_screen(pilot, ContinueScreen)
+
+
+async def test_the_pointer_is_a_hand_over_the_menu():
+    """As over Textual's buttons: a terminal that can change the mouse pointer's shape
+    shows a hand over the menu."""
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = await home_menu(pilot)
+        assert menu.styles.pointer == "pointer"
