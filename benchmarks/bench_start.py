@@ -1,7 +1,7 @@
 """Start-up benchmark (not a test): ``twos-tui --help`` against ``python -c pass``, and the
 app to its home screen against a bare Textual app, both headless, side by side.
 
-    .venv/bin/python benchmarks/bench_start.py [--runs 9] [--json]
+    .venv/bin/python benchmarks/bench_start.py [--runs 9] [--json] [--base DIR]
 
 Each pair is run in turn (A B A B ..., after one warm-up of each), every run a fresh
 interpreter, so a drift in the machine's speed touches both alike. Per command: the
@@ -17,6 +17,10 @@ quote the ratios, not the absolute times. Bytecode is written and used (the vari
   until the home screen is mounted and one more message round has run, against a bare
   Textual app (one ``Static``) until mounted and one round, both
   ``run(headless=True, size=(80, 24))``.
+
+``--base DIR``: also the home screen of another checkout of twos-tui (a worktree of an
+earlier commit, run with this Python and its packages), in the same turn as the other
+two (A, base, B, A, base, B ...), so that before and after are measured side by side.
 """
 
 from __future__ import annotations
@@ -92,26 +96,37 @@ def run_once(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, cpu
 
 
-def bench_pair(name: str, runs: int, env: dict[str, str]) -> dict[str, object]:
+def base_home(checkout: str) -> list[str]:
+    """The home screen of another checkout (its folder first on ``sys.path``)."""
+    path = str(Path(checkout).resolve())
+    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {path!r})\n{HOME_APP}"]
+
+
+def bench_pair(
+    name: str, runs: int, env: dict[str, str], base: list[str] | None = None
+) -> dict[str, object]:
     a_cmd, b_cmd = PAIRS[name]
-    run_once(a_cmd, env), run_once(b_cmd, env)  # warm-up (files in the page cache)
-    a: list[tuple[float, float]] = []
-    b: list[tuple[float, float]] = []
+    cmds = {"a": a_cmd, "b": b_cmd} | ({"c": base} if base else {})
+    for cmd in cmds.values():
+        run_once(cmd, env)  # warm-up (files in the page cache, bytecode written)
+    times: dict[str, list[tuple[float, float]]] = {key: [] for key in cmds}
     for _ in range(runs):
-        a.append(run_once(a_cmd, env))
-        b.append(run_once(b_cmd, env))
+        for key, cmd in cmds.items():
+            times[key].append(run_once(cmd, env))
 
     def med(xs: list[float]) -> float:
         return round(statistics.median(xs), 4)
 
-    return {
-        "a_wall_s": med([w for w, _ in a]),
-        "b_wall_s": med([w for w, _ in b]),
-        "a_cpu_s": med([c for _, c in a]),
-        "b_cpu_s": med([c for _, c in b]),
-        "ratio_wall": med([x[0] / y[0] for x, y in zip(a, b, strict=True)]),
-        "ratio_cpu": med([x[1] / y[1] for x, y in zip(a, b, strict=True)]),
-    }
+    b = times["b"]
+    result: dict[str, object] = {}
+    for key, t in times.items():
+        result[f"{key}_wall_s"] = med([w for w, _ in t])
+        result[f"{key}_cpu_s"] = med([c for _, c in t])
+        if key != "b":
+            ratio = "ratio" if key == "a" else "base_ratio"
+            result[f"{ratio}_wall"] = med([x[0] / y[0] for x, y in zip(t, b, strict=True)])
+            result[f"{ratio}_cpu"] = med([x[1] / y[1] for x, y in zip(t, b, strict=True)])
+    return result
 
 
 def main() -> int:
@@ -119,7 +134,9 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=9, help="timed runs of each command")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--only", choices=sorted(PAIRS), help="one pair only")
+    ap.add_argument("--base", metavar="DIR", help="also the home screen of this checkout")
     args = ap.parse_args()
+    base = base_home(args.base) if args.base else None
     home = tempfile.mkdtemp(prefix="twos-tui-bench-start-")
     env = dict(os.environ, TWOS_TUI_HOME=home)
     # as an installed twos-tui runs: from compiled bytecode (pip writes it at install; an
@@ -128,7 +145,9 @@ def main() -> int:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     try:
         result: dict[str, object] = {
-            name: bench_pair(name, args.runs, env) for name in PAIRS if args.only in (None, name)
+            name: bench_pair(name, args.runs, env, base if name == "home" else None)
+            for name in PAIRS
+            if args.only in (None, name)
         }
     finally:
         shutil.rmtree(home, ignore_errors=True)
@@ -154,6 +173,15 @@ def main() -> int:
             f"{b_label:>24}: {r['b_wall_s'] * 1000:7.1f} ms wall {r['b_cpu_s'] * 1000:7.1f} ms CPU"
         )
         print(f"{'ratio':>24}: {r['ratio_wall']:.2f}x wall, {r['ratio_cpu']:.2f}x CPU")
+        if "c_cpu_s" in r:
+            print(
+                f"{'home screen at --base':>24}: {r['c_wall_s'] * 1000:7.1f} ms wall "
+                f"{r['c_cpu_s'] * 1000:7.1f} ms CPU"
+            )
+            print(
+                f"{'ratio at --base':>24}: {r['base_ratio_wall']:.2f}x wall, "
+                f"{r['base_ratio_cpu']:.2f}x CPU"
+            )
     print(f"{args.runs} runs each, Python {result['python']}, load average {load}")
     return 0
 

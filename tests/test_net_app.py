@@ -108,7 +108,12 @@ async def test_app_hosts_a_table_a_bot_joins(tmp_path, monkeypatch):
     app = make_app(autosave=False, ai_pause=0)
     app.on_start = lambda: app.host_table(table, server, "127.0.0.1", 0)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        # (a screen is on top of the stack as soon as it is pushed, before it is mounted
+        # and drawn: wait for it to be up; test_a_hosted_table_is_drawn_with_its_code
+        # checks every frame drawn)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted
+        )
         screen = app.screen
         assert isinstance(screen, TableScreen)
         assert table.code in screen.sub_title
@@ -347,3 +352,35 @@ async def test_a_change_from_the_network_thread_runs_in_the_apps_context(tmp_pat
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(done.wait(), 30)
         assert fired == [app]
+
+
+async def test_a_hosted_table_is_drawn_with_its_code(tmp_path, monkeypatch):
+    """``twos-tui host``: the home screen is the app's first screen and the table is
+    pushed over it at once; every frame the terminal gets of the table shows its title
+    and join code (none is drawn before the table's screen has set them)."""
+    from textual.app import App
+
+    from twos_tui.play.net.server import HostedTable, TableServer
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    frames: list[tuple[str, str | None]] = []
+    display = App._display
+
+    def record(app, screen, renderable):
+        if renderable is not None:
+            frames.append((type(screen).__name__, screen.sub_title))
+        return display(app, screen, renderable)
+
+    monkeypatch.setattr(App, "_display", record)
+    table = HostedTable.create(
+        "twos", ["human", "remote", "ai"], seed=9, autosave=False, drive_ai=False
+    )
+    server = TableServer()
+    app = make_app(autosave=False, ai_pause=0)
+    app.on_start = lambda: app.host_table(table, server, "127.0.0.1", 0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(
+            pilot, lambda: any(name == "TableScreen" for name, _ in frames), "the table drawn"
+        )
+    drawn = [title for name, title in frames if name == "TableScreen"]
+    assert drawn and all(title and table.code in title for title in drawn)

@@ -13,6 +13,7 @@ from twos_tui.ai import RandomAgent
 from twos_tui.engine import Action, load_game, new_game, variant_class
 from twos_tui.play.session import AI, HUMAN, SeatConfig, Session, default_seats
 from twos_tui.ui.app import make_app
+from twos_tui.ui.home_menu import HomeMenu
 from twos_tui.ui.screens.dialogs import DealEndScreen, PassScreen
 from twos_tui.ui.screens.home import ContinueScreen, HomeScreen
 from twos_tui.ui.screens.table import TableScreen
@@ -289,7 +290,7 @@ async def test_autosave_and_continue(data_home):
     app2 = make_app(ai_pause=0)
     async with app2.run_test(size=(80, 24)) as pilot:
         home = await wait_for_screen(pilot, HomeScreen)
-        assert home.query_one("#continue").display
+        assert "continue" in home.query_one(HomeMenu).shown()
         await pilot.press("c")
         await wait_for_screen(pilot, ContinueScreen)
         await pilot.press("enter")
@@ -300,15 +301,15 @@ async def test_autosave_and_continue(data_home):
         await wait_for(pilot, lambda: app2.screen is not table, "the question to leave")
         await pilot.press("y")
         home = await wait_for_screen(pilot, HomeScreen, "home again")
-        assert home.query_one("#continue").display
+        assert "continue" in home.query_one(HomeMenu).shown()
 
 
 async def test_no_continue_without_saves():
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         home = await wait_for_screen(pilot, HomeScreen)
-        await wait_for(pilot, lambda: home.query_one("#new").display, "the menu")
-        assert not home.query_one("#continue").display
+        await wait_for(pilot, lambda: home.query_one(HomeMenu).shown(), "the menu")
+        assert "continue" not in home.query_one(HomeMenu).shown()
 
 
 async def test_chinese_poker_hand_choice_shows_the_offered_hands():

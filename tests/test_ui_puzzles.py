@@ -13,6 +13,7 @@ from twos_tui.engine import VARIANT_IDS
 from twos_tui.play.puzzle_play import Progress
 from twos_tui.puzzles.model import load_puzzles
 from twos_tui.ui.app import make_app
+from twos_tui.ui.home_menu import HomeMenu
 from twos_tui.ui.screens.home import HomeScreen
 from twos_tui.ui.screens.puzzles import (
     PuzzleListScreen,
@@ -34,7 +35,10 @@ async def _until(pilot, cond, what: str = "the state waited for") -> None:
 async def _open_game(pilot, variant: str) -> PuzzleTableScreen:
     app = pilot.app
     await _until(pilot, lambda: isinstance(app.screen, HomeScreen))
-    await pilot.click("#puzzles")
+    menu = app.screen.query_one(HomeMenu)
+    await _until(pilot, lambda: menu.size.width, "the menu laid out")
+    entry = menu.entry_regions()["puzzles"]
+    await pilot.click(HomeMenu, offset=(entry.x + 2, entry.y + 1))  # the Puzzles entry
     await _until(pilot, lambda: isinstance(app.screen, PuzzlesScreen))
     games = app.screen.query_one(OptionList)
     games.highlighted = VARIANT_IDS.index(variant)

@@ -12,6 +12,7 @@ from ui_helpers import settled_picker, wait_for, wait_for_screen
 from twos_tui.engine import new_game
 from twos_tui.ui.app import make_app, run_app
 from twos_tui.ui.helptext import MARKER, help_markdown
+from twos_tui.ui.home_menu import HomeMenu
 from twos_tui.ui.screens.dialogs import DealEndScreen, PassScreen
 from twos_tui.ui.screens.help import HelpScreen
 from twos_tui.ui.screens.home import HomeScreen, RulesListScreen
@@ -34,7 +35,7 @@ async def test_home_shows_name_version_and_menu():
         home = await wait_for_screen(pilot, HomeScreen)
         text = str(home.query_one("#version").render())
         assert __version__ in text
-        ids = [b.id for b in home.query("Button") if b.display]
+        ids = home.query_one(HomeMenu).shown()
         assert ids == ["new", "join", "learn", "puzzles", "rules", "odds", "stats", "quit"]
         await pilot.press("r")
         await wait_for_screen(pilot, RulesListScreen)

@@ -1,4 +1,5 @@
 """The start: only what the home screen needs is imported and parsed (issue 29). The
+home screen is the bottom of the screen stack from the first frame; the
 other screens' CSS (``screens.tcss``) is read when the first of them opens, and their modules, the
 engine, the AI and the history are imported on first use."""
 
@@ -32,7 +33,8 @@ async def test_the_start_parses_only_the_home_screens_css_and_the_rest_on_first_
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         home = await wait_for_screen(pilot, HomeScreen)
-        await wait_for(pilot, lambda: home.query_one("#new").has_focus, "home drawn")
+        await wait_for(pilot, lambda: home.query_one("#home-buttons").has_focus, "home drawn")
+        assert app.screen_stack == [home]  # home is the bottom: no empty screen under it
         assert not app.stylesheet.has_source(SCREENS_CSS, "")
         assert home.query_one("#home-buttons").size.width == 30  # (app.tcss's rule)
         await pilot.press("n")
@@ -42,6 +44,7 @@ async def test_the_start_parses_only_the_home_screens_css_and_the_rest_on_first_
         assert str(picker.query_one("#variant-list").styles.width) == "24"
         await pilot.press("escape")
         await wait_for_screen(pilot, HomeScreen, "home again")
+        assert app.screen_stack == [home]
 
 
 async def test_the_theme_chosen_last_time_is_on_the_first_frame():
@@ -56,7 +59,7 @@ async def test_the_theme_chosen_last_time_is_on_the_first_frame():
     assert app.theme == "nord"  # set as the app is made, before anything is drawn
     async with app.run_test(size=(80, 24)) as pilot:
         home = await wait_for_screen(pilot, HomeScreen)
-        await wait_for(pilot, lambda: home.query_one("#new").has_focus, "home drawn")
+        await wait_for(pilot, lambda: home.query_one("#home-buttons").has_focus, "home drawn")
         nord = app.get_theme("nord")
         assert nord is not None and nord.background is not None
         assert home.styles.background == Color.parse(nord.background)
@@ -95,7 +98,7 @@ from twos_tui.ui.app import make_app
 from twos_tui.ui.screens.home import HomeScreen
 
 async def pilot(p):
-    while not (isinstance(p.app.screen, HomeScreen) and p.app.screen.query("#new:focus")):
+    while not (isinstance(p.app.screen, HomeScreen) and p.app.screen.query("#home-buttons:focus")):
         await p.pause()
     p.app.exit(0)
 

@@ -17,6 +17,7 @@ from twos_tui.engine import Action, new_game
 from twos_tui.play import history, saves
 from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
 from twos_tui.ui.app import make_app
+from twos_tui.ui.home_menu import HomeMenu
 from twos_tui.ui.screens.dialogs import DealEndScreen, PassScreen
 from twos_tui.ui.screens.home import HomeScreen
 from twos_tui.ui.screens.replay import ReplayScreen
@@ -43,7 +44,7 @@ async def test_stats_from_home_on_a_fresh_history(data_home):
     app = make_app(ai_pause=0)
     async with app.run_test(size=(80, 24)) as pilot:
         home = await wait_for_screen(pilot, HomeScreen)
-        assert home.query_one("#stats").display
+        assert "stats" in home.query_one(HomeMenu).shown()
         await pilot.press("s")
         screen = await stats_ready(pilot, app)
         text = shown(screen, "#stats-figures")

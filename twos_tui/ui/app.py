@@ -102,11 +102,15 @@ class TwosApp(RoutingApp):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.close(), 3)
 
+    def get_default_screen(self) -> HomeScreen:
+        """The home screen is the bottom of the stack from the start: drawn as the first
+        frame, with no empty default screen composed, styled, drawn and then covered."""
+        return HomeScreen()
+
     def on_mount(self) -> None:
         cardart.set_four_colour(self.settings.four_colour)
         if self.autosave:
             saves.remove_stray_temp_files()  # left by a writer that was killed
-        self.push_screen(HomeScreen())
         if self.start_replay is not None:
             # `twos-tui replay ID`: closing the replay goes back to the shell
             self.open_replay(self.start_replay, then=lambda _r: self.exit(0))

@@ -36,7 +36,7 @@ class SessionsApp(SettingsApp):
             self.close_session()
             self.exit()
             return
-        while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
         self.close_session()
 

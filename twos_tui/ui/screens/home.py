@@ -6,14 +6,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import __version__
 from ...play.saves import SaveInfo, move_to_damaged, scan_saves
 from ..chrome import KeyBar, SafeOptionList
+from ..home_menu import HomeMenu, MenuEntry
 from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
 
@@ -39,41 +39,31 @@ class HomeScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="home-box"):
-            logo = Text(LOGO, style="bold")
-            yield Static(logo, id="logo")
-            yield Static(
-                Text(f"version {__version__} · climbing and trick card games", style="dim"),
-                id="version",
-            )
-            with Center(), Vertical(id="home-buttons"):
-                yield Button("New game (n)", id="new", variant="primary")
-                # in pairs, so that every button fits 80x24 with Continue shown
-                with Horizontal(id="home-play", classes="home-row"):
-                    yield Button("Continue (c)", id="continue")
-                    yield Button("Join (j)", id="join")
-                with Horizontal(id="home-learn", classes="home-row"):
-                    yield Button("Learn (l)", id="learn")
-                    yield Button("Puzzles (p)", id="puzzles")
-                with Horizontal(id="home-pair", classes="home-row"):
-                    yield Button("Rules (r)", id="rules")
-                    yield Button("Odds (o)", id="odds")
-                with Horizontal(id="home-end", classes="home-row"):
-                    yield Button("Stats (s)", id="stats")
-                    yield Button("Quit (q)", id="quit", variant="error")
+        # (no container: the screen centres the three, which keeps the start light)
+        yield Static(Text(LOGO, style="bold"), id="logo")
+        yield Static(
+            Text(f"version {__version__} · climbing and trick card games", style="dim"),
+            id="version",
+        )
+        # (Continue is left out from the start when there is nothing to continue: hidden
+        # on mount instead, the menu was laid out twice)
+        self.has_saves = bool(continue_entries())
+        hidden = set() if self.has_saves else {"continue"}
+        yield HomeMenu(menu_rows(), hidden=hidden, id="home-buttons")
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.refresh_saves()
-        self.query_one("#new", Button).focus()
+        self.query_one(HomeMenu).focus()
 
     def on_screen_resume(self) -> None:
-        self.refresh_saves()
+        self.refresh_saves()  # (a save made or removed meanwhile: Continue follows)
 
     def refresh_saves(self) -> None:
-        self.has_saves = bool(continue_entries())
-        self.query_one("#continue", Button).display = self.has_saves
-        self.refresh_bindings()
+        has_saves = bool(continue_entries())
+        self.query_one(HomeMenu).set_hidden("continue", not has_saves)
+        if has_saves != self.has_saves:
+            self.has_saves = has_saves
+            self.refresh_bindings()
 
     has_saves = False  #: Continue has something to list (as of the last refresh_saves)
 
@@ -114,22 +104,35 @@ class HomeScreen(Screen[None]):
     async def action_quit(self) -> None:
         self.app.exit(0)
 
-    @on(Button.Pressed)
-    async def _pressed(self, event: Button.Pressed) -> None:
-        actions = {
-            "new": self.action_new,
-            "continue": self.action_continue_game,
-            "join": self.action_join,
-            "rules": self.action_rules,
-            "learn": self.action_learn,
-            "puzzles": self.action_puzzles,
-            "odds": self.action_odds,
-            "stats": self.action_stats,
-        }
-        if event.button.id == "quit":
-            self.app.exit(0)
-        elif event.button.id in actions:
-            actions[event.button.id]()
+    @on(HomeMenu.Chosen)
+    async def _chosen(self, event: HomeMenu.Chosen) -> None:
+        await self.run_action(MENU_ACTIONS[event.entry])
+
+
+#: each entry of the menu, and the action (of the screen) it runs
+MENU_ACTIONS = {
+    "new": "new",
+    "continue": "continue_game",
+    "join": "join",
+    "learn": "learn",
+    "puzzles": "puzzles",
+    "rules": "rules",
+    "odds": "odds",
+    "stats": "stats",
+    "quit": "quit",
+}
+
+
+def menu_rows() -> list[list[MenuEntry]]:
+    """The home menu: New game alone, then pairs, so that every entry fits 80x24 with
+    Continue shown."""
+    return [
+        [MenuEntry("new", "New game (n)", "primary")],
+        [MenuEntry("continue", "Continue (c)"), MenuEntry("join", "Join (j)")],
+        [MenuEntry("learn", "Learn (l)"), MenuEntry("puzzles", "Puzzles (p)")],
+        [MenuEntry("rules", "Rules (r)"), MenuEntry("odds", "Odds (o)")],
+        [MenuEntry("stats", "Stats (s)"), MenuEntry("quit", "Quit (q)", "error")],
+    ]
 
 
 def continue_entries() -> list[SaveInfo]:
