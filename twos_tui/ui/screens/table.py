@@ -28,9 +28,6 @@ Helpers beside it do the work, one concern each, and own their state:
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -93,8 +90,8 @@ class TableScreen(SizeGuard, Screen[None]):
         super().__init__()
         #: the table as this screen's seats see it: all the screen knows of the game
         self.table: SeatView = table if isinstance(table, SeatView) else LocalSeatView(table)
-        self.selection = Selection(self)  #: the cards picked up (``selected``), the cursor
-        self.sort_by = initial_sort(self, self.table.variant_id)
+        #: the cards picked up (``selected``), the cursor, the hand's order (``sort_by``)
+        self.selection = Selection(self, initial_sort(self, self.table.variant_id))
         self.demo = not self.table.humans and not self.table.remote
         self.viewer: int | None = None
         if not self.table.hot_seat and self.table.humans:
@@ -128,6 +125,11 @@ class TableScreen(SizeGuard, Screen[None]):
     @selected.setter
     def selected(self, cards: set[str]) -> None:
         self.selection.selected = cards
+
+    @property
+    def sort_by(self) -> str:
+        """The hand's order, "rank" or "suit" (``s`` turns it)."""
+        return self.selection.sort_by
 
     @property
     def decision(self) -> Decision | None:
@@ -184,18 +186,7 @@ class TableScreen(SizeGuard, Screen[None]):
     def on_mount(self) -> None:
         g = self.game
         self.title = g.name
-        # moves made elsewhere (players on other computers, a hosted table's AI) come
-        # from the network's thread or the server's callbacks: redraw on the UI's turn
-        loop = asyncio.get_running_loop()
-        # (in the UI's context, not the calling thread's: what the redraw starts, such
-        # as the deal end's timer, needs the app's context variables)
-        context = contextvars.copy_context()
-
-        def listener() -> None:
-            loop.call_soon_threadsafe(self.changed_elsewhere, context=context.copy())
-
-        self.table.set_listener(listener)
-        self.seats.mounted()
+        self.seats.listen()  # moves made elsewhere: changed_elsewhere, on the UI's turn
         self.trick_word = type(self.board).trick_word(g.observation((g.visible or (0,))[0]))
         self.refresh_bindings()
         self.query_one(HandView).focus()
@@ -337,6 +328,7 @@ class TableScreen(SizeGuard, Screen[None]):
         update_static(prompt, prompt_text(self, obs, seat, d))
         self.buttons.render()
 
+    # ----- selection and the message line -----------------------------------------------
     def redraw_hand(self) -> None:
         """Draw the hand (its order, the decision, the prompt and buttons) again."""
         self._render_hand(self.table_view())

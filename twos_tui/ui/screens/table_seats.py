@@ -1,10 +1,12 @@
-"""Seats at a table played from several computers: chat (``c``), a spectator taking a
-free seat (``j``), a player leaving their seat to watch (``w``, twice), the table's info
-(``i``); and the hand shown following the seat when it changes (a spectator's screen
-shows none)."""
+"""Seats at a table played from several computers: moves made elsewhere heard of, chat
+(``c``), a spectator taking a free seat (``j``), a player leaving their seat to watch
+(``w``, twice), the table's info (``i``); and the hand shown following the seat when it
+changes (a spectator's screen shows none)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -34,8 +36,21 @@ class SeatChanges:
         self.watch_armed: int | None = None  #: ``w`` pressed once at this move
         self.could_sit = False  #: "j Take a seat" shown (see :meth:`changed_elsewhere`)
 
-    def mounted(self) -> None:
-        self.could_sit = self.screen.table.can_sit
+    def listen(self) -> None:
+        """Hear of moves made elsewhere (players on other computers, a hosted table's
+        AI): they come from the network's thread or the server's callbacks, and the
+        screen's :meth:`~TableScreen.changed_elsewhere` runs on the UI's turn."""
+        screen = self.screen
+        loop = asyncio.get_running_loop()
+        # (in the UI's context, not the calling thread's: what the redraw starts, such
+        # as the deal end's timer, needs the app's context variables)
+        context = contextvars.copy_context()
+
+        def listener() -> None:
+            loop.call_soon_threadsafe(screen.changed_elsewhere, context=context.copy())
+
+        screen.table.set_listener(listener)
+        self.could_sit = screen.table.can_sit
 
     def changed_elsewhere(self) -> None:
         """The table changed by a move not made at this screen: the seat shown follows,

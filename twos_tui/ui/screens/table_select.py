@@ -1,9 +1,10 @@
 """Choosing cards at the table: the cursor, the selection, what the selection would play
 and why it may not (said as it is made), and the hand's sort order.
 
-:class:`Selection` owns the selected cards (the screen's ``selected`` is this set); the
-decision and the hand's order it reads are the ones the screen drew the hand for
-(:attr:`TableScreen.decision`, :attr:`TableScreen.hand_order`)."""
+:class:`Selection` owns the selected cards (the screen's ``selected`` is this set) and the
+hand's sort order (the screen's ``sort_by``); the decision and the hand's order it reads
+are the ones the screen drew the hand for (:attr:`TableScreen.decision`,
+:attr:`TableScreen.hand_order`)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,10 @@ def initial_sort(screen: TableScreen, variant_id: str) -> str:
 class Selection:
     """The cards picked up and the cursor, against the decision at the screen."""
 
-    def __init__(self, screen: TableScreen) -> None:
+    def __init__(self, screen: TableScreen, sort_by: str) -> None:
         self.screen = screen
         self.selected: set[str] = set()  #: the cards picked up (card codes)
+        self.sort_by = sort_by  #: the hand's order: "rank" or "suit"
 
     def action(self) -> Action | None:
         """What Enter would play: the selected cards (a single-card decision: the card
@@ -148,10 +150,10 @@ class Selection:
         """Sort the hand the other way (remembered per variant); the cursor stays on its
         card."""
         screen = self.screen
-        screen.sort_by = "suit" if screen.sort_by == "rank" else "rank"
+        self.sort_by = "suit" if self.sort_by == "rank" else "rank"
         remember = getattr(screen.app, "remember_sort", None)
         if remember is not None:
-            remember(screen.game.variant_id, screen.sort_by)
+            remember(screen.game.variant_id, self.sort_by)
         hand = screen.query_one(HandView)
         order = screen.hand_order
         current = order[hand.cursor] if order else None
