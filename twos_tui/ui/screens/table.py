@@ -407,7 +407,7 @@ class TableScreen(SizeGuard, Screen[None]):
         self.seats.sit()
 
     def action_watch_instead(self) -> None:
-        self.seats.watch_instead()
+        self.seats.leave_to_watch()
 
     def action_table_info(self) -> None:
         self.seats.table_info()

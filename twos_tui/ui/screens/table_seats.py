@@ -104,7 +104,7 @@ class SeatChanges:
         screen.show_message("You took a seat: your hand is below.")
         screen.after_change()
 
-    def watch_instead(self) -> None:
+    def leave_to_watch(self) -> None:
         screen = self.screen
         table = screen.table
         if not table.can_leave_seat:
