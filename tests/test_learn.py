@@ -190,7 +190,7 @@ async def test_a_whole_lesson_through_the_table(variant):
                     assert json.dumps(screen.run.game.to_json(), sort_keys=True) == before
                     assert not screen.run.passed
                     screen.selected.clear()
-                    screen._selection_changed()
+                    screen.selection.changed()
                     wrong_done = True
                 await make_move(pilot, screen, goal.accept[0])
             await wait_for(pilot, lambda s=screen: s.run.passed, f"step {i} passed")

@@ -384,3 +384,41 @@ async def test_a_hosted_table_is_drawn_with_its_code(tmp_path, monkeypatch):
         )
     drawn = [title for name, title in frames if name == "TableScreen"]
     assert drawn and all(title and table.code in title for title in drawn)
+
+
+async def test_w_once_asks_before_leaving_the_seat(tmp_path, monkeypatch):
+    """A joined player's first ``w`` does not leave the seat: the message line says to
+    press it again (the seat is held for them), and the hand stays."""
+    from twos_tui.ui.widgets import MessageLine
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos", seed=5, kinds=["ai", "remote", "ai"], autosave=False)
+    async with live_server() as server:
+        server.add(table)
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Zoe", False, watch=True
+        )
+        app = make_app(autosave=False, ai_pause=None)
+        from twos_tui.ui.hosting import joined_view
+
+        app.on_start = lambda: app.start_session(joined_view(view))
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:
+                await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+                assert isinstance(screen, TableScreen)
+                await wait_until(pilot, lambda: "Watching" in hand_text(screen))
+                assert not screen.check_action("watch_instead", ())  # no seat to leave yet
+                await pilot.press("j")
+                await wait_until(pilot, lambda: screen.viewer == 1 and view.can_leave_seat)
+                await wait_until(pilot, lambda: "Watching" not in hand_text(screen))
+                assert screen.check_action("watch_instead", ())
+                message = screen.query_one(MessageLine)
+                await pilot.press("w")
+                await wait_until(
+                    pilot, lambda: "Press w again" in str(message.render()), "the question"
+                )
+                assert screen.viewer == 1 and not view.watching
+                assert "Watching" not in hand_text(screen)
+        finally:
+            await asyncio.to_thread(view.close)

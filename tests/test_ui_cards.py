@@ -86,7 +86,7 @@ async def test_selection_preview_says_what_it_beats_or_why_not():
         legal = [a for a in g.legal_actions(0) if a.kind == "play"]
         if legal:
             screen.selected = set(legal[0].cards)
-            screen._selection_changed()
+            screen.selection.changed()
             await pilot.pause()
             message = str(screen.query_one("#message").render())
             assert "beats" in message or "bombs" in message
@@ -95,7 +95,7 @@ async def test_selection_preview_says_what_it_beats_or_why_not():
         tries = [(c,) for c in hand] + [(a, b) for a in hand for b in hand if a < b]
         bad = next(t for t in tries if g.check(0, Action("play", t)) is not None)
         screen.selected = set(bad)
-        screen._selection_changed()
+        screen.selection.changed()
         await pilot.pause()
         message = str(screen.query_one("#message").render())
         assert "not a play" in message

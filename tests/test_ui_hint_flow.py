@@ -69,7 +69,7 @@ async def test_h_takes_the_hint_up_at_once_and_enter_makes_it(variant):
             for b in screen.query("#choices Button"):
                 b.add_class("-active")
             await press_hint(pilot)
-            hinted = screen._hint[1]
+            hinted = screen.hints.shown[1]
             line = message(app)
             assert line.startswith("Hint from normal: "), line
             assert "Enter:" in line, line
@@ -98,7 +98,7 @@ async def test_h_on_a_choice_focuses_the_hinted_button_and_enter_takes_it():
         d = screen._decision
         assert d is not None and not d.select and d.choices
         await press_hint(pilot)
-        hinted = screen._hint[1]
+        hinted = screen.hints.shown[1]
         label = next(c.label for c in d.choices if c.action == hinted)
         focused = screen.focused
         assert focused is not None and str(focused.label).startswith(label)
@@ -115,10 +115,10 @@ async def test_h_again_takes_the_same_hint_up_and_counts_it_once():
         normal_hints(app)
         screen = await wait_for_human(pilot)
         await press_hint(pilot)
-        hinted = screen._hint[1]
+        hinted = screen.hints.shown[1]
         first = message(app)
         screen.selected.clear()
-        screen._selection_changed()
+        screen.selection.changed()
         await press_hint(pilot)
         assert screen.selected == set(hinted.cards)
         assert message(app) == first
@@ -247,7 +247,7 @@ async def test_a_lesson_refusal_clears_the_selection_and_h_picks_the_right_move_
             await pilot.pause()
             assert screen.selected != set(goal.wrong.cards) or len(goal.wrong.cards) == 1
             screen.selected.clear()
-            screen._selection_changed()
+            screen.selection.changed()
         await pilot.press("h")
         await until(pilot, lambda: screen.selected == set(goal.accept[0].cards))
         labels = [screen.face(c).label for c in goal.accept[0].cards]

@@ -129,7 +129,7 @@ async def test_deal_end_dialog_left_as_it_opens_raises_nothing(leave):
         app.pop_screen()
         await pilot.pause()
         # now: push a fresh one and leave before it has mounted
-        app.push_screen(DealEndScreen(table.table, {}, table.last_trick_dialog, "trick"))
+        app.push_screen(DealEndScreen(table.table, {}, table.views.last_trick_dialog, "trick"))
         if leave == "exit":
             app.exit()
         elif leave == "pop":

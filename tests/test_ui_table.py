@@ -638,7 +638,7 @@ async def test_hint_marks_cards_says_why_changes_nothing_and_is_counted():
         message = str(screen.query_one("#message").render())
         assert message.startswith("Hint from hard: ")
         hand = screen.query_one(HandView)
-        hinted = screen._hint[1]
+        hinted = screen.hints.shown[1]
         assert hand.hinted == set(hinted.cards)
         if hinted.cards:
             assert "◆" in region_text(app, hand)

@@ -240,7 +240,7 @@ class LessonScreen(TableScreen):
     def action_hint(self) -> None:
         """A lesson's hint: the move the step asks for, taken up at once like the
         table's hint (its cards picked up, or its button focused), so Enter makes it."""
-        if self.run.passed or self._decision is None:
+        if self.run.passed or self.decision is None:
             return
         move = self.run.goal.accept[0]
         words = self.move_words(move)

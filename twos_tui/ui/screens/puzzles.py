@@ -220,7 +220,7 @@ class PuzzleTableScreen(TableScreen):
         super().show_message(text, kind, error)
 
     def action_hint(self) -> None:
-        if self.view.solved or self._decision is None:
+        if self.view.solved or self.decision is None:
             return
         self.view.hint_used = True
         self.show_message(self.puzzle.hint + " (No star with a hint.)", "hint")

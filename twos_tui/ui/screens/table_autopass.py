@@ -63,7 +63,7 @@ class AutoPass:
             return False
         if which == "off":
             return seat in self.armed
-        d = screen._decision
+        d = screen.decision
         if d is not None and any(c.key == "a" for c in d.choices):
             return False  # a choice of its own on a (Chinese Poker's hand A)
         return seat not in self.armed and screen.buttons.footer_pass
@@ -86,7 +86,7 @@ class AutoPass:
             screen.show_message("Auto-pass is off: you play your next turn yourself.")
             self.redraw()
             return
-        d = screen._decision
+        d = screen.decision
         if d is None or pass_choice(d) is None:
             why = "it is not your turn" if d is None else "you cannot pass now"
             screen.show_message(
@@ -165,7 +165,7 @@ class AutoPass:
         self._scheduled = False
         screen = self.screen
         seat = screen.viewer
-        if not screen.is_attached or seat is None or screen._decision is None:
+        if not screen.is_attached or seat is None or screen.decision is None:
             return
         if self.due(seat):
             screen.moves.pass_turn()  # the same path as p

@@ -6,20 +6,34 @@ goes.
 The row is one line and every label on it is shown whole: where the full labels do not
 fit the width (2v1's bids or its two cards to keep, at 60 columns), the row's own
 buttons drop their keys ("Hint", "Help": the keys help and the footer list them), then
-the sort order ("Sort"), then the choices their keys, as far as needed."""
+the sort order ("Sort"), then the choices their keys, as far as needed.
+
+The row is a widget (:class:`ActionRow`): a pressed button posts a message up
+(:class:`ActionRow.PlayRequested`, :class:`ActionRow.ChoiceRequested`,
+:class:`ActionRow.HintAsked`, :class:`ActionRow.SortRequested`,
+:class:`ActionRow.HelpAsked`) that the screen handles, as it handles the same keys; it is
+told what to show (:meth:`ActionRow.show`) and keeps its own labels. :class:`ActionButtons`
+keeps the row and the key bar in step with the decision at the screen."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.widgets import Button
 
+from .table_keys import choices_only
 from .table_moves import pass_choice
 
 if TYPE_CHECKING:
+    from ...engine import Decision
     from .table import TableScreen
+
+CHOICE_POOL = 4  #: choice buttons mounted up front (more are mounted if ever needed)
 
 #: the cells a button takes beside its label: its padding (one each side) and its margin
 BUTTON_CELLS = 3
@@ -79,51 +93,97 @@ def relabel(button: Button, label: str) -> None:
         button.refresh(layout=True)
 
 
-class ActionButtons:
-    """Keeps the buttons in step with the decision at the screen."""
+class ActionRow(Horizontal):
+    """The button row: Play, the decision's choices, Hint, Sort and Help. Each button
+    posts its message up; what the row shows comes from :meth:`show`."""
 
-    def __init__(self, screen: TableScreen) -> None:
-        self.screen = screen
+    class PlayRequested(Message):
+        """Play (or confirm) the selection: what Enter does."""
+
+    class ChoiceRequested(Message):
+        """The decision's ``index``-th choice was pressed."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    class HintAsked(Message):
+        """A hint, please (``h``)."""
+
+    class SortRequested(Message):
+        """Sort the hand the other way (``s``)."""
+
+    class HelpAsked(Message):
+        """The game's help (``?``)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         #: the choices the pool was labelled for: (label, key) of each
         self.choice_sig: tuple[tuple[str, str | None], ...] | None = None
         self.level = FULL  #: how short the labels are (:func:`fitting_level`)
-        self.footer_choices_only = False  #: the footer was last drawn for choices only
-        #: the footer offers "p Pass": only while the decision at the screen has a pass
-        #: (kept as it was while no decision is shown, so it does not blink on AI turns)
-        self.footer_pass = False
+
+    def compose(self) -> ComposeResult:
+        yield Button("Play", id="submit", variant="success", compact=True)
+        with Horizontal(id="choices"):
+            # a small pool of choice buttons, relabelled and shown as decisions come
+            # (re-mounting buttons on every turn cost extra layout passes)
+            for i in range(CHOICE_POOL):
+                b = Button("", name=str(i), classes="choice", compact=True)
+                b.display = False
+                yield b
+        yield Button("Hint (h)", id="hint", compact=True)
+        yield Button("Sort: rank", id="sort", compact=True)
+        yield Button("Help (?)", id="help", compact=True)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()  # the row says what the press means
+        button = event.button
+        if button.has_class("choice"):
+            if button.name is not None:
+                self.post_message(self.ChoiceRequested(int(button.name)))
+            return
+        message = {
+            "submit": self.PlayRequested,
+            "hint": self.HintAsked,
+            "sort": self.SortRequested,
+            "help": self.HelpAsked,
+        }.get(button.id or "")
+        if message is not None:
+            self.post_message(message())
 
     def choice_button(self, index: int) -> Button | None:
         """The button of the decision's ``index``-th choice (None: not shown)."""
-        pool = list(self.screen.query_one("#choices", Horizontal).query_children(Button))
+        pool = list(self.query_one("#choices", Horizontal).query_children(Button))
         if index < len(pool) and pool[index].display:
             return pool[index]
         return None
 
-    def render(self, reason: str | None = "") -> None:
-        """The buttons; ``reason``: :meth:`TableScreen.current_reason` when the caller
-        has it."""
-        screen = self.screen
-        d = screen._decision
-        submit = screen.query_one("#submit", Button)
+    def show(
+        self, d: Decision | None, legal: bool, sort_by: str, spectator: bool, width: int
+    ) -> None:
+        """Show the buttons for decision ``d``: ``legal``, the selection may be played;
+        ``sort_by``, the hand's order; ``spectator``, no hand (no Sort); ``width``, the
+        screen's."""
+        submit = self.query_one("#submit", Button)
         if d is not None and d.select:
             submit.display = True
             submit.label = (d.submit or "play").replace("-", " ").capitalize()
-            legal = (screen.current_reason() if reason == "" else reason) is None
             submit.disabled = not legal
             submit.variant = "success" if legal else "default"
         else:
             submit.display = False
-        screen.query_one("#hint", Button).display = d is not None
+        self.query_one("#hint", Button).display = d is not None
         sig: tuple[tuple[str, str | None], ...] = (
             tuple((c.label, c.key) for c in d.choices) if d else ()
         )
         submit_label = str(submit.label) if submit.display else None
-        level = fitting_level(sig, screen.sort_by, submit_label, d is not None, screen.size.width)
-        choices, hint, sort, help_ = row_labels(sig, screen.sort_by, submit_label, level)
+        level = fitting_level(sig, sort_by, submit_label, d is not None, width)
+        choices, hint, sort, help_ = row_labels(sig, sort_by, submit_label, level)
         if sig != self.choice_sig or level != self.level:
             self.choice_sig = sig
             self.level = level
-            box = screen.query_one("#choices", Horizontal)
+            box = self.query_one("#choices", Horizontal)
             pool = list(box.query_children(Button))
             extra = []
             for i, label in enumerate(choices):
@@ -137,22 +197,55 @@ class ActionButtons:
             if extra:
                 box.mount_all(extra)
             # choices only: the first is what Enter takes, drawn as the default button
-            default = bool(sig) and d is not None and not d.select
+            default = bool(sig) and choices_only(d)
             for i, b in enumerate(pool):
                 b.variant = "primary" if default and i == 0 else "default"
             for b in pool:
                 b.refresh(layout=True)  # (a label is not a layout change to Textual)
-            relabel(screen.query_one("#hint", Button), hint)
-            relabel(screen.query_one("#help", Button), help_)
-        sort_button = screen.query_one("#sort", Button)
+            relabel(self.query_one("#hint", Button), hint)
+            relabel(self.query_one("#help", Button), help_)
+        sort_button = self.query_one("#sort", Button)
         relabel(sort_button, sort)
-        sort_button.display = not screen.spectator  # a spectator has no hand to sort
+        sort_button.display = not spectator  # a spectator has no hand to sort
+
+
+class ActionButtons:
+    """Keeps the button row (:class:`ActionRow`) and the key bar in step with the
+    decision at the screen; it owns what the key bar was last drawn for."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self.footer_choices_only = False  #: the footer was last drawn for choices only
+        #: the footer offers "p Pass": only while the decision at the screen has a pass
+        #: (kept as it was while no decision is shown, so it does not blink on AI turns)
+        self.footer_pass = False
+
+    def choice_button(self, index: int) -> Button | None:
+        """The button of the decision's ``index``-th choice (None: not shown)."""
+        return self.screen.query_one(ActionRow).choice_button(index)
+
+    def render(self, reason: str | None = "") -> None:
+        """The buttons; ``reason``: why the selection may not be played (None: it may),
+        when the caller has it (``""``: ask the selection)."""
+        screen = self.screen
+        d = screen.decision
+        legal = False
+        if d is not None and d.select:
+            legal = (screen.selection.reason() if reason == "" else reason) is None
+        row = screen.query_one(ActionRow)
+        row.show(d, legal, screen.sort_by, screen.spectator, screen.size.width)
+        if self.keys_changed(d):
+            screen.refresh_bindings()
+
+    def keys_changed(self, d: Decision | None) -> bool:
+        """Whether the key bar must be redrawn for ``d``: space Select comes and goes
+        with a decision by choices only, "p Pass" with a pass on offer (a lead, a trick
+        game have none)."""
         changed = False
-        if screen._choices_only() != self.footer_choices_only:
-            self.footer_choices_only = screen._choices_only()
-            changed = True  # space Select comes and goes with it
+        if choices_only(d) != self.footer_choices_only:
+            self.footer_choices_only = choices_only(d)
+            changed = True
         if d is not None and (pass_choice(d) is not None) != self.footer_pass:
             self.footer_pass = not self.footer_pass
-            changed = True  # no "p Pass" where there is no pass (a lead, a trick game)
-        if changed:
-            screen.refresh_bindings()
+            changed = True
+        return changed

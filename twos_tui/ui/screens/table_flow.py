@@ -250,7 +250,7 @@ class DealFlow:
         end = DealEndScreen(
             screen.table,
             hints,
-            screen.last_trick_dialog,
+            screen.views.last_trick_dialog,
             screen.trick_word,
             screen.viewer,
             watching=screen.spectator,

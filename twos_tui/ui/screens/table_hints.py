@@ -58,7 +58,7 @@ class HintHelper:
         """``h``: show a hint, or pick up the one shown."""
         screen = self.screen
         seat = screen.viewer
-        d = screen._decision
+        d = screen.decision
         if seat is None or d is None:
             return
         g = screen.game
@@ -107,7 +107,7 @@ class HintHelper:
         if self.pending == position:
             self.pending = None
         g = screen.game
-        d = screen._decision
+        d = screen.decision
         if (
             not screen.is_attached
             or d is None
@@ -127,23 +127,19 @@ class HintHelper:
         button focused (a bid, 2v1's keep or return, a pass). Returns what Enter then
         does, to end the message with ("" when the move cannot be taken up)."""
         screen = self.screen
-        d = screen._decision
+        d = screen.decision
         if d is None:
             return ""
-        hand = screen.query_one(HandView)
+        selection = screen.selection
         if action.cards and d.select:
-            screen.selected = set(action.cards) & set(screen._hand_order)
-            hand.set_selected(screen.selected)
-            screen.buttons.render()
-            hand.focus()
+            selection.set(set(action.cards))
+            screen.query_one(HandView).focus()
             verb = (d.submit or "play").replace("-", " ")
             return f" · Enter: {verb}"
         for i, c in enumerate(d.choices):
             if c.action == action:
-                if screen.selected:  # a pass (or a choice) is hinted: nothing stays raised
-                    screen.selected.clear()
-                    hand.set_selected(screen.selected)
-                    screen.buttons.render()
+                if selection.selected:  # a pass (or a choice) is hinted: nothing stays raised
+                    selection.set(set())
                 button = screen.buttons.choice_button(i)
                 if button is None:
                     return ""
@@ -163,7 +159,7 @@ class HintHelper:
 
     def describe(self, action: Action) -> str:
         """An action in words: the decision's own label for it, else its kind and cards."""
-        d = self.screen._decision
+        d = self.screen.decision
         for c in d.choices if d else ():
             if c.action == action:
                 return f"{c.label} ({c.key})" if c.key else c.label
@@ -177,7 +173,7 @@ class HintHelper:
         screen = self.screen
         hand = screen.query_one(HandView)
         hint = self.shown
-        if hint is None or hint[0] != screen.game.action_count or screen._decision is None:
+        if hint is None or hint[0] != screen.game.action_count or screen.decision is None:
             self.shown = None
             hand.set_hint(())
             return

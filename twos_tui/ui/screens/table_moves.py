@@ -40,7 +40,7 @@ class Moves:
         screen = self.screen
         seat = screen.viewer
         self.made = False
-        if seat is None or screen._decision is None:
+        if seat is None or screen.decision is None:
             return
         reason = screen.game.check(seat, action)
         if reason is not None:
@@ -53,7 +53,7 @@ class Moves:
             return
         self.made = True
         screen.flow.moved(seat)  # this person's next recap starts here
-        screen.selected.clear()
+        screen.selection.selected.clear()
         screen.show_message("")
         screen.query_one(HandView).focus()  # a clicked or tabbed-to button gives focus back
         screen.after_change()
@@ -69,16 +69,16 @@ class Moves:
             return
         if self.pick_cursor_card():
             return
-        a = screen.selection_action()
+        a = screen.selection.action()
         if a is None:
-            d = screen._decision
+            d = screen.decision
             if d is not None and d.choices:
                 # a decision made by choices only (2v1: the card that goes back; a bid):
                 # Enter takes the first, the button drawn as the default (a focused
                 # choice button takes Enter itself)
                 screen.act(d.choices[0].action)
             return
-        reason = screen.current_reason()
+        reason = screen.selection.reason()
         if reason is not None:
             screen.show_message(reason, "error")
             return
@@ -89,8 +89,8 @@ class Moves:
         shown for this very position, with no card picked up since; else None."""
         screen = self.screen
         shown = screen.hints.shown
-        d = screen._decision
-        if shown is None or d is None or screen.selected:
+        d = screen.decision
+        if shown is None or d is None or screen.selection.selected:
             return None
         at, action = shown
         if at != screen.game.action_count or action.cards:
@@ -101,16 +101,17 @@ class Moves:
         """Enter with no card selected never plays: it picks up the card under the
         cursor and says what a second Enter would do (or why it may not). True: it did."""
         screen = self.screen
-        d = screen._decision
+        d = screen.decision
         hand = screen.query_one(HandView)
-        if d is None or not d.select or screen.selected or not hand.cards:
+        selection = screen.selection
+        if d is None or not d.select or selection.selected or not hand.cards:
             return False
-        screen.toggle_index(hand.cursor)
-        if not screen.selected:
+        selection.toggle(hand.cursor)
+        if not selection.selected:
             return False
-        reason = screen.current_reason()
+        reason = selection.reason()
         if reason is None and screen.viewer is not None:
-            a = screen.selection_action()
+            a = selection.action()
             assert a is not None
             verb = (d.submit or "play").replace("-", " ")
             what = screen.game.describe(screen.viewer, a)
@@ -122,7 +123,7 @@ class Moves:
     def pass_turn(self) -> bool:
         """``p``: pass (or say why not). True: the pass was made."""
         screen = self.screen
-        d = screen._decision
+        d = screen.decision
         if d is None:
             return False
         c = pass_choice(d)
@@ -137,7 +138,7 @@ class Moves:
     def key(self, event: events.Key) -> None:
         """A key no binding took: a choice's own key plays it."""
         screen = self.screen
-        d = screen._decision
+        d = screen.decision
         if d is not None and event.key == "p" and pass_choice(d) is None:
             event.stop()  # no pass on offer: say why (the footer shows p dimmed)
             screen.action_pass_turn()
@@ -152,6 +153,6 @@ class Moves:
 
     def choose(self, index: int) -> None:
         """The ``index``-th choice button was pressed."""
-        d = self.screen._decision
+        d = self.screen.decision
         if d is not None and index < len(d.choices):
             self.screen.act(d.choices[index].action)

@@ -97,7 +97,7 @@ class TipCoach:
         variant = g.variant_id
         moments = moments_for_news(variant, news)
         seat = screen.viewer
-        d = screen._decision
+        d = screen.decision
         if seat is not None and d is not None:
             obs = g.observation(seat)
             legal = g.legal_actions(seat)

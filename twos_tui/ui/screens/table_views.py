@@ -44,7 +44,7 @@ class TableViews:
         view = screen.table_view()
         if view.obs is None:
             return
-        dialog = screen.last_trick_dialog()
+        dialog = self.last_trick_dialog()
         if dialog is None:
             word = screen.game.deal_word
             screen.show_message(f"No {screen.trick_word} has been finished yet this {word}.", "")

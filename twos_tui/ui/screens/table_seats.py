@@ -1,0 +1,135 @@
+"""Seats at a table played from several computers: moves made elsewhere heard of, chat
+(``c``), a spectator taking a free seat (``j``), a player leaving their seat to watch
+(``w``, twice), the table's info (``i``); and the hand shown following the seat when it
+changes (a spectator's screen shows none)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from ...play.seat_view import REMOTE, SeatInfo
+
+if TYPE_CHECKING:
+    from .table import TableScreen
+
+
+def join_notes(*notes: str) -> str:
+    return " · ".join(n for n in notes if n)
+
+
+def seat_note(seat: SeatInfo) -> str:
+    """What the seat panel adds about a seat played from another computer."""
+    if seat.kind != REMOTE:
+        return seat.note
+    return seat.note or ("" if seat.connected else "away")
+
+
+class SeatChanges:
+    """Who sits at this screen, and the keys that change it."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self.watch_armed: int | None = None  #: ``w`` pressed once at this move
+        self.could_sit = False  #: "j Take a seat" shown (see :meth:`changed_elsewhere`)
+
+    def listen(self) -> None:
+        """Hear of moves made elsewhere (players on other computers, a hosted table's
+        AI): they come from the network's thread or the server's callbacks, and the
+        screen's :meth:`~TableScreen.changed_elsewhere` runs on the UI's turn."""
+        screen = self.screen
+        loop = asyncio.get_running_loop()
+        # (in the UI's context, not the calling thread's: what the redraw starts, such
+        # as the deal end's timer, needs the app's context variables)
+        context = contextvars.copy_context()
+
+        def listener() -> None:
+            loop.call_soon_threadsafe(screen.changed_elsewhere, context=context.copy())
+
+        screen.table.set_listener(listener)
+        self.could_sit = screen.table.can_sit
+
+    def changed_elsewhere(self) -> None:
+        """The table changed by a move not made at this screen: the seat shown follows,
+        and the key bar when a seat came free or was taken."""
+        screen = self.screen
+        self.follow_seat()
+        can_sit = screen.table.can_sit
+        if can_sit != self.could_sit:
+            self.could_sit = can_sit
+            screen.refresh_bindings()
+
+    def follow_seat(self) -> None:
+        """A joined table's seat can change: a spectator took a seat, a player left
+        theirs to watch. The hand shown follows (a spectator's screen shows none)."""
+        screen = self.screen
+        table = screen.table
+        if not table.remote:
+            return
+        want = table.humans[0] if table.humans else None
+        if want != screen.viewer:
+            screen.viewer = want
+            screen.selection.selected.clear()
+            screen.refresh_bindings()
+
+    def chat(self) -> None:
+        screen = self.screen
+        if not screen.table.can_chat:
+            screen.show_message("Chat is for tables with players on other computers.")
+            return
+        from .chat import ChatDialog
+
+        def said(text: str | None) -> None:
+            if text and text.strip():
+                reason = screen.table.send_chat(text)
+                if reason:
+                    screen.show_message(reason, error=True)
+            screen.refresh_view()
+
+        screen.app.push_screen(ChatDialog(), said)
+
+    def sit(self) -> None:
+        screen = self.screen
+        if not screen.table.can_sit:
+            screen.show_message("There is no free seat to take.")
+            return
+        reason = screen.table.sit()
+        if reason:
+            screen.show_message(reason, error=True)
+            return
+        self.follow_seat()
+        screen.show_message("You took a seat: your hand is below.")
+        screen.after_change()
+
+    def leave_to_watch(self) -> None:
+        screen = self.screen
+        table = screen.table
+        if not table.can_leave_seat:
+            return
+        count = table.action_count
+        if self.watch_armed != count:
+            self.watch_armed = count
+            screen.show_message("Press w again to leave your seat and watch (it is held for you).")
+            return
+        self.watch_armed = None
+        reason = table.leave_seat()
+        if reason:
+            screen.show_message(reason, error=True)
+            return
+        self.follow_seat()
+        screen.show_message("You are watching: no hand is shown.")
+        screen.after_change()
+
+    def table_info(self) -> None:
+        screen = self.screen
+        lines = screen.table.table_info()
+        if not lines:
+            screen.show_message("This table is played on this computer only.")
+            return
+        from .dialogs import InfoDialog
+
+        title = f"{screen.game.name}: this table"
+        screen.app.push_screen(InfoDialog(title, Text("\n".join(lines))))
