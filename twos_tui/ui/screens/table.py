@@ -408,15 +408,14 @@ class TableScreen(SizeGuard, Screen[None]):
         self.sub_title = fit_sub_title(
             self.title or "", parts, house_rules_note(g), self.app.size.width
         )
+        # Each panel is handed its part of the view and compares it with what it shows:
+        # only a panel whose part differs repaints, and only one whose height may change
+        # asks for a layout pass (no repaint or layout of the whole screen here).
         self.board.show(view)
         render_score(self, public)
         render_log(self, public)
         self._render_hand(view)
         self.views.follow_last_trick()  # an open last-trick view shows the newest one
-        # Every panel above may have changed: have the screen lay out and repaint all of
-        # it in its next frame, rather than over two or three frames one panel at a time
-        # (the widgets ask for their own repaints; this asks for one layout pass).
-        self.refresh(layout=True)
 
     def _render_hand(self, view: TableView) -> None:
         g = self.game
@@ -428,7 +427,6 @@ class TableScreen(SizeGuard, Screen[None]):
             # a spectator: no hand, no decision; the prompt says whom the table waits for
             self._decision = None
             self.selected.clear()
-            hand.offer = None
             watching = "Watching: you see what every player sees, and no hand." + (
                 " A seat is free: j takes it." if self.table.can_sit else ""
             )
@@ -454,10 +452,8 @@ class TableScreen(SizeGuard, Screen[None]):
         if not cards and offered:
             # a hand to choose from (2-player Chinese Poker): the offered hands take
             # the hand's place, one line each
-            hand.offer = offered_lines(self, offered)
-            hand.set_hand([], [], set(), "", False)
+            hand.set_hand([], [], set(), "", False, offer=offered_lines(self, offered))
         else:
-            hand.offer = None
             hand.set_hand(cards, [self.face(c) for c in cards], self.selected, "", selectable)
         self.hints.render_marks()
         update_static(prompt, prompt_text(self, obs, seat, d))

@@ -107,7 +107,7 @@ class ActionButtons:
         submit = screen.query_one("#submit", Button)
         if d is not None and d.select:
             submit.display = True
-            submit.label = (d.submit or "play").replace("-", " ").capitalize()
+            relabel(submit, (d.submit or "play").replace("-", " ").capitalize())
             legal = (screen.current_reason() if reason == "" else reason) is None
             submit.disabled = not legal
             submit.variant = "success" if legal else "default"

@@ -14,7 +14,7 @@ from ...engine.views import AnyView, LogLine, TricksView
 from ...engine.words import says
 from ..cardart import face_style
 from ..playlog import PlayLog
-from ..widgets import InfoPanel, update_static
+from ..widgets import InfoPanel, set_border, update_static
 
 if TYPE_CHECKING:
     from .table import TableScreen
@@ -48,9 +48,8 @@ def render_score(screen: TableScreen, obs: AnyView) -> None:
     if target and screen.has_class("-tall"):
         t.append(f"\n{target}", style="dim")
     panel = screen.query_one("#score", InfoPanel)
-    panel.border_title = g.score_label
     # what the mark beside a name means (a spectator's screen shows no hand: no mark)
-    panel.border_subtitle = "watching" if screen.spectator else "◀ hand shown"
+    set_border(panel, g.score_label, "watching" if screen.spectator else "◀ hand shown")
     t.rstrip()
     update_static(panel, t)
 
