@@ -451,3 +451,8 @@ class InfoPanel(Static):
     DEFAULT_CSS = """
     InfoPanel { border: round $panel-lighten-2; padding: 0 1; height: auto; }
     """
+
+    def show(self, text: Text, title: str | None = None, subtitle: str | None = None) -> None:
+        """The panel's text and border words; what it shows already changes nothing."""
+        set_border(self, title, subtitle)
+        update_static(self, text)
