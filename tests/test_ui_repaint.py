@@ -80,7 +80,7 @@ def count_repaints(screen: TableScreen) -> Counter[str]:
 
 async def drawn(pilot) -> None:
     """Wait until the screen has drawn twice since now: whatever was asked to repaint
-    before this call has been repainted."""
+    (or to be laid out again) before this call has been."""
     frames: list[int] = []
     screen = pilot.app.screen
 
@@ -197,3 +197,38 @@ async def test_an_ai_move_repaints_what_it_changed_and_a_second_refresh_nothing(
         screen.refresh_view()
         await drawn(pilot)
         assert repainted(counts) == set(), dict(counts)
+
+
+async def test_the_hand_lays_itself_out_again_when_its_rows_change():
+    """With no layout pass of the whole screen, the hand asks for its own where its
+    height may change: here as many cards, but one label longer ("10♠"), so that the
+    chips take two rows instead of one."""
+    from textual.app import App, ComposeResult
+
+    from twos_tui.engine.cards import CardFace
+
+    class HandOnly(App[None]):
+        CSS = "HandView { width: 29; }"
+
+        def compose(self) -> ComposeResult:
+            yield HandView(id="hand")
+
+    app = HandOnly()
+    async with app.run_test(size=(40, 12)) as pilot:
+        hand = app.query_one(HandView)
+        short = [CardFace(f"{r}S", r, "♠", "spades", "black") for r in "23456789"]
+
+        async def next_frame() -> None:
+            framed: list[bool] = []
+            hand.call_after_refresh(framed.append, True)
+            await wait_for(pilot, lambda: framed, "the next frame")
+
+        hand.set_hand([f.code for f in short], short, set())
+        await next_frame()
+        assert hand.region.height == 3  # one row of chips
+        await pilot.pause()
+        longer = [*short[:-1], CardFace("TS", "10", "♠", "spades", "black")]
+        hand.set_hand([f.code for f in longer], longer, set())
+        # the frame after the change (nothing else asks for a layout pass) fits them
+        await next_frame()
+        assert hand.region.height == 6

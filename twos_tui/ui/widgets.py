@@ -159,12 +159,14 @@ class HandView(Widget, can_focus=True):
             return
         if cards != self.cards:
             self.hinted &= set(cards)
-        self._longest = max((len(f.label) for f in faces), default=2)
+        longest = max((len(f.label) for f in faces), default=2)
         resized = (
             len(cards) != len(self.cards)
+            or longest != self._longest  # (chips as wide as the longest label: rows)
             or bool(message) != bool(self.message_text)
             or offer != self.offer
         )
+        self._longest = longest
         self.cards = list(cards)
         self.faces = list(faces)
         self.selected = set(selected)
