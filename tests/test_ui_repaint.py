@@ -199,6 +199,27 @@ async def test_an_ai_move_repaints_what_it_changed_and_a_second_refresh_nothing(
         assert repainted(counts) == set(), dict(counts)
 
 
+@pytest.mark.parametrize(("variant", "players", "seed"), TABLES)
+async def test_a_demo_table_shown_again_repaints_nothing(variant, players, seed):
+    """Every seat an AI (the demo: the hand followed is an AI's, with no decision at the
+    screen): the same view again repaints nothing either."""
+    from twos_tui.play.session import AI, SeatConfig
+
+    seats = [SeatConfig(f"Bot {i + 1}", AI) for i in range(players)]
+    app = make_app(variant, players, seed, ai_pause=math.inf, seats=seats)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_screen(pilot, TableScreen, when=lambda s: s.demo)
+        await ai_waiting(pilot, screen, -1)
+        counts = count_repaints(screen)
+        screen.refresh_view()
+        await drawn(pilot)
+        assert repainted(counts) == set(), dict(counts)
+        # one AI move: the table and the log change (the hand followed, its seat's, may)
+        screen.ai.hurry()
+        await ai_waiting(pilot, screen, 0)
+        assert {"board", "log"} <= repainted(counts), dict(counts)
+
+
 async def test_the_hand_lays_itself_out_again_when_its_rows_change():
     """With no layout pass of the whole screen, the hand asks for its own where its
     height may change: here as many cards, but one label longer ("10♠"), so that the
