@@ -220,16 +220,19 @@ class ClimbingBoard(Board):
         if self.view is not None:
             self.call_after_refresh(self.draw, self.view)
 
-    def draw(self, view: TableView) -> None:
+    def draw(self, view: TableView) -> bool:
         """The seat boxes and the trick, each handed its part (each redraws only what
-        differs: a seat box its text, the trick its view)."""
+        differs: a seat box its text, the trick its view); True when a seat box's text
+        changed (the trick's height is the board's: it changes no size)."""
         if not self.query(TrickPlays) or len(self.query(SeatPanel)) < self.game.players:
-            return  # not composed yet (shown once mounted), or being taken down
+            return False  # not composed yet (shown once mounted), or being taken down
+        resized = False
         obs = view.obs
         g = self.game
         last = self.query_one(f"#opp-{g.players - 1}", SeatPanel)
         if last.display != view.public:
             last.display = view.public
+            resized = True
         if obs is not None:
             to_act = set(obs.to_act)
             counts = obs.hand_counts or [None] * g.players
@@ -237,7 +240,7 @@ class ClimbingBoard(Board):
             first = 0 if view.public else 1  # the public view: ``me`` has a panel too
             order = [(view.me + k) % g.players for k in range(first, g.players)]
             for i, seat in enumerate(order):
-                self.query_one(f"#opp-{i}", SeatPanel).show(
+                resized |= self.query_one(f"#opp-{i}", SeatPanel).show(
                     view.names[seat],
                     counts[seat],
                     view.tags(seat, list(tags[seat])),
@@ -250,6 +253,7 @@ class ClimbingBoard(Board):
         # the trick's part: what only the seat boxes show (who is an AI, thinking, a
         # seat's note) left out, so that those changing do not repaint the trick
         self.query_one(TrickPlays).show(replace(view, ai=[], thinking=None, notes=[]))
+        return resized
 
     @classmethod
     def holds_finished_trick(cls, obs: AnyView) -> bool:

@@ -127,18 +127,25 @@ class Board(Widget):
     def __init__(self, game: SeatView, **kw: Any) -> None:
         super().__init__(**kw)
         self.game = game
+        self.resized = False  #: the last :meth:`show` may have changed a size
 
-    def show(self, view: TableView) -> None:
+    def show(self, view: TableView) -> bool:
+        """Show ``view`` (drawn only when it differs from the one shown); True when what
+        was drawn may have changed a size (the screen then lays itself out once)."""
+        self.resized = False
         self.view = view  # (drawn by watch_view only when it differs)
+        return self.resized
 
     def watch_view(self, view: TableView | None) -> None:
         if view is not None:
-            self.draw(view)
+            self.resized = self.draw(view)
 
-    def draw(self, view: TableView) -> None:
-        """Draw a view that differs from the one shown: by default repaint the board and
-        lay the screen out again (its height follows what it shows)."""
+    def draw(self, view: TableView) -> bool:
+        """Draw a view that differs from the one shown; True when a size may have
+        changed. By default: repaint the board and lay it out again (its height follows
+        what it shows)."""
         self.refresh(layout=True)
+        return True
 
     @classmethod
     def last_trick(cls, view: TableView) -> Text | None:

@@ -118,9 +118,9 @@ class TrickBoard(Board):
         super().__init__(game, **kw)
         self.border_title = "Table"
 
-    def show(self, view: TableView) -> None:
+    def show(self, view: TableView) -> bool:
         self.set_class(view.flash, "flash")
-        super().show(view)  # repainted and laid out only when the view differs
+        return super().show(view)  # repainted and laid out only when the view differs
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self._lines(width))

@@ -67,14 +67,15 @@ _ShownText = tuple[str, tuple[Span, ...], str, "JustifyMethod | None", str]
 _SHOWN: weakref.WeakKeyDictionary[Widget, _ShownText] = weakref.WeakKeyDictionary()
 
 
-def update_static(widget: Static, text: Text) -> None:
+def update_static(widget: Static, text: Text) -> bool:
     """``widget.update(text)`` unless it already shows exactly that text: an unchanged
-    panel then costs no repaint and no layout pass."""
+    panel then costs no repaint and no layout pass. True when it was updated."""
     key: _ShownText = (text.plain, tuple(text.spans), str(text.style), text.justify, text.end)
     if _SHOWN.get(widget) == key:
-        return
+        return False
     _SHOWN[widget] = key
     widget.update(text)
+    return True
 
 
 #: the border title and subtitle a widget was last given (see :func:`set_border`)
@@ -142,12 +143,12 @@ class HandView(Widget, can_focus=True):
         message: str = "",
         selectable: bool = True,
         offer: Text | None = None,
-    ) -> None:
+    ) -> bool:
         """The hand's part of the table: its cards (and their faces), the cards raised,
         a line shown instead of cards (``message``), whether cards may be picked now, and
         ``offer``: lines shown in the hand's place (the hands offered in 2-player
         Chinese Poker). What equals what is shown changes nothing; the hand is laid out
-        again only where its height may change."""
+        again only where its height may change (then True is returned)."""
         if (
             cards == self.cards
             and faces == self.faces
@@ -156,7 +157,7 @@ class HandView(Widget, can_focus=True):
             and selectable == self.selectable
             and offer == self.offer
         ):
-            return
+            return False
         if cards != self.cards:
             self.hinted &= set(cards)
         longest = max((len(f.label) for f in faces), default=2)
@@ -176,6 +177,7 @@ class HandView(Widget, can_focus=True):
         if self.cursor >= len(self.cards):
             self.cursor = max(0, len(self.cards) - 1)
         self.refresh(layout=resized)
+        return resized
 
     def set_selected(self, selected: set[str]) -> None:
         if selected != self.selected:
@@ -363,14 +365,15 @@ class SeatPanel(Static):
         ai: bool = False,
         thinking: bool = False,
         name_first: bool = False,
-    ) -> None:
+    ) -> bool:
         """``name_first``: where the border is too narrow for the title (four seats in a
         row: a spectator's at 80 columns), the name leads the text, where it has the
         whole width, and "AI" joins the tags (the border already marks the turn).
-        The same seat again, at the same width, changes nothing."""
+        The same seat again, at the same width, changes nothing. True when the text
+        changed (its height may have)."""
         shown = (name, count, tags, turn, extra, ai, thinking, name_first)
         if shown == self._shown and self.outer_size.width == self._width:
-            return
+            return False
         self._shown = shown
         self._width = self.outer_size.width
         title = ("▶ " if turn else "") + name + (" (AI)" if ai else "")
@@ -405,7 +408,7 @@ class SeatPanel(Static):
             Text("▶" if turn else "") if narrow else Text(title),
             "thinking…" if thinking else ("to play" if turn else None),
         )
-        update_static(self, t)
+        return update_static(self, t)
 
     def on_resize(self) -> None:
         if self._shown is not None:
@@ -454,7 +457,8 @@ class InfoPanel(Static):
     InfoPanel { border: round $panel-lighten-2; padding: 0 1; height: auto; }
     """
 
-    def show(self, text: Text, title: str | None = None, subtitle: str | None = None) -> None:
-        """The panel's text and border words; what it shows already changes nothing."""
+    def show(self, text: Text, title: str | None = None, subtitle: str | None = None) -> bool:
+        """The panel's text and border words; what it shows already changes nothing.
+        True when the text changed (its height may have)."""
         set_border(self, title, subtitle)
-        update_static(self, text)
+        return update_static(self, text)

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.widgets import Button
 
 from ...engine import Decision
 from ...engine.views import AnyView, TricksView
@@ -20,8 +21,9 @@ if TYPE_CHECKING:
     from .table import TableScreen
 
 
-def render_score(screen: TableScreen, obs: AnyView) -> None:
-    """The score panel: each seat's total (trick games: and this deal's points)."""
+def render_score(screen: TableScreen, obs: AnyView) -> bool:
+    """The score panel: each seat's total (trick games: and this deal's points); True
+    when its text changed."""
     g = screen.game
     totals = obs.totals
     word = g.deal_word.capitalize()
@@ -50,7 +52,13 @@ def render_score(screen: TableScreen, obs: AnyView) -> None:
     panel = screen.query_one("#score", InfoPanel)
     t.rstrip()
     # what the mark beside a name means (a spectator's screen shows no hand: no mark)
-    panel.show(t, g.score_label, "watching" if screen.spectator else "◀ hand shown")
+    return panel.show(t, g.score_label, "watching" if screen.spectator else "◀ hand shown")
+
+
+def buttons_shown(screen: TableScreen) -> tuple[tuple[bool, str], ...]:
+    """The table's button row as shown: each button's display and label (the screen
+    lays itself out when they change)."""
+    return tuple((b.display, str(b.label)) for b in screen.query("#actions Button").results(Button))
 
 
 def house_rules_note(game: Any) -> str:
@@ -146,6 +154,7 @@ def prompt_text(screen: TableScreen, obs: AnyView, seat: int | None, d: Decision
 
 
 __all__ = [
+    "buttons_shown",
     "fit_sub_title",
     "house_rules_note",
     "log_line",
