@@ -17,11 +17,13 @@ own card faces.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..engine.climbing.combination import describe_kind
@@ -87,15 +89,17 @@ class TrickPlays(Widget):
     TrickPlays.flash { border: heavy $error; }
     """
 
+    #: the table shown (repainted only when a view that differs comes: see
+    #: :attr:`Board.view`)
+    view: reactive[TableView | None] = reactive(None, init=False)
+
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.view: TableView | None = None
         self.border_title = "Table"
 
     def show(self, view: TableView) -> None:
-        self.view = view
         self.set_class(view.flash, "flash")
-        self.refresh()
+        self.view = view
 
     def render(self) -> Text:
         view = self.view
@@ -214,17 +218,21 @@ class ClimbingBoard(Board):
 
     def on_mount(self) -> None:
         if self.view is not None:
-            self.call_after_refresh(self.show, self.view)
+            self.call_after_refresh(self.draw, self.view)
 
-    def show(self, view: TableView) -> None:
-        self.view = view
+    def draw(self, view: TableView) -> bool:
+        """The seat boxes and the trick, each handed its part (each redraws only what
+        differs: a seat box its text, the trick its view); True when a seat box's text
+        changed (the trick's height is the board's: it changes no size)."""
         if not self.query(TrickPlays) or len(self.query(SeatPanel)) < self.game.players:
-            return  # not composed yet (shown once mounted), or being taken down
+            return False  # not composed yet (shown once mounted), or being taken down
+        resized = False
         obs = view.obs
         g = self.game
         last = self.query_one(f"#opp-{g.players - 1}", SeatPanel)
         if last.display != view.public:
             last.display = view.public
+            resized = True
         if obs is not None:
             to_act = set(obs.to_act)
             counts = obs.hand_counts or [None] * g.players
@@ -232,8 +240,8 @@ class ClimbingBoard(Board):
             first = 0 if view.public else 1  # the public view: ``me`` has a panel too
             order = [(view.me + k) % g.players for k in range(first, g.players)]
             for i, seat in enumerate(order):
-                self.query_one(f"#opp-{i}", SeatPanel).show(
-                    g.names[seat],
+                resized |= self.query_one(f"#opp-{i}", SeatPanel).show(
+                    view.names[seat],
                     counts[seat],
                     view.tags(seat, list(tags[seat])),
                     seat in to_act,
@@ -242,7 +250,10 @@ class ClimbingBoard(Board):
                     view.thinking == seat,
                     name_first=view.public,  # every seat in the row: narrower boxes
                 )
-        self.query_one(TrickPlays).show(view)
+        # the trick's part: what only the seat boxes show (who is an AI, thinking, a
+        # seat's note) left out, so that those changing do not repaint the trick
+        self.query_one(TrickPlays).show(replace(view, ai=[], thinking=None, notes=[]))
+        return resized
 
     @classmethod
     def holds_finished_trick(cls, obs: AnyView) -> bool:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..engine.cards import CardFace
@@ -23,7 +24,11 @@ HIDDEN_NOTE = "The table is hidden until the next player is at the screen."
 
 @dataclass
 class TableView:
-    """What a board needs to draw the table for the player at the screen."""
+    """What a board needs to draw the table for the player at the screen.
+
+    Two views are equal when they would draw the same table (the same game, the same
+    observation, the same seats' names and notes...): a board shown an equal view draws
+    nothing again (see :attr:`Board.view`)."""
 
     game: SeatView
     #: the observation of ``me``, or (``public``) the public view; None: the table is
@@ -40,6 +45,13 @@ class TableView:
     #: ``obs`` is the public view (a spectator, no seat at this screen): every seat is
     #: drawn as an opponent's is, ``me`` included, and no hand is shown
     public: bool = False
+    #: the seats' names as they are now (a joined table's can change): taken from
+    #: ``game`` when left out
+    names: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.names:
+            self.names = tuple(self.game.names)
 
     def tags(self, seat: int, tags: list[str]) -> list[str]:
         """A seat's tags with its note, if it has one."""
@@ -49,7 +61,7 @@ class TableView:
     def name(self, seat: int | None) -> str:
         if seat is None:
             return ""
-        return self.game.names[seat]
+        return self.names[seat]
 
     def face(self, code: str) -> CardFace:
         return self.game.card_face(code)
@@ -100,18 +112,40 @@ def _fit(text: Text, width: int) -> Text:
 
 
 class Board(Widget):
-    """Base of the family boards."""
+    """Base of the family boards.
+
+    The screen hands the board the whole :class:`TableView` (:meth:`show`); the board
+    keeps it in the reactive :attr:`view`, which Textual compares with the view shown
+    (frozen observations compare by value): only a view that differs reaches
+    :meth:`draw`, so an unchanged table costs no repaint."""
 
     family: ClassVar[str] = ""
+
+    #: the table drawn now (None: not shown yet)
+    view: reactive[TableView | None] = reactive(None, init=False, repaint=False)
 
     def __init__(self, game: SeatView, **kw: Any) -> None:
         super().__init__(**kw)
         self.game = game
-        self.view: TableView | None = None
+        self.resized = False  #: the last :meth:`show` may have changed a size
 
-    def show(self, view: TableView) -> None:
-        self.view = view
+    def show(self, view: TableView) -> bool:
+        """Show ``view`` (drawn only when it differs from the one shown); True when what
+        was drawn may have changed a size (the screen then lays itself out once)."""
+        self.resized = False
+        self.view = view  # (drawn by watch_view only when it differs)
+        return self.resized
+
+    def watch_view(self, view: TableView | None) -> None:
+        if view is not None:
+            self.resized = self.draw(view)
+
+    def draw(self, view: TableView) -> bool:
+        """Draw a view that differs from the one shown; True when a size may have
+        changed. By default: repaint the board and lay it out again (its height follows
+        what it shows)."""
         self.refresh(layout=True)
+        return True
 
     @classmethod
     def last_trick(cls, view: TableView) -> Text | None:

@@ -118,9 +118,9 @@ class TrickBoard(Board):
         super().__init__(game, **kw)
         self.border_title = "Table"
 
-    def show(self, view: TableView) -> None:
+    def show(self, view: TableView) -> bool:
         self.set_class(view.flash, "flash")
-        super().show(view)
+        return super().show(view)  # repainted and laid out only when the view differs
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self._lines(width))
@@ -162,7 +162,7 @@ class TrickBoard(Board):
             if held is None and seat == newest:
                 mark = "▶"
             out[pos] = CompassSeat(
-                g.names[seat],
+                view.names[seat],
                 counts[seat],
                 view.tags(seat, list(tags[seat])),
                 seat in to_act,
@@ -304,21 +304,20 @@ class TrickBoard(Board):
     @classmethod
     def last_trick(cls, view: TableView) -> Text | None:
         obs = view.obs
-        g = view.game
         last = obs.last_trick if isinstance(obs, TricksView) else None
         out = Text()
         if last:
             out.append(f"Trick {last.number}\n", style="bold")
             for s, c in last.plays:
                 mark = "★ " if s == last.winner else "  "
-                out.append(f"{mark}{g.names[s]}: ")
+                out.append(f"{mark}{view.names[s]}: ")
                 out.append_text(chips([c], view.face))
                 out.append("\n")
         hand = obs.last_hand if isinstance(obs, TwoVOneView) else None
         if not last and hand and isinstance(obs, TwoVOneView) and obs.lone is not None:
             lone = obs.lone
             out.append(f"Hand {hand.hand}\n", style="bold")
-            out.append(f"{g.names[lone]} (lone): ")
+            out.append(f"{view.names[lone]} (lone): ")
             out.append_text(chips(list(hand.lone), view.face))
             out.append(f"  = {hand.lone_value} ({hand.lone_reason})\n")
             duo = hand.duo

@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.text import Text
 from textual import events
 from textual.widget import Widget
+
+if TYPE_CHECKING:  # (annotations only: the home screen's start needs no engine)
+    from ..engine.views import LogLine
+
+
+def log_line(entry: LogLine) -> Text:
+    """A line of the log as the table shows it (a bomb in red, a deal's or a trick's end
+    in bold, a pass dimmed, chat in italics)."""
+    kind = entry.kind
+    style = ""
+    if entry.bomb:
+        style = "bold red"
+    elif kind in ("deal-end", "match-end", "trick", "hand"):
+        style = "bold"
+    elif kind == "pass":
+        style = "dim"
+    elif kind == "chat":
+        style = "italic"  # and the words "Chat ·" begin the line
+    return Text(entry.text, style=style)
 
 
 class PlayLog(Widget):
@@ -32,6 +52,19 @@ class PlayLog(Widget):
         self.back = 0  #: lines scrolled back from the newest
         self._wrapped: list[list[Text]] = []
         self._wrap_width = -1
+
+    def show_history(self, history: Sequence[LogLine]) -> None:
+        """The log's part of the view: the deal's public log (``history``). Only the
+        lines after those shown are made and drawn; a new deal's log, or one an undo took
+        lines back from, is drawn again; the same log changes nothing."""
+        known = len(self.entries)
+        if known <= len(history) and (
+            not known or self.entries[-1].plain == history[known - 1].text
+        ):
+            # the usual case: the same log and some new lines (none: nothing to draw)
+            self.add_entries([log_line(e) for e in history[known:]])
+        else:
+            self.set_entries([log_line(e) for e in history])
 
     def set_entries(self, entries: list[Text]) -> None:
         """The whole log (only what changed is re-wrapped)."""

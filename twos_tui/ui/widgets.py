@@ -52,6 +52,7 @@ __all__ = [
     "SeatPanel",
     "cards_text",
     "chip",
+    "set_border",
     "update_static",
 ]
 
@@ -66,14 +67,36 @@ _ShownText = tuple[str, tuple[Span, ...], str, "JustifyMethod | None", str]
 _SHOWN: weakref.WeakKeyDictionary[Widget, _ShownText] = weakref.WeakKeyDictionary()
 
 
-def update_static(widget: Static, text: Text) -> None:
+def update_static(widget: Static, text: Text) -> bool:
     """``widget.update(text)`` unless it already shows exactly that text: an unchanged
-    panel then costs no repaint and no layout pass."""
+    panel then costs no repaint and no layout pass. True when it was updated."""
     key: _ShownText = (text.plain, tuple(text.spans), str(text.style), text.justify, text.end)
     if _SHOWN.get(widget) == key:
-        return
+        return False
     _SHOWN[widget] = key
     widget.update(text)
+    return True
+
+
+#: the border title and subtitle a widget was last given (see :func:`set_border`)
+_BORDERS: weakref.WeakKeyDictionary[Widget, tuple[str, str]] = weakref.WeakKeyDictionary()
+
+
+def _border_key(text: str | Text | None) -> str:
+    if isinstance(text, Text):
+        return repr((text.plain, tuple(text.spans), str(text.style)))
+    return "" if text is None else "str:" + text
+
+
+def set_border(widget: Widget, title: str | Text | None, subtitle: str | Text | None) -> None:
+    """Give ``widget`` a border title and subtitle, unless it already has those: Textual
+    repaints a widget whenever either is set, even to what it was."""
+    key = (_border_key(title), _border_key(subtitle))
+    if _BORDERS.get(widget) == key:
+        return
+    _BORDERS[widget] = key
+    widget.border_title = title
+    widget.border_subtitle = subtitle
 
 
 class HandView(Widget, can_focus=True):
@@ -119,27 +142,47 @@ class HandView(Widget, can_focus=True):
         selected: set[str],
         message: str = "",
         selectable: bool = True,
-    ) -> None:
+        offer: Text | None = None,
+    ) -> bool:
+        """The hand's part of the table: its cards (and their faces), the cards raised,
+        a line shown instead of cards (``message``), whether cards may be picked now, and
+        ``offer``: lines shown in the hand's place (the hands offered in 2-player
+        Chinese Poker). What equals what is shown changes nothing; the hand is laid out
+        again only where its height may change (then True is returned)."""
+        if (
+            cards == self.cards
+            and faces == self.faces
+            and selected == self.selected
+            and message == self.message_text
+            and selectable == self.selectable
+            and offer == self.offer
+        ):
+            return False
         if cards != self.cards:
             self.hinted &= set(cards)
-        self._longest = max((len(f.label) for f in faces), default=2)
+        longest = max((len(f.label) for f in faces), default=2)
         resized = (
             len(cards) != len(self.cards)
+            or longest != self._longest  # (chips as wide as the longest label: rows)
             or bool(message) != bool(self.message_text)
-            or self.offer is not None
+            or offer != self.offer
         )
+        self._longest = longest
         self.cards = list(cards)
         self.faces = list(faces)
         self.selected = set(selected)
         self.message_text = message
         self.selectable = selectable
+        self.offer = offer
         if self.cursor >= len(self.cards):
             self.cursor = max(0, len(self.cards) - 1)
         self.refresh(layout=resized)
+        return resized
 
     def set_selected(self, selected: set[str]) -> None:
-        self.selected = set(selected)
-        self.refresh()
+        if selected != self.selected:
+            self.selected = set(selected)
+            self.refresh()
 
     def set_hint(self, cards: Iterable[str]) -> None:
         hinted = set(cards) & set(self.cards)
@@ -308,6 +351,7 @@ class SeatPanel(Static):
 
     _turn: bool | None = None
     _shown: tuple[Any, ...] | None = None  #: the last :meth:`show`'s arguments
+    _width = -1  #: the width it was drawn for
     TITLE_CHROME = 6  #: the cells of the top border that are not its title (corners,
     #: the lines and the spaces beside the title)
 
@@ -321,11 +365,17 @@ class SeatPanel(Static):
         ai: bool = False,
         thinking: bool = False,
         name_first: bool = False,
-    ) -> None:
+    ) -> bool:
         """``name_first``: where the border is too narrow for the title (four seats in a
         row: a spectator's at 80 columns), the name leads the text, where it has the
-        whole width, and "AI" joins the tags (the border already marks the turn)."""
-        self._shown = (name, count, tags, turn, extra, ai, thinking, name_first)
+        whole width, and "AI" joins the tags (the border already marks the turn).
+        The same seat again, at the same width, changes nothing. True when the text
+        changed (its height may have)."""
+        shown = (name, count, tags, turn, extra, ai, thinking, name_first)
+        if shown == self._shown and self.outer_size.width == self._width:
+            return False
+        self._shown = shown
+        self._width = self.outer_size.width
         title = ("▶ " if turn else "") + name + (" (AI)" if ai else "")
         room = self.outer_size.width - self.TITLE_CHROME
         narrow = name_first and 0 < room < len(title)
@@ -353,13 +403,16 @@ class SeatPanel(Static):
                 self.styles.border = ("heavy", colours.get("warning", "yellow"))
             else:
                 self.styles.border = ("round", colours.get("panel-lighten-2", "grey50"))
-        self.border_title = Text("▶" if turn else "") if narrow else Text(title)
-        self.border_subtitle = "thinking…" if thinking else ("to play" if turn else None)
-        update_static(self, t)
+        set_border(
+            self,
+            Text("▶" if turn else "") if narrow else Text(title),
+            "thinking…" if thinking else ("to play" if turn else None),
+        )
+        return update_static(self, t)
 
     def on_resize(self) -> None:
         if self._shown is not None:
-            self.show(*self._shown)
+            self.show(*self._shown)  # (the title's room changed: drawn again)
 
 
 class MessageLine(Static):
@@ -403,3 +456,9 @@ class InfoPanel(Static):
     DEFAULT_CSS = """
     InfoPanel { border: round $panel-lighten-2; padding: 0 1; height: auto; }
     """
+
+    def show(self, text: Text, title: str | None = None, subtitle: str | None = None) -> bool:
+        """The panel's text and border words; what it shows already changes nothing.
+        True when the text changed (its height may have)."""
+        set_border(self, title, subtitle)
+        return update_static(self, text)

@@ -59,6 +59,7 @@ from .table_keys import TABLE_BINDINGS, key_offered
 from .table_message import MessageBar
 from .table_moves import Moves
 from .table_panels import (
+    buttons_shown,
     fit_sub_title,
     house_rules_note,
     offered_lines,
@@ -257,8 +258,7 @@ class TableScreen(SizeGuard, Screen[None]):
 
     def refresh_view(self) -> None:
         if not self.is_attached or not self.query("#score") or not self.query("#hand"):
-            # not composed yet, or left (being taken down) while a callback or an AI
-            # worker was on its way
+            # not composed yet, or left while a callback or an AI worker was on its way
             return
         g = self.game
         view = self.table_view()
@@ -273,17 +273,24 @@ class TableScreen(SizeGuard, Screen[None]):
         self.sub_title = fit_sub_title(
             self.title or "", parts, house_rules_note(g), self.app.size.width
         )
-        self.board.show(view)
-        render_score(self, public)
+        # Each panel gets its part of the view; only one whose part differs repaints. Where
+        # a size may have changed, one layout of the screen: the change lands in one frame
+        resized = self.board.show(view)
+        resized |= render_score(self, public)
         render_log(self, public)
-        self._render_hand(view)
+        resized |= self._render_hand(view)
         self.views.follow_last_trick()  # an open last-trick view shows the newest one
-        # Every panel above may have changed: have the screen lay out and repaint all of
-        # it in its next frame, rather than over two or three frames one panel at a time
-        # (the widgets ask for their own repaints; this asks for one layout pass).
-        self.refresh(layout=True)
+        if resized:
+            self.refresh(layout=True)
 
-    def _render_hand(self, view: TableView) -> None:
+    def _render_hand(self, view: TableView) -> bool:
+        """The hand, the prompt and the buttons; True when a size may have changed."""
+        before = buttons_shown(self)
+        resized = self._hand_and_prompt(view)
+        self.buttons.render()
+        return resized or buttons_shown(self) != before
+
+    def _hand_and_prompt(self, view: TableView) -> bool:
         g = self.game
         hand = self.query_one(HandView)
         prompt = self.query_one("#prompt", Static)
@@ -293,20 +300,15 @@ class TableScreen(SizeGuard, Screen[None]):
             # a spectator: no hand, no decision; the prompt says whom the table waits for
             self._decision = None
             self.selected.clear()
-            hand.offer = None
             watching = "Watching: you see what every player sees, and no hand." + (
                 " A seat is free: j takes it." if self.table.can_sit else ""
             )
-            hand.set_hand([], [], set(), watching)
-            update_static(prompt, prompt_text(self, obs, None, None))
-            self.buttons.render()
-            return
+            shown = update_static(prompt, prompt_text(self, obs, None, None))
+            return hand.set_hand([], [], set(), watching) | shown
         if obs is None or seat is None:
             self._decision = None
-            hand.set_hand([], [], set(), "Hand hidden: waiting for the next player.")
-            update_static(prompt, Text(""))
-            self.buttons.render()
-            return
+            hidden = "Hand hidden: waiting for the next player."
+            return hand.set_hand([], [], set(), hidden) | update_static(prompt, Text(""))
         offered = (obs.offered_hands if isinstance(obs, ClimbingView) else None) or {}
         cards = g.sort_cards(list(obs.hand), by=self.sort_by)
         self._hand_order = cards
@@ -319,14 +321,12 @@ class TableScreen(SizeGuard, Screen[None]):
         if not cards and offered:
             # a hand to choose from (2-player Chinese Poker): the offered hands take
             # the hand's place, one line each
-            hand.offer = offered_lines(self, offered)
-            hand.set_hand([], [], set(), "", False)
+            resized = hand.set_hand([], [], set(), "", False, offer=offered_lines(self, offered))
         else:
-            hand.offer = None
-            hand.set_hand(cards, [self.face(c) for c in cards], self.selected, "", selectable)
+            faces = [self.face(c) for c in cards]
+            resized = hand.set_hand(cards, faces, self.selected, "", selectable)
         self.hints.render_marks()
-        update_static(prompt, prompt_text(self, obs, seat, d))
-        self.buttons.render()
+        return resized | update_static(prompt, prompt_text(self, obs, seat, d))
 
     # ----- selection and the message line -----------------------------------------------
     def redraw_hand(self) -> None:

@@ -168,7 +168,7 @@ class ActionRow(Horizontal):
         submit = self.query_one("#submit", Button)
         if d is not None and d.select:
             submit.display = True
-            submit.label = (d.submit or "play").replace("-", " ").capitalize()
+            relabel(submit, (d.submit or "play").replace("-", " ").capitalize())
             submit.disabled = not legal
             submit.variant = "success" if legal else "default"
         else:

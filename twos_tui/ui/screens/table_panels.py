@@ -8,20 +8,22 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.widgets import Button
 
 from ...engine import Decision
-from ...engine.views import AnyView, LogLine, TricksView
+from ...engine.views import AnyView, TricksView
 from ...engine.words import says
 from ..cardart import face_style
-from ..playlog import PlayLog
-from ..widgets import InfoPanel, update_static
+from ..playlog import PlayLog, log_line
+from ..widgets import InfoPanel
 
 if TYPE_CHECKING:
     from .table import TableScreen
 
 
-def render_score(screen: TableScreen, obs: AnyView) -> None:
-    """The score panel: each seat's total (trick games: and this deal's points)."""
+def render_score(screen: TableScreen, obs: AnyView) -> bool:
+    """The score panel: each seat's total (trick games: and this deal's points); True
+    when its text changed."""
     g = screen.game
     totals = obs.totals
     word = g.deal_word.capitalize()
@@ -48,11 +50,15 @@ def render_score(screen: TableScreen, obs: AnyView) -> None:
     if target and screen.has_class("-tall"):
         t.append(f"\n{target}", style="dim")
     panel = screen.query_one("#score", InfoPanel)
-    panel.border_title = g.score_label
-    # what the mark beside a name means (a spectator's screen shows no hand: no mark)
-    panel.border_subtitle = "watching" if screen.spectator else "◀ hand shown"
     t.rstrip()
-    update_static(panel, t)
+    # what the mark beside a name means (a spectator's screen shows no hand: no mark)
+    return panel.show(t, g.score_label, "watching" if screen.spectator else "◀ hand shown")
+
+
+def buttons_shown(screen: TableScreen) -> tuple[tuple[bool, str], ...]:
+    """The table's button row as shown: each button's display and label (the screen
+    lays itself out when they change)."""
+    return tuple((b.display, str(b.label)) for b in screen.query("#actions Button").results(Button))
 
 
 def house_rules_note(game: Any) -> str:
@@ -85,29 +91,9 @@ def fit_sub_title(title: str, parts: list[str], rules: str, width: int) -> str:
     return text
 
 
-def log_line(entry: LogLine) -> Text:
-    kind = entry.kind
-    style = ""
-    if entry.bomb:
-        style = "bold red"
-    elif kind in ("deal-end", "match-end", "trick", "hand"):
-        style = "bold"
-    elif kind == "pass":
-        style = "dim"
-    elif kind == "chat":
-        style = "italic"  # and the words "Chat ·" begin the line
-    return Text(entry.text, style=style)
-
-
 def render_log(screen: TableScreen, obs: AnyView) -> None:
-    history = obs.history
-    log = screen.query_one(PlayLog)
-    known = len(log.entries)
-    if known <= len(history) and (not known or log.entries[-1].plain == history[known - 1].text):
-        # the usual case: the same log and some new lines (only those are made)
-        log.add_entries([log_line(e) for e in history[known:]])
-    else:  # a new deal's log, or an undo took lines back
-        log.set_entries([log_line(e) for e in history])
+    """The play log: handed the view's history (it draws only what is new)."""
+    screen.query_one(PlayLog).show_history(obs.history)
 
 
 def offered_lines(screen: TableScreen, offered: Mapping[str, Sequence[str]]) -> Text:
@@ -165,3 +151,15 @@ def prompt_text(screen: TableScreen, obs: AnyView, seat: int | None, d: Decision
             style="dim",
         )
     return me
+
+
+__all__ = [
+    "buttons_shown",
+    "fit_sub_title",
+    "house_rules_note",
+    "log_line",
+    "offered_lines",
+    "prompt_text",
+    "render_log",
+    "render_score",
+]
