@@ -3,6 +3,9 @@
 ``host`` opens a table that friends join with a code (see ``docs/protocol.md``); with
 ``--headless`` it only serves (no screen, logs to stderr). ``join HOST[:PORT] CODE``
 sits at such a table; ``--bot LEVEL`` plays the seat with the AI to the match's end.
+The connection is TLS (``wss``, see :mod:`twos_tui.play.net.tls`): the host prints its
+certificate's fingerprint, the client pins it on the first join (``join HOST:PORT
+--forget`` forgets it); ``host --cert/--key`` serve a real certificate, ``--no-tls`` none.
 Bad arguments and unreachable hosts get one line and exit status 2.
 """
 
