@@ -40,8 +40,8 @@ def start_host(home: Path, *args: str) -> tuple[subprocess.Popen[str], int, str,
         if not line:
             break
         lines.append(line.rstrip("\n"))
-        if line.startswith("Plain WebSocket"):
-            break
+        if line.startswith(("Plain WebSocket", "Friends see this fingerprint")):
+            break  # the last line of what the host announces
     text = "\n".join(lines)
     rest: list[str] = []
     proc.rest = rest  # type: ignore[attr-defined]
@@ -60,12 +60,18 @@ def view(c: TableClient) -> tuple:
 
 
 @pytest.mark.slow
-async def test_host_killed_mid_deal_restarts_and_players_rejoin(tmp_path: Path) -> None:
+async def test_host_killed_mid_deal_restarts_and_players_rejoin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the players' own data folder: the host's certificate is pinned there
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path / "players"))
     args = ["twos", "--headless", "--seats", "remote,remote,remote", "--pause", "0",
             "--seed", "3", "--option", "deals_to_win=1"]  # fmt: skip
     proc, port, code, lines = await asyncio.to_thread(start_host, tmp_path, *args, "--port", "0")
     assert "Only this computer can join (use --bind 0.0.0.0 for your network)." in lines
     assert f"Friends join with: twos-tui join 127.0.0.1:{port} {code}" in lines
+    pinned = [line for line in lines if "Certificate fingerprint: SHA256:" in line]
+    assert len(pinned) == 1
     delays = (0.3, 0.5, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0)
     clients = []
     try:
@@ -104,6 +110,7 @@ async def test_host_killed_mid_deal_restarts_and_players_rejoin(tmp_path: Path) 
         )
         assert (port2, code2) == (port, code)
         assert any(line.startswith("Reopening your unfinished table") for line in lines)
+        assert pinned[0] in lines  # the same certificate: the clients' pins hold
         await until(  # the clients come back by themselves, with their tokens
             lambda: all(c.connected and c.state and c.state.n == moves for c in clients),
             "every client back with the last state",
@@ -128,7 +135,10 @@ async def test_host_killed_mid_deal_restarts_and_players_rejoin(tmp_path: Path) 
             proc.wait()
 
 
-async def test_sigterm_stops_a_headless_host_cleanly(tmp_path: Path) -> None:
+async def test_sigterm_stops_a_headless_host_cleanly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path / "players"))
     proc, port, code, lines = await asyncio.to_thread(
         start_host, tmp_path, "big-two", "--headless", "--port", "0", "--hold", "30"
     )

@@ -2,7 +2,9 @@
 six games is checked at send time against the seat's hidden cards then, and every text
 the clients received is one of the checked ones. A spectator watches every match and
 chats: every message it receives is checked against the cards hidden from any seat
-(what every player sees, and nothing more)."""
+(what every player sees, and nothing more). The matches are played over TLS, as a hosted
+table serves them (the texts checked are those sent into, and read out of, the encrypted
+connection)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from net_helpers import PLAYERS, LeakWatch, live_server, play_match
 
 from twos_tui.play.net.client import TableClient
 from twos_tui.play.net.server import HostedTable
+from twos_tui.play.net.tls import host_cert
 
 #: (variant, options, seeds): short deals where the game allows it, many of them
 MATCHES = [
@@ -24,11 +27,12 @@ MATCHES = [
 
 
 @pytest.mark.slow
-async def test_no_message_shows_a_hidden_card() -> None:
+async def test_no_message_shows_a_hidden_card(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
     watch = LeakWatch()
     deals = 0
     spectators = 0
-    async with live_server(rate=1000, burst=1000) as server:
+    async with live_server(rate=1000, burst=1000, cert=host_cert()) as server:
         server.send_hook = watch
         for variant, options, seeds in MATCHES:
             for seed in seeds:
@@ -49,6 +53,7 @@ async def test_no_message_shows_a_hidden_card() -> None:
                     "127.0.0.1", server.port, table.code, "Rail", retry_delays=(), role="watch"
                 )
                 await spectator.open()
+                assert spectator.encrypted and spectator.uri.startswith("wss://")
                 spectator.raw_hook = watch.client_hook(table, spectator)
                 assert await spectator.send_chat("good luck [red]all[/red] \x1b[2J") is None
                 await play_match(

@@ -3,6 +3,9 @@
 ``host`` opens a table that friends join with a code (see ``docs/protocol.md``); with
 ``--headless`` it only serves (no screen, logs to stderr). ``join HOST[:PORT] CODE``
 sits at such a table; ``--bot LEVEL`` plays the seat with the AI to the match's end.
+The connection is TLS (``wss``, see :mod:`twos_tui.play.net.tls`): the host prints its
+certificate's fingerprint, the client pins it on the first join (``join HOST:PORT
+--forget`` forgets it); ``host --cert/--key`` serve a real certificate, ``--no-tls`` none.
 Bad arguments and unreachable hosts get one line and exit status 2.
 """
 
@@ -23,6 +26,7 @@ from .engine import VARIANT_IDS
 if TYPE_CHECKING:
     from .cli_common import Subcommands
     from .play.net.server import HostedTable, TableServer
+    from .play.net.tls import HostCert
 
 DEFAULT_PORT = 7417
 KINDS = ("human", "remote", "ai")
@@ -60,7 +64,8 @@ def add_net_parsers(sub: Subcommands) -> None:
         "host",
         help="host a table that friends join from their own computers",
         description="Host a table: friends join with `twos-tui join HOST:PORT CODE`. "
-        "Plain WebSocket, not encrypted: see the README before opening it to the internet.",
+        "The connection is encrypted (TLS) with a certificate made at the first start: "
+        "friends compare its fingerprint with the one shown here.",
     )
     host.add_argument("variant", choices=VARIANT_IDS, help="the game to play")
     host.add_argument("--players", type=int, default=None, help="seats at the table")
@@ -125,6 +130,19 @@ def add_net_parsers(sub: Subcommands) -> None:
         help="SSH connections from one address at once (default 3)",
     )
     host.add_argument(
+        "--cert",
+        default=None,
+        metavar="FILE",
+        help="serve this certificate (PEM, e.g. from Let's Encrypt) instead of the one "
+        "made here; with --key",
+    )
+    host.add_argument("--key", default=None, metavar="FILE", help="the key of --cert (PEM)")
+    host.add_argument(
+        "--no-tls",
+        action="store_true",
+        help="plain WebSocket, not encrypted (for older versions of twos-tui)",
+    )
+    host.add_argument(
         "--no-sit",
         action="store_true",
         help="spectators may not take a free seat (by default they may)",
@@ -132,7 +150,7 @@ def add_net_parsers(sub: Subcommands) -> None:
 
     join = sub.add_parser("join", help="sit at a table hosted on another computer")
     join.add_argument("address", metavar="HOST[:PORT]", help=f"the host (port {DEFAULT_PORT})")
-    join.add_argument("code", help="the join code the host gave you")
+    join.add_argument("code", nargs="?", default=None, help="the join code the host gave you")
     join.add_argument("--name", default=None, help="your name at the table")
     join.add_argument(
         "--bot", default=None, metavar="LEVEL", help="play the seat with the AI (no screen)"
@@ -142,6 +160,11 @@ def add_net_parsers(sub: Subcommands) -> None:
         "--watch",
         action="store_true",
         help="watch the table: what every player sees, no hand (j takes a free seat)",
+    )
+    join.add_argument(
+        "--forget",
+        action="store_true",
+        help="forget the certificate pinned for HOST:PORT (after the host made a new one)",
     )
 
 
@@ -212,7 +235,7 @@ def build_hosted(args: argparse.Namespace) -> tuple[HostedTable, TableServer, in
         # keeps its own)
         table.session.record_history = False
     table.allow_sit = not getattr(args, "no_sit", False)
-    server = TableServer(host=args.bind, port=args.port)
+    server = TableServer(host=args.bind, port=args.port, cert=host_cert_of(args))
     server.add(table)
     if getattr(args, "ssh", None) is not None:
         from .play.net.ssh_door import SshDoor
@@ -227,6 +250,20 @@ def build_hosted(args: argparse.Namespace) -> tuple[HostedTable, TableServer, in
         )
     people = table.host_people()
     return table, server, (people[0] if people and not args.headless else None)
+
+
+def host_cert_of(args: argparse.Namespace) -> HostCert | None:
+    """The certificate to serve: ``--cert/--key``, else the one kept in the data
+    directory (made now the first time); ``None`` with ``--no-tls``. ValueError /
+    OSError with the reason."""
+    cert, key = getattr(args, "cert", None), getattr(args, "key", None)
+    if getattr(args, "no_tls", False):
+        if cert or key:
+            raise ValueError("--no-tls serves no certificate: leave out --cert and --key")
+        return None
+    from .play.net.tls import host_cert
+
+    return host_cert(cert, key)
 
 
 def parse_options(items: list[str]) -> dict[str, str | int]:
@@ -269,10 +306,22 @@ def announce(table: HostedTable, server: TableServer) -> list[str]:
     for addr in addresses(bind):
         shown = f"[{addr}]" if ":" in addr else addr
         lines.append(f"Friends join with: twos-tui join {shown}:{server.port} {table.code}")
-    lines.append("Plain WebSocket: not encrypted (see the README for the internet).")
+    lines += cert_lines(server.cert)
     for door in server.doors:
         lines += door.lines(addresses(bind))
     return lines
+
+
+def cert_lines(cert: HostCert | None) -> list[str]:
+    """What the host says of its encryption: the fingerprint friends compare."""
+    if cert is None:
+        return ["Plain WebSocket (--no-tls): not encrypted (see the README for the internet)."]
+    if not cert.self_signed:
+        return [f"Encrypted (TLS) with your certificate {cert.fingerprint}."]
+    return [
+        f"Encrypted (TLS). Certificate fingerprint: {cert.fingerprint}",
+        "Friends see this fingerprint when they first join: ask them to compare.",
+    ]
 
 
 async def serve_headless(table: HostedTable, server: TableServer) -> int:
@@ -416,6 +465,10 @@ def run_join_cli(args: argparse.Namespace) -> int:
         host, port = parse_address(args.address)
     except ValueError as e:
         return _fail(str(e))
+    if args.forget:
+        return forget_host(host, port)
+    if not args.code:
+        return _fail("the join code the host gave you goes after the address")
     if args.bot is not None:
         from .ai import normalize_level
 
@@ -435,6 +488,9 @@ def run_join_cli(args: argparse.Namespace) -> int:
         view = RemoteSeatView.connect(host, port, args.code, name=args.name, watch=args.watch)
     except JoinError as e:
         return _fail(str(e))
+    client = getattr(view, "client", None)
+    if client is not None:
+        print(client.security_line(), file=sys.stderr, flush=True)
     from .ui import app
 
     run_joined = getattr(app, "run_joined", None)
@@ -443,6 +499,26 @@ def run_join_cli(args: argparse.Namespace) -> int:
         return _fail("this version cannot show a joined table yet (try --bot)")
     result: int = run_joined(view, guest=True) if args.guest else run_joined(view)
     return result
+
+
+def forget_host(host: str, port: int) -> int:
+    """``join HOST:PORT --forget``: the pinned certificate is forgotten."""
+    from .play.net.tls import KnownHosts, address_key
+
+    known = KnownHosts()
+    where = address_key(host, port)
+    if known.get(host, port) is None:
+        print(f"No certificate was pinned for {where}.", file=sys.stderr)
+        return 0
+    try:
+        known.put(host, port, None)
+    except OSError as e:
+        return _fail(f"cannot write {known.path}: {e.strerror or e}")
+    print(
+        f"Forgot the certificate of {where}: the next join pins the one it shows.",
+        file=sys.stderr,
+    )
+    return 0
 
 
 def result_line(st: Mapping[str, object]) -> str:

@@ -272,9 +272,15 @@ def run_joined(view: SeatView, guest: bool = False) -> int:
     ``guest``: leaving the table ends the program (the SSH door's clients)."""
     app = make_app(ai_pause=None, tips=True)
     app.exit_on_leave = guest
-    from .hosting import joined_view
+    from .hosting import join_notice, joined_view, show_join_notice
 
-    app.on_start = lambda: app.start_session(joined_view(view))
+    def start() -> None:
+        app.start_session(joined_view(view))
+        notice = join_notice(view)
+        if notice:
+            show_join_notice(app, notice)
+
+    app.on_start = start
     return run_built(app)
 
 

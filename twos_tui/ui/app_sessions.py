@@ -65,10 +65,11 @@ class SessionsApp(SettingsApp):
     ) -> None:
         """Host ``session`` with ``remote_seats`` played from other computers: the server
         starts on this app's loop, then the host's table opens with the join code."""
-        from ..play.net.server import HostedTable, TableServer
+        from ..play.net.server import HostedTable
+        from .hosting import app_server
 
         table = HostedTable(session, tuple(remote_seats), drive_ai=False)
-        self.host_table(table, TableServer(), bind, port)
+        self.host_table(table, app_server(), bind, port)
 
     def host_table(self, table: HostedTable, server: TableServer, bind: str, port: int) -> None:
         """Serve ``table`` (made by the picker or ``twos-tui host``) and open it."""
@@ -86,8 +87,10 @@ class SessionsApp(SettingsApp):
             self.start_session(host_view(table, server, bind))
             doors = getattr(server, "doors", [])
             keys = "".join(f" SSH door on port {d.port}, host key {d.fingerprint}." for d in doors)
+            cert = server.cert
+            tls = f" Certificate {cert.fingerprint}." if cert is not None else " Not encrypted."
             self.notify(
-                f"Hosting: join code {table.code}.{keys} Press i at the table for the "
+                f"Hosting: join code {table.code}.{tls}{keys} Press i at the table for the "
                 "addresses and the command to give friends.",
                 timeout=20 if doors else 10,
             )
@@ -158,7 +161,8 @@ class SessionsApp(SettingsApp):
         show the remote players' hands at this screen. ``False``: not a hosted save."""
         from ..play.locks import SaveLocked
         from ..play.net.client import DEFAULT_PORT
-        from ..play.net.server import HostedTable, TableServer, sidecar_path
+        from ..play.net.server import HostedTable, sidecar_path
+        from .hosting import app_server
 
         if not sidecar_path(info.save_id).is_file():
             return False
@@ -176,7 +180,7 @@ class SessionsApp(SettingsApp):
             )
             return True
         bind, port = table.listen or ("127.0.0.1", DEFAULT_PORT)
-        self.host_table(table, TableServer(), bind, port)
+        self.host_table(table, app_server(), bind, port)
         return True
 
     def _history_failed(self, message: str) -> None:

@@ -6,11 +6,15 @@ friends."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import socket
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from ..play.net.server import HostedTable, TableServer
+    from ..play.net.tls import HostCert
     from ..play.seat_view import SeatView
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -28,8 +32,39 @@ def local_addresses() -> list[str]:
     return found
 
 
-def join_lines(code: str, bind: str, port: int) -> list[str]:
-    """What the host tells friends: the code, where the table listens, the command."""
+def app_server() -> TableServer:
+    """The server of a table hosted from the app: encrypted with the certificate kept in
+    the data directory (made now the first time). When it cannot be made (an unwritable
+    data folder) the table is served unencrypted, and its lines say so."""
+    from ..play.net.server import TableServer
+    from ..play.net.tls import host_cert
+
+    try:
+        return TableServer(cert=host_cert())
+    except (OSError, ValueError) as e:
+        logging.getLogger("twos_tui.net").warning("no certificate, not encrypted: %s", e)
+        return TableServer()
+
+
+def cert_lines(cert: HostCert | None) -> list[str]:
+    """What the host's screen says of the encryption: the fingerprint to compare."""
+    if cert is None:
+        return [
+            "Not encrypted (plain WebSocket): over the internet, use an SSH",
+            "tunnel, a VPN, or a TLS proxy (see the README).",
+        ]
+    if not cert.self_signed:
+        return ["Encrypted (TLS) with your certificate:", f"  {cert.fingerprint}"]
+    return [
+        "Encrypted (TLS). Your certificate's fingerprint:",
+        f"  {cert.fingerprint}",
+        "Friends see it when they first join: ask them to compare.",
+    ]
+
+
+def join_lines(code: str, bind: str, port: int, cert: HostCert | None = None) -> list[str]:
+    """What the host tells friends: the code, where the table listens, the command, and
+    the certificate's fingerprint."""
     lines = [f"Join code: {code}", ""]
     if bind in LOOPBACK:
         lines += [
@@ -48,11 +83,7 @@ def join_lines(code: str, bind: str, port: int) -> list[str]:
         else:
             lines.append("Friends run:  twos-tui join YOUR-ADDRESS:{port} {code}")
             lines.append("(your address: ip addr / ipconfig shows it)")
-        lines += [
-            "",
-            "Plain WebSocket is not encrypted: over the internet, use an SSH",
-            "tunnel, a VPN, or a TLS proxy (see the README).",
-        ]
+    lines += ["", *cert_lines(cert)]
     lines += ["", "Or at their home screen: Join a table (j)."]
     return lines
 
@@ -75,7 +106,7 @@ def host_view(table: HostedTable, server: TableServer, bind: str) -> SeatView:
 
     view = HostSeatView(table)
     view.banner = f"code {table.code}"
-    lines = join_lines(table.code, bind, server.port)
+    lines = join_lines(table.code, bind, server.port, getattr(server, "cert", None))
     for door in getattr(server, "doors", []):
         hosts = local_addresses() if bind in ("0.0.0.0", "::", "") else [bind]
         lines += ["", *door.lines(hosts or ["YOUR-ADDRESS"])]
@@ -112,6 +143,8 @@ def joined_view(view: SeatView) -> SeatView:
     lines = [
         f"You joined the table at {where} (code {client.code}) as {name}.",
         "",
+        client.security_line(),
+        "",
         "If the connection drops, the host keeps your seat for a while:",
         f"  twos-tui join {where} {client.code}",
         "takes you back to it (your seat's key is kept on this computer).",
@@ -125,3 +158,18 @@ def joined_view(view: SeatView) -> SeatView:
 
     view.table_info = info  # type: ignore[method-assign]
     return view
+
+
+def join_notice(view: SeatView) -> str | None:
+    """What the player should see of a join's encryption at once: the fingerprint pinned
+    by a first join, or that the host does not encrypt; ``None`` otherwise."""
+    client = getattr(view, "client", None)
+    if client is None or (client.encrypted and not client.pinned_now):
+        return None
+    text: str = client.security_line()
+    return text
+
+
+def show_join_notice(app: App[Any], notice: str) -> None:
+    """Show a join's :func:`join_notice` (a warning: it outlives the table's plain news)."""
+    app.notify(notice, title="Certificate", severity="warning", timeout=30)

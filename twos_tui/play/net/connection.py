@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import os
+import ssl
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -28,6 +29,7 @@ from ...engine.views import AnyView, LogLine
 from ..paths import data_dir
 from . import messages as M
 from . import protocol as P
+from . import tls as T
 
 log = logging.getLogger("twos_tui.net.client")
 
@@ -131,8 +133,19 @@ class TableClient:
         timeout: float = REQUEST_TIMEOUT_S,
         version: int = P.PROTOCOL_VERSION,
         role: str = "player",
+        known_hosts: T.KnownHosts | None = None,
+        cafile: str | None = None,
     ) -> None:
         self.host, self.port, self.code = host, port, code
+        self.known_hosts = known_hosts or T.KnownHosts()
+        self.cafile = cafile  #: authorities to trust besides the system's (tests)
+        #: the connection is encrypted (``wss``); ``None`` before the first join
+        self.encrypted: bool | None = None
+        self.fingerprint = ""  #: the host's certificate's, when encrypted
+        #: the fingerprint pinned by this client's first join (to tell the player)
+        self.pinned_now: str | None = None
+        #: the certificate was vouched for by an authority (no pin needed)
+        self.verified = False
         self.role = role  #: "player", or "watch": a spectator (the public view only)
         self.watching = False  #: this connection watches (no seat, no hand)
         #: chat lines, as log lines (``kind`` "chat"), with where the log was when each
@@ -167,7 +180,7 @@ class TableClient:
     @property
     def uri(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"ws://{host}:{self.port}/"
+        return f"{'ws' if self.encrypted is False else 'wss'}://{host}:{self.port}/"
 
     @property
     def view(self) -> AnyView | None:
@@ -196,15 +209,7 @@ class TableClient:
         except TextRefused as e:
             raise JoinError(str(e)) from None
         try:
-            ws = await ws_connect(
-                self.uri,
-                max_size=MAX_FROM_HOST,
-                compression=None,
-                open_timeout=self.timeout,
-                ping_interval=20,
-                proxy=None,
-                user_agent_header=None,
-            )
+            ws = await self._connect()
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as e:
             raise JoinError(f"Could not reach {self.host}:{self.port} ({_why(e)}).") from None
         try:
@@ -219,6 +224,87 @@ class TableClient:
         self.connected = True
         self.lost = None
         self._reader = asyncio.get_running_loop().create_task(self._read(ws))
+
+    async def _ws(self, ctx: ssl.SSLContext | None) -> ClientConnection:
+        self.encrypted = ctx is not None
+        return await ws_connect(
+            self.uri,
+            ssl=ctx,
+            max_size=MAX_FROM_HOST,
+            compression=None,
+            open_timeout=self.timeout,
+            ping_interval=20,
+            proxy=None,
+            user_agent_header=None,
+        )
+
+    async def _connect(self) -> ClientConnection:
+        """The connection, encrypted unless the host does not speak TLS and this address
+        was never seen encrypted; the certificate checked (:mod:`.tls`) before anything
+        is sent. :class:`JoinError` when it is refused."""
+        if self.encrypted is False:  # joined in plain before: no TLS since then
+            return await self._ws(None)
+        pinned = self.known_hosts.get(self.host, self.port)
+        if pinned is None or pinned == T.VERIFIED:
+            try:
+                ws = await self._ws(T.verifying_context(self.cafile))
+            except ssl.SSLCertVerificationError:
+                pass  # self-signed (or not for this name): pinned below, or refused
+            except (ssl.SSLError, ConnectionResetError):
+                if pinned is not None:
+                    raise JoinError(self._plain_refused()) from None
+                self.fingerprint = ""
+                return await self._ws(None)  # an older host, or --no-tls: not encrypted
+            else:
+                self.verified = True
+                self.fingerprint = _peer_fingerprint(ws)
+                if pinned is None:
+                    self.known_hosts.put(self.host, self.port, T.VERIFIED)
+                return ws
+        try:
+            ws = await self._ws(T.pinning_context())
+        except (ssl.SSLError, ConnectionResetError):
+            if pinned is not None:
+                raise JoinError(self._plain_refused()) from None
+            raise
+        self._check_pin(ws, pinned)  # an authority's before, self-signed now: refused
+        return ws
+
+    def _check_pin(self, ws: ClientConnection, pinned: str | None) -> None:
+        shown = _peer_fingerprint(ws)
+        self.fingerprint = shown
+        if pinned is None:
+            self.known_hosts.put(self.host, self.port, shown)
+            self.pinned_now = shown
+            return
+        if shown != pinned:  # (never equal to VERIFIED)
+            ws.transport.abort()
+            raise JoinError(
+                T.changed_message(self.host, self.port, pinned, shown, self.known_hosts.path)
+            )
+
+    def _plain_refused(self) -> str:
+        where = T.address_key(self.host, self.port)
+        return (
+            f"Not joined: the host at {where} encrypted its table when you joined before, "
+            "but now it does not. Ask the host whether they started it with --no-tls; if "
+            f"so, forget the old certificate with `twos-tui join {where} --forget` and "
+            "join again."
+        )
+
+    def security_line(self) -> str:
+        """What the player is told of the connection's encryption (after joining)."""
+        where = T.address_key(self.host, self.port)
+        if not self.encrypted:
+            return f"Joined {where}: the host does not encrypt (an older version, or --no-tls)."
+        if self.verified:
+            return f"Joined {where}: encrypted, with a certificate signed by a known authority."
+        if self.pinned_now:
+            return (
+                f"First join to {where}: pinned the host's certificate {self.pinned_now}. "
+                "Check that it is the one the host's screen shows."
+            )
+        return f"Joined {where}: encrypted, the same certificate as before ({self.fingerprint})."
 
     async def _handshake(self, ws: ClientConnection) -> None:
         await ws.send(P.encode(M.Hello(v=self.version, id=0, client=CLIENT_NAME)))
@@ -462,6 +548,15 @@ class TableClient:
         ws = self.ws
         if ws is not None:
             ws.transport.abort()
+
+
+def _peer_fingerprint(ws: ClientConnection) -> str:
+    obj = ws.transport.get_extra_info("ssl_object")
+    der = obj.getpeercert(binary_form=True) if obj is not None else None
+    if not der:
+        ws.transport.abort()
+        raise JoinError("The host showed no certificate.")
+    return T.fingerprint(der)
 
 
 def _why(e: BaseException) -> str:

@@ -33,6 +33,7 @@ from .table_base import DEFAULT_HOLD_S, SIDECAR_DIR, sidecar_path
 
 if TYPE_CHECKING:
     from .ssh_door import SshDoor
+    from .tls import HostCert
 
 __all__ = [
     "CODE_ALPHABET",
@@ -59,7 +60,8 @@ STOP_REASON = (
 
 
 class TableServer:
-    """A WebSocket server hosting tables by join code.
+    """A WebSocket server hosting tables by join code: ``wss`` with ``cert`` (see
+    :mod:`.tls`), else plain ``ws``.
 
     ``send_hook(table, seat, text)`` (tests) sees every message text at send time."""
 
@@ -75,7 +77,10 @@ class TableServer:
         join_timeout: float = P.JOIN_TIMEOUT_S,
         chat_rate: float = P.CHAT_RATE_PER_S,
         chat_burst: float = P.CHAT_BURST,
+        cert: HostCert | None = None,
     ) -> None:
+        #: the certificate served (``None``: plain WebSocket, not encrypted)
+        self.cert = cert
         self.tables: dict[str, HostedTable] = {}
         self.chat_rate = chat_rate
         self.chat_burst = chat_burst
@@ -118,6 +123,7 @@ class TableServer:
             compression=None,
             ping_interval=self.ping_interval,
             max_queue=4,
+            ssl=self.cert.context() if self.cert is not None else None,
             logger=logging.getLogger("twos_tui.net.ws"),
         )
         sock = next(iter(self.server.sockets))

@@ -156,10 +156,14 @@ class JoinScreen(ModalScreen[None]):
         if not self.is_attached:
             view.close()  # the dialog was left meanwhile
             return
-        from ..hosting import joined_view
+        from ..hosting import join_notice, joined_view, show_join_notice
 
         self.dismiss(None)
-        twos_app(self).start_session(joined_view(view))
+        app = twos_app(self)
+        app.start_session(joined_view(view))
+        notice = join_notice(view)
+        if notice:
+            show_join_notice(app, notice)
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
