@@ -16,7 +16,7 @@ from ..engine.views import (
 )
 from ..play.seat_view import SeatView
 from .boards_base import HIDDEN_NOTE, Board, TableView, _fit, private_notes
-from .cardart import CARD_H, Canvas, best_stride, chips, fan_width
+from .cardart import CARD_H, Canvas, best_stride, chips, chips_width, fan_width
 
 # ---------------------------------------------------------------------------------------
 # trick-taking games
@@ -93,6 +93,29 @@ def _widen(canvas: Canvas, extra: int) -> Canvas:
         wider.chars[y][: canvas.width] = canvas.chars[y]
         wider.styles[y][: canvas.width] = canvas.styles[y]
     return wider
+
+
+@dataclass
+class Played:
+    """A seat's played cards as drawn: the rows (a framed card's four, a chip line or
+    the dot of no card) with what goes beside them (the newest card's mark, "led", your
+    name); ``anchor``: the width of the cards themselves, which are centred, ``at``: the
+    column they start at (after a chip line's mark)."""
+
+    rows: list[Text]
+    anchor: int
+    at: int = 0
+
+    @property
+    def width(self) -> int:
+        return max((r.cell_len for r in self.rows), default=0)
+
+    def centred(self, width: int) -> list[Text]:
+        """The rows with the cards centred in ``width`` columns: all moved right by the
+        same padding (less, if need be, so that what hangs beside them fits), so that a
+        framed card stays whole, and cut to ``width``."""
+        pad = max(0, min((width - self.anchor) // 2 - self.at, width - self.width))
+        return [Text(" " * pad) + _fit(r, width - pad) for r in self.rows]
 
 
 class TrickBoard(Board):
@@ -204,12 +227,13 @@ class TrickBoard(Board):
             pad = max(0, (w - t.cell_len) // 2)
             return Text(" " * pad) + t
 
-        def cards_block(s: CompassSeat, width: int) -> list[Text]:
+        def cards_block(s: CompassSeat, width: int) -> Played:
             """A seat's played cards: framed (4 rows) or a chip line."""
             if not framed:
-                return [self._play(s, dim)]
+                at = len(s.mark) + 1 if s.mark and s.cards else 0
+                return Played([self._play(s, dim)], chips_width(s.cards, view.face) or 1, at)
             if not s.cards:
-                return [Text("")] * (CARD_H // 2) + [Text("·", style="dim")] + [Text("")]
+                return Played([Text("")] * (CARD_H // 2) + [Text("·", style="dim"), Text("")], 1)
             stride = best_stride(len(s.cards), width) or 3
             cw = fan_width(len(s.cards), stride)
             canvas = Canvas(cw + 2, CARD_H)
@@ -223,12 +247,12 @@ class TrickBoard(Board):
             t = canvas.to_text()
             if dim:
                 t.stylize("dim")
-            return list(t.split("\n"))
+            return Played(list(t.split("\n")), cw)
 
         n = seats.get("north")
         if n is not None:
             canvas_rows += [centred(n.title()), centred(n.info())]
-            canvas_rows += [centred(x) for x in cards_block(n, w)]
+            canvas_rows += cards_block(n, w).centred(w)
         we, ea = seats.get("west"), seats.get("east")
         if we is not None or ea is not None:
 
@@ -256,32 +280,38 @@ class TrickBoard(Board):
                         einfo[r] if r < len(einfo) else (Text("") if ea else None),
                     )
                 )
-            wb = cards_block(we, half) if we else []
-            eb = cards_block(ea, half) if ea else []
-            rows = max(len(wb), len(eb))
-            for r in range(rows):
-                left = wb[r] if r < len(wb) else Text("")
-                right = eb[r] if r < len(eb) else Text("")
-                lpad = max(0, w // 4 - max(1, left.cell_len) // 2)
+            wb = cards_block(we, half) if we else Played([], 0)
+            eb = cards_block(ea, half) if ea else Played([], 0)
+            # each block keeps one left edge for all its rows (a card stays whole), west
+            # centred on the left quarter, east on the right one, never running together
+            lpad = max(0, w // 4 - wb.anchor // 2 - wb.at)
+            lend = lpad + min(half, wb.width)
+            rpos = max(lend + 1, min(3 * w // 4 - eb.anchor // 2 - eb.at, w - eb.width))
+            for r in range(max(len(wb.rows), len(eb.rows))):
+                left = wb.rows[r] if r < len(wb.rows) else Text("")
+                right = eb.rows[r] if r < len(eb.rows) else Text("")
                 line = Text(" " * lpad) + _fit(left, half)
-                rpos = max(line.cell_len + 1, 3 * w // 4 - max(1, right.cell_len) // 2)
-                line.append(" " * (rpos - line.cell_len))
-                line.append_text(_fit(right, w - rpos))
+                if right.cell_len:
+                    line.append(" " * (rpos - line.cell_len))
+                    line.append_text(_fit(right, w - rpos))
                 canvas_rows.append(line)
         s = seats.get("south")
         if s is not None and view.public:
             # a spectator: the bottom seat is a player like the others, drawn as north
             # is (its name, cards left and tags under the card it played)
-            canvas_rows += [centred(x) for x in cards_block(s, w)]
+            canvas_rows += cards_block(s, w).centred(w)
             canvas_rows += [centred(s.title()), centred(s.info())]
         elif s is not None:
             block = cards_block(s, w // 2)
             me = Text(s.name, style="bold")
             if s.turn:
                 me = Text("▶ ", style="bold yellow") + Text(s.name, style="bold reverse")
-            mid = len(block) // 2
-            for r, row in enumerate(block):
-                canvas_rows.append(centred(row + (Text("  ") + me if r == mid else Text(""))))
+            # your name beside the middle row of your card, the card in line with north's
+            mid = len(block.rows) // 2
+            block.rows[mid] = (
+                block.rows[mid] + Text(" " * (block.width - block.rows[mid].cell_len + 2)) + me
+            )
+            canvas_rows += block.centred(w)
         if caption.cell_len:
             canvas_rows += list(caption.wrap(self.app.console, w))
         obs = view.obs
