@@ -34,6 +34,48 @@ async def live_server(**kw: Any):
         await server.close()
 
 
+@contextlib.asynccontextmanager
+async def server_elsewhere(*tables: HostedTable, **kw: Any):
+    """A live server on a loop and thread of its own, as a host on another computer is:
+    a screen that waits for the host's answer (the app's synchronous seat calls) does
+    not hold the host up, as it does a server on the test's own loop. ``tables`` are
+    added on the server's loop; read them from the test, never change them."""
+    import threading
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="test-host", daemon=True)
+    thread.start()
+    server = TableServer(**kw)
+
+    async def start() -> None:
+        await server.start("127.0.0.1", 0)
+        for table in tables:
+            server.add(table)
+
+    def on_host(coro: Any) -> Any:
+        return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, loop))
+
+    try:
+        await on_host(start())
+        yield server
+    finally:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(on_host(server.close()), 10)
+
+        async def finish_the_rest() -> None:
+            rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in rest:
+                t.cancel()
+            await asyncio.gather(*rest, return_exceptions=True)
+
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(on_host(finish_the_rest()), 10)
+        loop.call_soon_threadsafe(loop.stop)
+        await asyncio.to_thread(thread.join, 10)
+        if not thread.is_alive():
+            loop.close()
+
+
 def remote_table(
     variant: str, seed: int = 1, kinds: list[str] | None = None, **kw: Any
 ) -> HostedTable:

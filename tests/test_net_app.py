@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 
 import pytest
-from net_helpers import join, live_server, remote_table
+from net_helpers import join, live_server, remote_table, server_elsewhere
 from textual.widgets import Input
 from ui_helpers import wait_for, wait_for_screen
 
@@ -420,5 +420,123 @@ async def test_w_once_asks_before_leaving_the_seat(tmp_path, monkeypatch):
                 )
                 assert screen.viewer == 1 and not view.watching
                 assert "Watching" not in hand_text(screen)
+        finally:
+            await asyncio.to_thread(view.close)
+
+
+def key_bar_text(app) -> str:
+    from twos_tui.ui.widgets import KeyBar
+
+    return app.screen.query_one(KeyBar).shown_text()
+
+
+async def test_w_twice_leaves_the_seat_to_watch_and_j_sits_again(tmp_path, monkeypatch):
+    """A joined player's second ``w`` leaves the seat: the screen becomes a spectator's
+    (the hand area says Watching, no card of the old hand is drawn, ``j`` is offered
+    while a seat is free) with no error; ``j`` then takes a seat and its hand shows.
+    The host runs on its own thread, as on another computer."""
+    from twos_tui.ui.widgets import MessageLine
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos", seed=5, kinds=["ai", "remote", "remote"], autosave=False)
+    async with server_elsewhere(table) as server:
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Zoe", False
+        )
+        app = make_app(autosave=False, ai_pause=None)
+        from twos_tui.ui.hosting import joined_view
+
+        app.on_start = lambda: app.start_session(joined_view(view))
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:
+                await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+                assert isinstance(screen, TableScreen)
+                seat = view.my_seat
+                assert screen.viewer == seat
+                await wait_until(pilot, lambda: "Watching" not in hand_text(screen))
+                labels = [view.card_face(c).label for c in view.observation(seat).hand]
+                assert labels and all(label in hand_text(screen) for label in labels)
+                message = screen.query_one(MessageLine)
+                await pilot.press("w")
+                await wait_until(pilot, lambda: "Press w again" in str(message.render()))
+                await pilot.press("w")
+                await wait_until(
+                    pilot,
+                    lambda: "You are watching" in str(message.render()),
+                    "the screen to say the seat was left",
+                )
+                assert view.watching and screen.viewer is None and screen.spectator
+                assert "host did not answer" not in str(message.render())
+                await wait_until(pilot, lambda: "Watching" in hand_text(screen))
+                shown = hand_text(screen)
+                assert not any(label in shown for label in labels)  # no card of the hand
+                assert not screen.check_action("watch_instead", ())
+                # the other remote seat is free: j is offered in the key bar
+                await wait_until(pilot, lambda: view.can_sit, "a free seat")
+                await wait_until(
+                    pilot, lambda: "Take a seat" in key_bar_text(app), "j in the key bar"
+                )
+                await pilot.press("j")
+                await wait_until(
+                    pilot,
+                    lambda: not view.watching and screen.viewer == view.my_seat,
+                    "the seat taken",
+                )
+                assert "You took a seat" in str(message.render())
+                back = view.my_seat
+                await wait_until(pilot, lambda: "Watching" not in hand_text(screen))
+                hand = [view.card_face(c).label for c in view.observation(back).hand]
+                await wait_until(
+                    pilot, lambda: hand and all(label in hand_text(screen) for label in hand)
+                )
+                assert "Take a seat" not in key_bar_text(app)
+                assert isinstance(app.screen, TableScreen)  # no error on the way
+        finally:
+            await asyncio.to_thread(view.close)
+
+
+async def test_w_twice_when_the_host_answers_late(tmp_path, monkeypatch):
+    """The host's answer to the second ``w`` comes after the screen stopped waiting for
+    it (here the host shares the screen's loop, so it answers only once the screen has
+    given up): the host's public state still turns the screen into a spectator's, with
+    no hand and no error, and the message line says so."""
+    from twos_tui.ui.widgets import MessageLine
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    table = remote_table("twos", seed=5, kinds=["ai", "remote", "ai"], autosave=False)
+    async with live_server() as server:
+        server.add(table)
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Zoe", False
+        )
+        view.client.timeout = 1.0  # (the screen gives up on the answer sooner)
+        app = make_app(autosave=False, ai_pause=None)
+        from twos_tui.ui.hosting import joined_view
+
+        app.on_start = lambda: app.start_session(joined_view(view))
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:
+                await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+                assert isinstance(screen, TableScreen)
+                seat = view.my_seat
+                await wait_until(pilot, lambda: "Watching" not in hand_text(screen))
+                labels = [view.card_face(c).label for c in view.observation(seat).hand]
+                message = screen.query_one(MessageLine)
+                await pilot.press("w")
+                await wait_until(pilot, lambda: "Press w again" in str(message.render()))
+                await pilot.press("w")
+                await wait_until(
+                    pilot,
+                    lambda: "You are watching" in str(message.render()),
+                    "the screen to say the seat was left",
+                )
+                assert view.watching and screen.viewer is None and screen.spectator
+                await wait_until(pilot, lambda: "Watching" in hand_text(screen))
+                shown = hand_text(screen)
+                assert not any(label in shown for label in labels)
+                assert table.seats[seat].conn is None  # the host holds the seat
+                assert isinstance(app.screen, TableScreen)
         finally:
             await asyncio.to_thread(view.close)

@@ -124,6 +124,34 @@ async def test_after_leaving_a_seat_to_watch_no_hand_comes_again() -> None:
         await a.close()
 
 
+async def test_the_hosts_public_state_makes_a_seat_watch_when_the_answer_is_late() -> None:
+    """The host's answer to ``watch`` may come after the request stopped waiting: the
+    public state the host sends first is enough for the connection to know it watches
+    (no seat, no token kept); nothing of the hand comes after it."""
+    async with live_server(rate=1000, burst=1000) as server:
+        table = server.add(remote_table("big-two", seed=5, kinds=["remote", "ai", "ai", "ai"]))
+        a = await join(server, table, "Ana")
+        await wait_for(a, lambda: a.state is not None and a.state.seat == 0)
+        assert not a.watching and a.seat == 0 and a.token
+        got: list[str] = []
+        a.raw_hook = got.append
+        assert a.ws is not None
+        await a.ws.send(P.encode(M.Watch(id=7)))  # an answer nobody waits for any more
+        await wait_for(a, lambda: a.watching)
+        assert a.seat == -1 and a.token is None and a.role == "watch"
+        assert a.state is not None and a.state.seat is None
+        assert a.state.observation.hand == ()
+        assert table.seats[0].conn is None  # the host holds the seat
+        await wait_for(a, lambda: any('"type":"answer"' in t for t in got))
+        msgs = [json.loads(text) for text in got]
+        # (the seat's own states sent before the host read the request come first)
+        first = next(i for i, m in enumerate(msgs) if m["type"] == "state" and m["seat"] is None)
+        for text, msg in zip(got[first:], msgs[first:], strict=True):
+            assert msg.get("seat") is None or msg["type"] == "chat", text[:200]
+            assert find_leaks(table.game, None, text) == [], text[:200]
+        await a.close()
+
+
 async def test_chat_reaches_everybody_cleaned_and_limited() -> None:
     async with live_server(chat_rate=0.001, chat_burst=3) as server:
         table = server.add(remote_table("twos", seed=2))

@@ -391,6 +391,11 @@ class TableClient:
 
     def _handle(self, msg: M.HostMessage) -> None:
         if isinstance(msg, M.State):
+            if msg.seat is None and not self.watching:
+                # the host sends a seat's own state only to that seat: a public state
+                # means the host has this connection watching (its answer to ``watch``
+                # may come later than the request waited for)
+                self._now_watching()
             entries = list(msg.log)
             self.log = entries if msg.log_from == 0 else self.log[: msg.log_from] + entries
             self.state = msg
@@ -440,12 +445,17 @@ class TableClient:
         reply = await self.request(M.Watch())
         if isinstance(reply, M.Error):
             return reply.reason
+        self._now_watching()
+        self._notify()
+        return None
+
+    def _now_watching(self) -> None:
+        """This connection has left its seat: the public view only from now on, and a
+        dropped connection comes back as a spectator (the seat's token is forgotten)."""
         self.watching = True
         self.role = "watch"
         self.seat = -1
         self.token = None
-        self._notify()
-        return None
 
     async def sit(self) -> str | None:
         """A spectator takes a free seat; the reason when refused."""

@@ -56,24 +56,37 @@ class SeatChanges:
         """The table changed by a move not made at this screen: the seat shown follows,
         and the key bar when a seat came free or was taken."""
         screen = self.screen
-        self.follow_seat()
+        if self.follow_seat():
+            # the host's news moved this screen's seat (its answer to ``w`` or ``j``
+            # came after the screen stopped waiting for it): say where it stands now
+            screen.show_message(self.seat_message())
         can_sit = screen.table.can_sit
         if can_sit != self.could_sit:
             self.could_sit = can_sit
             screen.refresh_bindings()
 
-    def follow_seat(self) -> None:
+    def follow_seat(self) -> bool:
         """A joined table's seat can change: a spectator took a seat, a player left
-        theirs to watch. The hand shown follows (a spectator's screen shows none)."""
+        theirs to watch. The hand shown follows (a spectator's screen shows none);
+        whether it changed."""
         screen = self.screen
         table = screen.table
         if not table.remote:
-            return
+            return False
         want = table.humans[0] if table.humans else None
-        if want != screen.viewer:
-            screen.viewer = want
-            screen.selection.selected.clear()
-            screen.refresh_bindings()
+        if want == screen.viewer:
+            return False
+        screen.viewer = want
+        screen.selection.selected.clear()
+        self.watch_armed = None
+        screen.refresh_bindings()
+        return True
+
+    def seat_message(self) -> str:
+        """What the message line says once this screen's seat changed."""
+        if self.screen.viewer is None:
+            return "You are watching: no hand is shown."
+        return "You took a seat: your hand is below."
 
     def chat(self) -> None:
         screen = self.screen
@@ -101,7 +114,7 @@ class SeatChanges:
             screen.show_message(reason, error=True)
             return
         self.follow_seat()
-        screen.show_message("You took a seat: your hand is below.")
+        screen.show_message(self.seat_message())
         screen.after_change()
 
     def leave_to_watch(self) -> None:
@@ -116,11 +129,11 @@ class SeatChanges:
             return
         self.watch_armed = None
         reason = table.leave_seat()
-        if reason:
+        if reason and not table.watching:
             screen.show_message(reason, error=True)
             return
         self.follow_seat()
-        screen.show_message("You are watching: no hand is shown.")
+        screen.show_message(self.seat_message())
         screen.after_change()
 
     def table_info(self) -> None:
