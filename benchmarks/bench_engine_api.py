@@ -58,7 +58,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from collections.abc import Callable, Iterator
@@ -67,6 +66,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from vs_tree import load, tree_of  # noqa: E402
 
 #: the games, each at its default number of players, in the order printed
 VARIANTS = ("big-two", "twos", "big-two-5r", "chinese-poker", "2v1", "twos-tricks")
@@ -265,47 +267,6 @@ class Side:
             self.proc.wait()
 
 
-def git(*args: str, cwd: Path = ROOT) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
-    ).stdout.strip()
-
-
-@contextmanager
-def tree_of(ref: str) -> Iterator[tuple[Path, str]]:
-    """The checkout to measure for ``--vs REF`` and how to name it: a folder holding a
-    ``twos_tui`` package as it is, else a git ref checked out with ``git worktree add``
-    in a temporary folder (removed at the end)."""
-    path = Path(ref).expanduser()
-    if path.is_dir() and (path / "twos_tui" / "__init__.py").is_file():
-        yield path.resolve(), str(path.resolve())
-        return
-    try:
-        commit = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
-    except subprocess.CalledProcessError:
-        raise SystemExit(
-            f"bench_engine_api: --vs {ref!r} is neither a git ref of {ROOT} nor a "
-            "folder holding a twos_tui package"
-        ) from None
-    tmp = Path(tempfile.mkdtemp(prefix="twos-bench-vs-"))
-    tree = tmp / "tree"
-    git("worktree", "add", "--detach", "--quiet", str(tree), commit)
-    try:
-        yield tree, f"{ref} ({commit[:9]})"
-    finally:
-        with suppress(subprocess.CalledProcessError):
-            git("worktree", "remove", "--force", str(tree))
-        with suppress(OSError):
-            tmp.rmdir()
-
-
-def load() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        return []
-
-
 def jobs_of(section: str, variant: str, a: argparse.Namespace, seed: int) -> dict[str, Any]:
     job: dict[str, Any] = {"section": section, "variant": variant, "seed": seed, "clock": a.clock}
     if section == "games":
@@ -427,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
 
     out: dict[str, Any] = {"load_start": load(), "cores": os.cpu_count(), "settings": vars(a)}
     try:
-        with tree_of(a.vs) if a.vs else _no_tree() as other:
+        with tree_of(a.vs, "bench_engine_api") if a.vs else _no_tree() as other:
             sides = [Side("this", "this tree", ROOT)]
             try:
                 if other is not None:

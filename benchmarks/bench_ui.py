@@ -101,6 +101,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from timed_app import SETTLE, Probe  # noqa: E402
+from vs_tree import load, tree_of  # noqa: E402
 
 KEYS = ("cursor", "select", "sort", "play", "pass", "ai")
 SIZES = ("80x24", "200x60")
@@ -466,47 +467,6 @@ class Side:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-def git(*args: str, cwd: Path = ROOT) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
-    ).stdout.strip()
-
-
-@contextmanager
-def tree_of(ref: str) -> Iterator[tuple[Path, str]]:
-    """The checkout to measure for ``--vs REF`` and how to name it: a folder holding a
-    ``twos_tui`` package as it is, else a git ref checked out with ``git worktree add``
-    in a temporary folder (removed at the end)."""
-    path = Path(ref).expanduser()
-    if path.is_dir() and (path / "twos_tui" / "__init__.py").is_file():
-        yield path.resolve(), str(path.resolve())
-        return
-    try:
-        commit = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
-    except subprocess.CalledProcessError:
-        raise SystemExit(
-            f"bench_ui: --vs {ref!r} is neither a git ref of {ROOT} nor a "
-            "folder holding a twos_tui package"
-        ) from None
-    tmp = Path(tempfile.mkdtemp(prefix="twos-bench-ui-vs-"))
-    tree = tmp / "tree"
-    git("worktree", "add", "--detach", "--quiet", str(tree), commit)
-    try:
-        yield tree, f"{ref} ({commit[:9]})"
-    finally:
-        with suppress(subprocess.CalledProcessError):
-            git("worktree", "remove", "--force", str(tree))
-        with suppress(OSError):
-            tmp.rmdir()
-
-
-def load() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        return []
-
-
 def pct(xs: list[float], p: float) -> float:
     """The ``p`` percentile (nearest rank) of ``xs``, in ms."""
     xs = sorted(xs)
@@ -651,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {"load_start": load(), "cores": os.cpu_count(), "settings": vars(a)}
     out["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     try:
-        with tree_of(a.vs) if a.vs else _no_tree() as other:
+        with tree_of(a.vs, "bench_ui") if a.vs else _no_tree() as other:
             sides = [Side("this", "this tree", ROOT)]
             try:
                 if other is not None:
