@@ -4,6 +4,7 @@ selection preview, the newest play marked, a bomb lighting up the table, Home/En
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -140,7 +141,7 @@ async def test_a_bomb_lights_up_the_table(monkeypatch):
     else:
         pytest.skip("no bomb found")
     bomb = next(a for a in g.legal_actions(0) if a.cards and g.classify(a.cards).is_bomb)
-    app = make_app(session=session, ai_pause=30)
+    app = make_app(session=session, ai_pause=math.inf)  # the AI waits until woken
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_human(pilot)
         screen.selected = set(bomb.cards)

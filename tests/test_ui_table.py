@@ -685,6 +685,8 @@ async def test_ai_thinks_off_the_ui_thread_and_is_cancelled_when_the_table_is_le
     # an AI seat is to act
     play_until(g, lambda g: g.to_act()[0] != 0)
     rngs = {k: r.getstate() for k, r in session.ai_rngs.items()}
+    # (a short pace: the table's AI worker is busy from the start; the agent itself blocks
+    # until released, so nothing here waits on the clock)
     app = make_app(session=session, ai_pause=0.01)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, agent.started.is_set, "the AI to start thinking")
@@ -717,6 +719,7 @@ async def test_demo_with_every_seat_an_ai_pauses_and_steps():
     seats = [SeatConfig(n, AI) for n in ("Ada", "Bram", "Cleo")]
     session = Session.start("twos", seats, 3, {"deals_to_win": 1}, 8)
     g = session.game
+    # (a short pace so that the demo runs; the test then waits for states only)
     app = make_app(session=session, ai_pause=0.01)
     async with app.run_test(size=(80, 24)) as pilot:
         # not pilot.pause(): it waits for an idle CPU, and a running demo is never idle
@@ -729,7 +732,7 @@ async def test_demo_with_every_seat_an_ai_pauses_and_steps():
         await wait_for(pilot, lambda: not table.ai_busy, "the demo to stop")
         n = len(g.actions)
         for _ in range(5):
-            await pilot.pause(0.02)
+            await pilot.pause()  # (a paused demo is idle: this waits for states, not time)
         assert len(g.actions) == n  # paused: nothing moves
         await pilot.press("n")  # one step
         await wait_for(
@@ -737,7 +740,7 @@ async def test_demo_with_every_seat_an_ai_pauses_and_steps():
         )
         assert len(g.actions) == n + 1
         for _ in range(5):
-            await pilot.pause(0.02)
+            await pilot.pause()
         assert len(g.actions) == n + 1
         # whose hand is shown: f moves round the table
         shown = table.seat_on_screen()
