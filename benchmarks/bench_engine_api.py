@@ -68,7 +68,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vs_tree import load, tree_of  # noqa: E402
+from vs_tree import load, serve, tree_of  # noqa: E402
 
 #: the games, each at its default number of players, in the order printed
 VARIANTS = ("big-two", "twos", "big-two-5r", "chinese-poker", "2v1", "twos-tricks")
@@ -175,43 +175,18 @@ def search(
     return {"seconds": seconds, "decisions": asked, "playouts": playouts}
 
 
+def run_job(job: dict[str, Any]) -> dict[str, Any]:
+    """One job of a side's worker (:func:`vs_tree.serve`): a game's section for a seed."""
+    clock = clock_of(job["clock"])
+    if job["section"] == "games":
+        return play_games(job["variant"], job["games"], job["seed"], job["unit"], clock)
+    return search(
+        job["variant"], job["deals"], job["decisions"], job["iterations"], job["seed"], clock
+    )
+
+
 def worker(root: str) -> int:
-    """Answer one JSON job a line on stdin with one JSON line on stdout (what the code
-    under test prints goes to stderr, so it cannot garble an answer)."""
-    answers = sys.stdout
-    sys.stdout = sys.stderr
-
-    def answer(out: dict[str, Any]) -> None:
-        answers.write(json.dumps(out) + "\n")
-        answers.flush()
-
-    sys.path.insert(0, root)
-    import twos_tui
-
-    where = Path(twos_tui.__file__).resolve()
-    if not where.is_relative_to(Path(root).resolve()):
-        answer({"error": f"twos_tui came from {where}, not from {root}"})
-        return 1
-    answer({"ready": str(where.parent)})
-    for line in sys.stdin:
-        job = json.loads(line)
-        clock = clock_of(job["clock"])
-        try:
-            if job["section"] == "games":
-                out = play_games(job["variant"], job["games"], job["seed"], job["unit"], clock)
-            else:
-                out = search(
-                    job["variant"],
-                    job["deals"],
-                    job["decisions"],
-                    job["iterations"],
-                    job["seed"],
-                    clock,
-                )
-        except Exception as e:  # said to the driver, which stops the run
-            out = {"error": f"{type(e).__name__}: {e}"}
-        answer(out)
-    return 0
+    return serve(root, run_job)
 
 
 # ---------------------------------------------------------------------------------------

@@ -101,7 +101,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from timed_app import SETTLE, Probe  # noqa: E402
-from vs_tree import load, tree_of  # noqa: E402
+from vs_tree import load, serve, tree_of  # noqa: E402
 
 KEYS = ("cursor", "select", "sort", "play", "pass", "ai")
 SIZES = ("80x24", "200x60")
@@ -355,41 +355,22 @@ async def bench_thinking(
     return out
 
 
+def run_job(job: dict[str, Any]) -> dict[str, Any]:
+    """One job of a side's worker (:func:`vs_tree.serve`): a key's samples at a size."""
+    size = tuple(job["size"])
+    # what earlier jobs left alive (modules, caches) out of the collector's way, as in
+    # a fresh app: the per-sample collections then scan this job's objects only
+    gc.collect()
+    gc.freeze()
+    if job.get("thinking"):
+        got = asyncio.run(bench_thinking(size, job["count"], job["thinking"]))
+    else:
+        got = asyncio.run(bench_keys(size, job["keys"], job["count"], job["seed"]))
+    return {"samples": got}
+
+
 def worker(root: str) -> int:
-    """Answer one JSON job a line on stdin with one JSON line on stdout (what the code
-    under test prints goes to stderr, so it cannot garble an answer)."""
-    answers = sys.stdout
-    sys.stdout = sys.stderr
-
-    def answer(out: dict[str, Any]) -> None:
-        answers.write(json.dumps(out) + "\n")
-        answers.flush()
-
-    sys.path.insert(0, root)
-    import twos_tui
-
-    where = Path(twos_tui.__file__).resolve()
-    if not where.is_relative_to(Path(root).resolve()):
-        answer({"error": f"twos_tui came from {where}, not from {root}"})
-        return 1
-    answer({"ready": str(where.parent)})
-    for line in sys.stdin:
-        job = json.loads(line)
-        size = tuple(job["size"])
-        # what earlier jobs left alive (modules, caches) out of the collector's way, as in
-        # a fresh app: the per-sample collections then scan this job's objects only
-        gc.collect()
-        gc.freeze()
-        try:
-            if job.get("thinking"):
-                got = asyncio.run(bench_thinking(size, job["count"], job["thinking"]))
-            else:
-                got = asyncio.run(bench_keys(size, job["keys"], job["count"], job["seed"]))
-            out: dict[str, Any] = {"samples": got}
-        except Exception as e:  # said to the driver, which stops the run
-            out = {"error": f"{type(e).__name__}: {e}"}
-        answer(out)
-    return 0
+    return serve(root, run_job)
 
 
 # ---------------------------------------------------------------------------------------

@@ -3,12 +3,15 @@ the load average printed with the figures (``bench_engine_api.py``, ``bench_ui.p
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,3 +57,32 @@ def load() -> list[float]:
         return [round(x, 2) for x in os.getloadavg()]
     except OSError:
         return []
+
+
+def serve(root: str, run: Callable[[dict[str, Any]], dict[str, Any]]) -> int:
+    """A side's worker: with ``root``'s ``twos_tui`` first on ``sys.path``, answer each
+    JSON job (a line on stdin) with ``run(job)`` as one JSON line on stdout; an exception
+    is answered as ``{"error": ...}`` for the driver, which stops the run. What the code
+    under test prints goes to stderr, so it cannot garble an answer."""
+    answers = sys.stdout
+    sys.stdout = sys.stderr
+
+    def answer(out: dict[str, Any]) -> None:
+        answers.write(json.dumps(out) + "\n")
+        answers.flush()
+
+    sys.path.insert(0, root)
+    import twos_tui
+
+    where = Path(twos_tui.__file__).resolve()
+    if not where.is_relative_to(Path(root).resolve()):
+        answer({"error": f"twos_tui came from {where}, not from {root}"})
+        return 1
+    answer({"ready": str(where.parent)})
+    for line in sys.stdin:
+        try:
+            out = run(json.loads(line))
+        except Exception as e:  # said to the driver, which stops the run
+            out = {"error": f"{type(e).__name__}: {e}"}
+        answer(out)
+    return 0
