@@ -81,7 +81,10 @@ def test_every_request_comes_back_as_itself(msg) -> None:
         ('{"v":1,"type":"create","game":"twos","players":3,"rules":[1]}', "rules"),
         ('{"v":1,"type":"create","game":"twos","players":3,"rules":{"a":[1]}}', "rule's value"),
         ('{"v":1,"type":"create","game":"twos","players":3,"ai_seats":["god"]}', "level"),
-        ('{"v":1,"type":"create","game":"twos","players":3,"ai_seats":[null,null,null,null]}', "AI"),
+        (
+            '{"v":1,"type":"create","game":"twos","players":3,"ai_seats":[null,null,null,null]}',
+            "AI",
+        ),
         ('{"v":1,"type":"create","game":"twos","players":3,"clock":[5]}', "clock"),
         ('{"v":1,"type":"create","game":"twos","players":3,"clock":[5,1e9]}', "bank"),
         ('{"v":1,"type":"login","key":"a2V5"}', "signature"),
