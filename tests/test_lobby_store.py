@@ -452,23 +452,30 @@ def test_kill_9_twenty_times_loses_nothing_acknowledged(tmp_path):
                 text=True,
                 env=env,
             )
+            lines: list[str] = []
             try:
                 first = child.stdout.readline()
                 assert first == "ready\n", (tmp_path / f"child{round_no}.err").read_text()
                 acks = (round_no * 7) % 23 + 1  # 1 to 23 acknowledgements, then kill
-                last = None
-                for _ in range(acks):
-                    words = child.stdout.readline().split(" ", 2)
-                    op = (words[0], int(words[1]))
-                    if op[0] == "match":
-                        acked_changes[op[1]] = json.loads(words[2])
-                    tables = _apply(tables, op)
-                    last = op
+                lines += [child.stdout.readline() for _ in range(acks)]
             finally:
                 os.kill(child.pid, signal.SIGKILL)
                 child.wait()
+                # what it acknowledged between our last read and the kill counts too; a
+                # line cut short by the kill is not an acknowledgement
+                lines += child.stdout.read().splitlines(keepends=True)
                 child.stdout.close()
                 err.close()
+            last = None
+            for line in lines:
+                if not line.endswith("\n"):
+                    break
+                words = line.split(" ", 2)
+                op = (words[0], int(words[1]))
+                if op[0] == "match":
+                    acked_changes[op[1]] = json.loads(words[2])
+                tables = _apply(tables, op)
+                last = op
             assert child.returncode == -signal.SIGKILL
             with SqliteStore(path) as s:
                 assert s.integrity_check() == "ok"
