@@ -166,6 +166,14 @@ def test_guests_count_as_newcomers_and_are_never_rated(store):
     assert store.recent_results(g.name)[0].rating_change is None
 
 
+def test_a_name_without_an_account_counts_as_a_guest(store):
+    out = store.finish_match(MatchOutcome("t", "twos", True, 1.0, (("Alice", 1), ("Stranger", 2))))
+    assert set(out) == {"Alice"}
+    assert store.rating("Stranger", "twos").matches == 0
+    assert store.account("Stranger") is None
+    assert store.leaderboard("twos")[0].name == "Alice"
+
+
 def test_an_unrated_match_moves_nothing_but_is_in_the_results(store):
     out = store.finish_match(MatchOutcome("t", "twos", False, 1.0, (("Alice", 1), ("Bob", 2))))
     assert out == {}

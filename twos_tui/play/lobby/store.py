@@ -554,11 +554,10 @@ class SqliteStore:
                 ),
             )
 
-    def drop_table(self, table_id: str) -> bool:
-        """Forget a table (it closed). False when it was not kept."""
+    def drop_table(self, table_id: str) -> None:
+        """Forget a table (it closed; one not kept: nothing)."""
         with self._write() as conn:
-            cur = conn.execute("DELETE FROM lobby_tables WHERE table_id = ?", (table_id,))
-        return cur.rowcount > 0
+            conn.execute("DELETE FROM lobby_tables WHERE table_id = ?", (table_id,))
 
     def tables(self, process: str | None = None) -> tuple[TableRecord, ...]:
         """The kept tables (only ``process``'s when given), oldest update first."""
