@@ -341,6 +341,10 @@ def test_leaderboard_text(store):
     assert lines[1].split() == ["#", "name", "rating", "matches"]
     first = store.leaderboard("twos")[0]
     assert lines[2].split() == ["1.", "Alice", f"{first.rating:.0f}", "1"]
+    # numbers are right-aligned under their headings
+    shown = f"{first.rating:.0f}"
+    assert lines[1].index("rating") + 6 == lines[2].index(shown) + len(shown)
+    assert lines[1].endswith("matches") and lines[2].endswith("      1")
     assert len(lines) == 6
     everything = admin.leaderboard_text(store, None, 20)
     assert "big-two:\n  no rated matches yet" in everything

@@ -10,12 +10,18 @@ from ...engine import VARIANT_IDS
 from .store import SqliteStore
 
 
-def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str]:
-    """Columns padded to their widest cell (the last one left ragged)."""
+def _table(
+    header: tuple[str, ...], rows: Sequence[tuple[str, ...]], right: tuple[int, ...] = ()
+) -> list[str]:
+    """Columns padded to their widest cell; the columns numbered in ``right`` (numbers)
+    aligned to the right."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     out = []
     for r in [header, *rows]:
-        cells = [c.ljust(w) for c, w in zip(r[:-1], widths, strict=False)] + [r[-1]]
+        cells = [
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ]
         out.append("  ".join(cells).rstrip())
     return out
 
@@ -29,7 +35,10 @@ def leaderboard_text(store: SqliteStore, game: str | None = None, limit: int = 2
         lines = [f"{g}:"]
         if rows:
             body = [(f"{r.rank}.", r.name, f"{r.rating:.0f}", str(r.matches)) for r in rows]
-            lines += ["  " + line for line in _table(("#", "name", "rating", "matches"), body)]
+            lines += [
+                "  " + line
+                for line in _table(("#", "name", "rating", "matches"), body, right=(0, 2, 3))
+            ]
         else:
             lines.append("  no rated matches yet")
         blocks.append("\n".join(lines))
