@@ -11,11 +11,11 @@ restart) counts it once.
 
 Threads: a :class:`SqliteStore` belongs to the thread that opened it (SQLite's own
 check refuses another). The lobby server calls it from its one asyncio thread, directly:
-each call is short (a write waits for one fsync, about a millisecond on an SSD), so it
-is not worth a worker thread; a server that wants one moves *every* call to the same
-single worker thread. Other processes may open the same file at once (``twos-tui server
-ban NAME`` while the server runs): a write waits up to :data:`BUSY_TIMEOUT_S` for
-another's to finish.
+each call is short (a write waits for its fsync: a rated four-player ``finish_match``
+took about 1 ms on the build machine's disk), so it is not worth a worker thread; a
+server that wants one moves *every* call to the same single worker thread. Other
+processes may open the same file at once (``twos-tui server ban NAME`` while the server
+runs): a write waits up to :data:`BUSY_TIMEOUT_S` for another's to finish.
 
 Names follow :mod:`.identity_names`; ratings follow :mod:`.ratings`.
 """
