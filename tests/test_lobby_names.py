@@ -74,6 +74,8 @@ def test_names_are_tidied(name, kept):
         ("[bold]x", "letters, digits"),
         ("a@b", "letters, digits"),
         ("smile😀", "letters, digits"),
+        ("\ud800ab", "letters, digits"),  # a lone surrogate
+        ("ab\ue000", "letters, digits"),  # private use
         ("---", "at least one letter or digit"),
         ("\u0301\u0301ab", "Accents"),
         ("a\u0301\u0302\u0303\u0304b", "Accents"),
