@@ -54,6 +54,13 @@ class MemoryStore:
         self.accounts[name] = acct
         return acct
 
+    def drop_guest(self, name: str) -> bool:
+        a = self.accounts.get(name)
+        if a is None or not a.guest:
+            return False
+        del self.accounts[name]
+        return True
+
     def ban(self, name: str) -> bool:
         a = self.accounts.get(name)
         if a is None:

@@ -4,6 +4,7 @@ port) over TLS, and players who log in with a key of their own (or as guests).""
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 from typing import Any
 
 from lobby_fakes import MemoryStore
@@ -13,15 +14,17 @@ from twos_tui.play.lobby.client import LobbyClient
 from twos_tui.play.lobby.identity import Identity
 from twos_tui.play.lobby.model import LobbyEvent, LobbyState, Refused, Seated
 from twos_tui.play.lobby.server import LobbyServer
+from twos_tui.play.lobby.store import SqliteStore
 from twos_tui.play.net.client import TableClient
 from twos_tui.play.net.tls import KnownHosts, host_cert
 
 
 @contextlib.asynccontextmanager
-async def lobby_server(store: Any = None, tls: bool = True, **kw: Any):
+async def lobby_server(tmp: Path, store: Any = None, tls: bool = True, **kw: Any):
+    """A lobby server on 127.0.0.1, its store the SQLite one in ``tmp`` unless given."""
     kw.setdefault("table_kw", {"ai_pause": 0.0, "level": "easy", "seed": 1})
     server = LobbyServer(
-        store if store is not None else MemoryStore(),
+        store if store is not None else SqliteStore(tmp / "lobby.db"),
         process=kw.pop("process", "test"),
         rate=1000,
         burst=1000,
@@ -87,4 +90,4 @@ async def listing(player: Player, pred: Any, what: str = "the listing") -> Lobby
     return await player.next(LobbyState, pred=pred)
 
 
-__all__ = ["MemoryStore", "Player", "listing", "lobby_server", "until"]
+__all__ = ["MemoryStore", "Player", "SqliteStore", "listing", "lobby_server", "until"]

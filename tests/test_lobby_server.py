@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from lobby_helpers import MemoryStore, Player, listing, lobby_server
+from lobby_helpers import Player, SqliteStore, listing, lobby_server
 from net_helpers import find_leaks, play_moves, until
 
 from twos_tui.play.lobby.model import (
@@ -25,7 +25,7 @@ from twos_tui.play.net.client import play_bot
 
 
 async def test_create_sit_and_watch(tmp_path) -> None:
-    async with lobby_server() as server:
+    async with lobby_server(tmp_path) as server:
         ana, bo, cy = (Player(server, tmp_path, n) for n in ("Ana", "Bo", "Cy"))
         first = await ana.open()
         assert first.me.name == "Ana" and not first.me.guest and first.tables == ()
@@ -62,7 +62,7 @@ async def test_create_sit_and_watch(tmp_path) -> None:
 
 
 async def test_quick_match_seats_two_people_together_and_the_ai_fills(tmp_path) -> None:
-    async with lobby_server() as server:
+    async with lobby_server(tmp_path) as server:
         ana, bo = Player(server, tmp_path, "Ana"), Player(server, tmp_path, None, key=False)
         await ana.open()
         guest = await bo.open()
@@ -109,7 +109,7 @@ async def _one_deal(client) -> None:
 
 
 async def test_quick_match_waits_then_can_be_cancelled(tmp_path) -> None:
-    async with lobby_server() as server:
+    async with lobby_server(tmp_path) as server:
         ana = Player(server, tmp_path, "Ana")
         await ana.open()
         await ana.lobby.send(QuickMatch("twos", 3, wait_s=600))
@@ -123,9 +123,9 @@ async def test_quick_match_waits_then_can_be_cancelled(tmp_path) -> None:
 
 
 async def test_a_finished_match_reports_to_the_store_and_its_table_closes(tmp_path) -> None:
-    store = MemoryStore()
+    store = SqliteStore(tmp_path / "lobby.db")
     texts: list[tuple[str, str]] = []
-    async with lobby_server(store) as server:
+    async with lobby_server(tmp_path, store) as server:
         server.lobby_hook = lambda name, text: texts.append((name, text))
         ana, bo = Player(server, tmp_path, "Ana"), Player(server, tmp_path, "Bo")
         await ana.open(), await bo.open()
@@ -141,12 +141,13 @@ async def test_a_finished_match_reports_to_the_store_and_its_table_closes(tmp_pa
         a, b = await ana.join(sa), await bo.join(sb)
         await asyncio.wait_for(asyncio.gather(play_bot(a, "easy"), play_bot(b, "easy")), 180)
         assert game.match_over
-        await until(lambda: store.results, "the result in the store")
-        (outcome,) = store.results
+        await until(lambda: store.matches(), "the result in the store")
+        (outcome,) = store.matches()
         assert outcome.table_id == sa.table_id and outcome.rated and outcome.game == "twos"
         assert [n for n, _ in outcome.places] == ["Ana", "Bo", None]
         assert sorted(p for _, p in outcome.places)[0] == 1
-        assert sa.table_id not in store.records  # a finished table is not reopened
+        assert outcome.ai_levels == (None, None, "easy")
+        assert store.tables() == ()  # a finished table is not reopened
         await a.close(), await b.close()
         after = await listing(ana, lambda s: not s.tables and s.me.recent)
         assert after.me.recent[0].game == "twos"
@@ -157,7 +158,7 @@ async def test_a_finished_match_reports_to_the_store_and_its_table_closes(tmp_pa
 
 
 async def test_refusals_say_why_and_keep_the_connection(tmp_path) -> None:
-    async with lobby_server(max_tables=1) as server:
+    async with lobby_server(tmp_path, max_tables=1) as server:
         ana = Player(server, tmp_path, "Ana")
         await ana.open()
         # another key cannot take a name; a first visit needs a name
@@ -218,7 +219,7 @@ async def test_a_table_connection_on_the_same_port_is_a_tables(tmp_path) -> None
     from twos_tui.play.net.client import JoinError, TableClient
     from twos_tui.play.net.tls import KnownHosts
 
-    async with lobby_server() as server:
+    async with lobby_server(tmp_path) as server:
         ana = Player(server, tmp_path, "Ana")
         await ana.open()
         seated = await ana.ask(CreateTable("twos", 3))
@@ -241,7 +242,7 @@ async def test_a_table_connection_on_the_same_port_is_a_tables(tmp_path) -> None
 
 
 async def test_a_player_who_dropped_is_sent_back_to_their_seat(tmp_path) -> None:
-    async with lobby_server() as server:
+    async with lobby_server(tmp_path) as server:
         ana = Player(server, tmp_path, "Ana")
         await ana.open()
         seated = await ana.ask(CreateTable("twos", 3, ai_seats=(None, "easy", "easy")))
@@ -262,8 +263,8 @@ async def test_a_player_who_dropped_is_sent_back_to_their_seat(tmp_path) -> None
 
 async def test_the_tables_are_reopened_after_a_restart(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path / "home"))
-    store = MemoryStore()
-    async with lobby_server(store, process="p1") as server:
+    store = SqliteStore(tmp_path / "lobby.db")
+    async with lobby_server(tmp_path, store, process="p1") as server:
         ana = Player(server, tmp_path, "Ana")
         await ana.open()
         seated = await ana.ask(CreateTable("big-two", 4, ai_seats=(None, None, "hard", "easy")))
@@ -271,7 +272,7 @@ async def test_the_tables_are_reopened_after_a_restart(tmp_path, monkeypatch) ->
         await a.close()
         await ana.close()
     assert [r.table_id for r in store.tables("p1")] == [seated.table_id]
-    async with lobby_server(store, process="p1") as server:
+    async with lobby_server(tmp_path, store, process="p1") as server:
         bo = Player(server, tmp_path, "Bo")
         state = await bo.open()
         (t,) = state.tables
@@ -290,7 +291,7 @@ async def test_the_tables_are_reopened_after_a_restart(tmp_path, monkeypatch) ->
 
 async def test_states_are_coalesced(tmp_path) -> None:
     """Many changes in a moment send a few states, not one each."""
-    async with lobby_server() as server:
+    async with lobby_server(tmp_path) as server:
         ana = Player(server, tmp_path, "Ana")
         await ana.open()
         for _ in range(30):
@@ -305,3 +306,21 @@ async def test_states_are_coalesced(tmp_path) -> None:
             got += isinstance(ev, LobbyState)
         assert 1 <= got <= 4
         await ana.close()
+
+
+async def test_a_guest_name_is_given_back_when_the_guest_has_gone(tmp_path) -> None:
+    async with lobby_server(tmp_path) as server:
+        guest = Player(server, tmp_path, None, key=False)
+        name = (await guest.open()).me.name
+        assert server.store.account(name) is not None
+        await guest.lobby.send(Watch("t-none"))
+        await guest.next(Refused)
+        await guest.close()
+        await until(lambda: server.store.account(name) is None, "the guest's name given back")
+        # a guest seated at a table keeps the name while the table lives
+        guest = Player(server, tmp_path, None, key=False)
+        name = (await guest.open()).me.name
+        await guest.ask(CreateTable("twos", 3, ai_seats=(None, "easy", "easy")))
+        await guest.close()
+        await until(lambda: not server.lobby_conns, "the server to see the guest go")
+        assert server.store.account(name) is not None

@@ -167,6 +167,10 @@ class LobbyServer(TableServer):
         lt.hosted.session.close()
         self.tables.pop(lt.hosted.code, None)
         self.lobby_tables.pop(lt.table_id, None)
+        for name in lt.accounts.values():
+            found = self.store.account(name)
+            if found is not None and found.guest:
+                self.guest_gone(name)
         self.changed()
 
     def run_queues(self) -> None:
@@ -272,11 +276,22 @@ class LobbyServer(TableServer):
             self.lobby_conns.discard(conn)
             if self.queues.leave(conn):
                 self.changed()
+            if conn.account is not None and conn.account.guest:
+                self.guest_gone(conn.account.name)
             if not conn.closing:
                 conn.writer.cancel()
             else:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(conn.writer, 2.0)
+
+    def guest_gone(self, name: str) -> None:
+        """A guest's name is given back once they have left the lobby and sit at no
+        table (a guest at a table keeps it until the table closes)."""
+        if any(c.name == name for c in self.lobby_conns):
+            return
+        if any(lt.seat_of(name) is not None for lt in self.lobby_tables.values()):
+            return
+        self.store.drop_guest(name)
 
     def lobby_receive(self, conn: LobbyConn, raw: str | bytes) -> bool:
         """One message of a lobby connection: checked, then carried out (True), or

@@ -180,6 +180,10 @@ class LobbyTable:
             ended=self.ended_at(),
             places=tuple(per_seat),
             left=tuple(left),
+            ai_levels=tuple(
+                cfg.level if cfg.is_ai and i not in h.seats else None
+                for i, cfg in enumerate(h.session.seats)
+            ),
         )
 
     def record(self, process: str) -> TableRecord:
