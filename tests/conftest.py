@@ -50,6 +50,52 @@ def no_key_guard_wait(monkeypatch):
     monkeypatch.setattr(KeyGuard, "GUARD", 0.0)
 
 
+# ----- PostgreSQL (the lobby server's shared database) -----------------------------------
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A throwaway PostgreSQL cluster for this test process (``tools/pg_cluster.py``),
+    stopped and deleted at the end; the test is skipped, saying why in one line, where
+    none can start here (``.ci/run`` installs PostgreSQL where it can)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    from pg_cluster import Cluster, why_not
+
+    reason = why_not()
+    if reason is not None:
+        pytest.skip(reason)
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("psycopg is not installed: the PostgreSQL tests are skipped")
+    cluster = Cluster()
+    try:
+        cluster.start()
+    except RuntimeError as e:
+        cluster.stop()
+        pytest.skip(f"PostgreSQL could not start here ({e}): the PostgreSQL tests are skipped")
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_dsn(pg_cluster):
+    """The address of a new, empty database in the throwaway cluster, dropped after the
+    test."""
+    import uuid
+
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    base = pg_cluster.dsn
+    with psycopg.connect(base, autocommit=True) as c:
+        c.execute(f"CREATE DATABASE {name}")
+    yield base.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(base, autocommit=True) as c:
+        c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
 # ----- the quick loop ---------------------------------------------------------------------
 #: Tests the quick loop (``pytest -m "not slow"``) leaves to the full suite, by name: a whole
 #: test (every parameter) or one case (``name[param]``). Tests may also carry
