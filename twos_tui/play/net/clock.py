@@ -193,7 +193,7 @@ class ClockRole(HoldsRole):
                 self._schedule(remote=True)
 
     def _what_ai_did(self, seat: int, action: Action) -> str:
-        """"the AI played 3♠ for them" when the move's cards are face up now (every
+        """ "the AI played 3♠ for them" when the move's cards are face up now (every
         other seat sees them); a secret choice (a hand set, cards passed) names none."""
         g = self.game
         cards = list(action.cards or ())
