@@ -263,3 +263,43 @@ async def test_a_joined_seats_time_runs_out_and_its_player_is_told() -> None:
         ), lines
         await until(lambda: (c := my_clock()) and c.bank_left == 0.0, "Ana's bank empty")
         await ana.close()
+
+
+async def test_secret_choices_out_of_time_are_made_one_by_one_and_name_no_card() -> None:
+    """2v1: each seat out of time passes its bid (nobody bids); then all three choose,
+    at once and in secret, the cards to pass left, and all run out together: the AI
+    chooses for each in turn, and the log names none of the cards."""
+    now = Hand()
+    table = HostedTable.create(
+        "2v1",
+        ["human"] * 3,
+        options=SHORT["2v1"],
+        seed=2,
+        level="easy",
+        autosave=False,
+        ai_pause=0,
+        now=now,
+        clock=(5.0, 0.0),
+    )
+    table.attach(asyncio.get_running_loop())
+    g = table.game
+    bidders = []
+    for bids in range(1, 4):
+        await settle(table, lambda: len(table.turns) == 1, "one seat's turn to bid")
+        bidders += list(table.turns)
+        now.t += 5.5
+        await settle(table, lambda b=bids: len(g.actions) == b, "the pass made for it")
+    await settle(table, lambda: len(table.turns) == 3, "the three seats' secret choice")
+    hands = {s: set(g.observe(s).hand) for s in range(3)}
+    now.t += 5.5
+    await settle(table, lambda: len(g.actions) == 6, "the three choices made for them")
+    names = g.names
+    assert net_lines(table)[:3] == [
+        f"{names[s]} ran out of time: passed for them." for s in bidders
+    ]
+    assert sorted(net_lines(table)[3:]) == sorted(
+        f"{name} ran out of time: the AI chose their move for them." for name in names
+    )
+    labels = {g.card_face(c).label for cards in hands.values() for c in cards}
+    assert not [line for line in net_lines(table) if any(label in line for label in labels)]
+    table.close()

@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass
 
 from ...ai import agent_for
-from ...engine import Action
+from ...engine import Action, Decision
 from ...engine.protocol import PASS
 from ...engine.words import says
 from ..turn_clock import ClockState, SeatClock
@@ -43,12 +43,10 @@ TIMEOUT_LEVEL = "normal"
 @dataclass
 class Turn:
     """A seat's running time: since ``started`` (``now`` time), for the move it is
-    asked at ``key`` (the deal and how many moves the seat had made); ``expired``:
-    the host is making the move for it."""
+    asked at ``key`` (the deal and how many moves the seat had made)."""
 
     started: float
     key: tuple[int, int]
-    expired: bool = False
 
 
 class ClockRole(HoldsRole):
@@ -108,11 +106,9 @@ class ClockRole(HoldsRole):
         wake: float | None = None
         for seat in sorted(asked):
             turn = self.turns.setdefault(seat, Turn(now, self._turn_key(seat)))
-            if turn.expired:
-                continue
             left = turn.started + per_move + self.bank_left(seat) - now
             if left <= 0:
-                turn.expired = True
+                # (again after each change until it is made: one AI move at a time)
                 if self.loop is not None:
                     self.loop.call_soon(self.time_out, seat, turn.key)
             else:
@@ -148,15 +144,20 @@ class ClockRole(HoldsRole):
     def time_out(self, seat: int, key: tuple[int, int]) -> None:
         """``seat``'s time ran out at the move ``key``: it passes when it may, else the
         AI chooses its move (on a thread); the log says which."""
-        turn = self.turns.get(seat)
-        if self.closed or turn is None or turn.key != key or seat not in self.game.to_act():
+        if (
+            self.closed
+            or seat not in self.turns
+            or seat not in self.game.to_act()
+            or self._turn_key(seat) != key  # it moved meanwhile
+        ):
             return
         g = self.game
         name = g.names[seat]
-        if g.check(seat, PASS) is None:
+        passing = self._pass_of(seat)
+        if passing is not None:
             g.log(f"{says(name, 'ran out of time')}: passed for them.", None, kind="net")
             log.info("table %s: seat %d ran out of time: passed", self.code, seat)
-            self.apply(seat, PASS, remote=True)
+            self.apply(seat, passing, remote=True)
             return
         if self._timeout_task is None and self.loop is not None:
             self._timeout_task = self.loop.create_task(self._ai_moves_for(seat, key))
@@ -170,12 +171,11 @@ class ClockRole(HoldsRole):
             agent = agent_for(g.variant_id, TIMEOUT_LEVEL)
             rng = random.Random(f"{g.seed}-{seat}-{n}")
             action = await asyncio.to_thread(agent.choose, obs, legal, decision, rng)
-            now_turn = self.turns.get(seat)
             if (
                 self.closed
                 or len(g.actions) != n
-                or now_turn is None
-                or now_turn.key != key
+                or seat not in self.turns
+                or self._turn_key(seat) != key
                 or g.check(seat, action)
             ):
                 return  # the player moved after all (or the table moved on)
@@ -183,7 +183,8 @@ class ClockRole(HoldsRole):
             self.apply(seat, action, remote=True)
             # the line goes before the move's own (made now: whether the cards are
             # public shows only after the move)
-            text = f"{says(g.names[seat], 'ran out of time')}: {self._what_ai_did(seat, action)}"
+            did = self._what_ai_did(seat, action, decision)
+            text = f"{says(g.names[seat], 'ran out of time')}: {did}"
             g.history.insert(at, {"seat": None, "text": text, "deal": g.deal_number, "kind": "net"})
             s.save()
             log.info("table %s: seat %d ran out of time: the AI moved", self.code, seat)
@@ -192,13 +193,30 @@ class ClockRole(HoldsRole):
             if not self.closed:
                 self._schedule(remote=True)
 
-    def _what_ai_did(self, seat: int, action: Action) -> str:
-        """ "the AI played 3♠ for them" when the move's cards are face up now (every
-        other seat sees them); a secret choice (a hand set, cards passed) names none."""
+    def _pass_of(self, seat: int) -> Action | None:
+        """The seat's pass, when passing is legal now: a pass, or the choice the game
+        calls "Pass" (2v1's bid of none)."""
+        g = self.game
+        if g.check(seat, PASS) is None:
+            return PASS
+        decision = g.decision(seat)
+        for choice in decision.choices if decision is not None else ():
+            if choice.label.lower() == "pass" and g.check(seat, choice.action) is None:
+                return choice.action
+        return None
+
+    def _what_ai_did(self, seat: int, action: Action, decision: Decision) -> str:
+        """What the AI did, in words: "the AI played 3♠ for them" when the move's cards
+        are face up now (every other seat sees them); a secret choice (cards passed, a
+        card discarded face down) names none; a move without cards says its choice's
+        label ("the AI chose bid 3 for them")."""
         g = self.game
         cards = list(action.cards or ())
         others = [s for s in range(g.players) if s != seat]
         if cards and not any(set(cards) & g.hidden_from(s) for s in others):
             labels = " ".join(g.card_face(c).label for c in cards)
             return f"the AI played {labels} for them."
+        for choice in decision.choices if not cards else ():  # a bid, by its label
+            if choice.action == action:
+                return f"the AI chose {choice.label.lower()} for them."
         return "the AI chose their move for them."
