@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from net_helpers import SHORT, join, live_server, until
+from net_helpers import PLAYERS, SHORT, LeakWatch, join, live_server, until
 
 from twos_tui.engine.protocol import PASS
 from twos_tui.play.net import messages as M
+from twos_tui.play.net.client import TableClient
 from twos_tui.play.net import protocol as P
 from twos_tui.play.net.server import HostedTable
 from twos_tui.play.turn_clock import ClockState, SeatClock, mmss, parse_clock
@@ -303,3 +304,65 @@ async def test_secret_choices_out_of_time_are_made_one_by_one_and_name_no_card()
     labels = {g.card_face(c).label for cards in hands.values() for c in cards}
     assert not [line for line in net_lines(table) if any(label in line for label in labels)]
     table.close()
+
+
+class Running:
+    """A clock that moves on by ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.t, self.step = 1000.0, step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", sorted(PLAYERS))
+async def test_moves_made_out_of_time_show_no_hidden_card(variant, tmp_path, monkeypatch):
+    """The leak check over a deal where the joined players never move: every move of
+    theirs is made out of time (passes and the AI's moves, each with its log line); no
+    message to a player or a spectator shows a card it may not see."""
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    watch = LeakWatch()
+    async with live_server(rate=1000, burst=1000) as server:
+        server.send_hook = watch
+        kinds = ["remote"] * PLAYERS[variant]
+        kinds[-1] = "ai"
+        table = server.add(
+            HostedTable.create(
+                variant,
+                kinds,
+                options=SHORT[variant],
+                seed=1,
+                level="easy",
+                autosave=False,
+                ai_pause=0.0,
+                now=Running(2.0),  # each look at the clock: 2 s later
+                clock=(1.0, 0.0),
+            )
+        )
+        players = []
+        for i in range(len(kinds) - 1):
+            c = await join(server, table, f"P{i}")
+            c.raw_hook = watch.client_hook(table, c)
+            players.append(c)
+        rail = TableClient(
+            "127.0.0.1", server.port, table.code, "Rail", retry_delays=(), role="watch"
+        )
+        await rail.open()
+        rail.raw_hook = watch.client_hook(table, rail)
+        g = table.game
+
+        def moved_on() -> bool:
+            table._schedule()  # (as the table's timer would, at once)
+            return g.deal_over or len(net_lines(table)) >= 30
+
+        await until(moved_on, "a deal played out of time", timeout=120)
+        lines = net_lines(table)
+        assert lines and all(" ran out of time: " in line for line in lines)
+        await until(lambda: all(c.state and c.state.n == len(g.actions) for c in players), "news")
+        for c in [*players, rail]:
+            await c.close()
+    assert watch.findings == []
+    assert watch.check_clients() > 10
