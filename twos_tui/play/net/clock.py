@@ -27,7 +27,7 @@ import logging
 import random
 from dataclasses import dataclass
 
-from ...ai import agent_for
+from ...ai import Agent, RandomAgent, agent_for
 from ...engine import Action, Decision
 from ...engine.protocol import PASS
 from ...engine.words import says
@@ -60,6 +60,7 @@ class ClockRole(HoldsRole):
         self._moves_counted = 0
         self._clock_timer: asyncio.TimerHandle | None = None
         self._timeout_task: asyncio.Task[None] | None = None
+        self._timeout_agents: dict[int, Agent] = {}  #: per seat, as the session's
 
     # ----- who is timed ----------------------------------------------------------------
     def timed(self, seat: int) -> bool:
@@ -168,7 +169,13 @@ class ClockRole(HoldsRole):
             g = s.game
             n = len(g.actions)
             obs, legal, decision = s.ai_inputs(seat)
-            agent = agent_for(g.variant_id, TIMEOUT_LEVEL)
+            agent = self._timeout_agents.get(seat)
+            if agent is None:
+                try:
+                    agent = agent_for(g.variant_id, TIMEOUT_LEVEL)
+                except ImportError:  # (this game's AI is not installed: a legal move)
+                    agent = RandomAgent()
+                self._timeout_agents[seat] = agent
             rng = random.Random(f"{g.seed}-{seat}-{n}")
             action = await asyncio.to_thread(agent.choose, obs, legal, decision, rng)
             if (
