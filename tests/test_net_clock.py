@@ -13,8 +13,8 @@ from net_helpers import PLAYERS, SHORT, LeakWatch, join, live_server, until
 
 from twos_tui.engine.protocol import PASS
 from twos_tui.play.net import messages as M
-from twos_tui.play.net.client import TableClient
 from twos_tui.play.net import protocol as P
+from twos_tui.play.net.client import TableClient
 from twos_tui.play.net.server import HostedTable
 from twos_tui.play.turn_clock import ClockState, SeatClock, mmss, parse_clock
 

@@ -105,6 +105,41 @@ async def test_a_joined_screen_counts_down_the_seat_to_act_and_its_own(tmp_path,
             await asyncio.to_thread(view.close)
 
 
+async def test_a_spectator_sees_every_persons_clock(tmp_path, monkeypatch):
+    """Watching: every seat is in the row of boxes; the person to act counts down, the
+    other person shows a bank, the AI's box none."""
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    async with live_server() as server:
+        table = server.add(clocked_table())
+        ana = await join(server, table, "Ana")
+        bo = await join(server, table, "Bo")  # seat 1 leads
+        view = await asyncio.to_thread(
+            RemoteSeatView.connect, "127.0.0.1", server.port, table.code, "Eve", False, watch=True
+        )
+        app = make_app(autosave=False, ai_pause=None)
+        app.on_start = lambda: app.start_session(joined_view(view))
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+
+                def boxes() -> list[str]:
+                    return [flat(str(p.render())) for p in app.screen.query(SeatPanel) if p.display]
+
+                first = await wait_for(pilot, lambda: CLOCK.search(boxes()[1]), "Bo's clock")
+                assert boxes()[0].endswith("bank 1:00")  # Ana's bank
+                assert "bank" not in boxes()[2] and not CLOCK.search(boxes()[2])  # the AI's
+                await wait_for(
+                    pilot,
+                    lambda: (m := CLOCK.search(boxes()[1])) and m.group(1) < first.group(1),
+                    "Bo's clock ticking down on the spectator's screen",
+                    timeout=30,
+                )
+        finally:
+            await ana.close()
+            await bo.close()
+            await asyncio.to_thread(view.close)
+
+
 class Hand:
     """A clock moved by hand."""
 
