@@ -57,6 +57,15 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _clock(text: str) -> tuple[float, float] | None:
+    from .play.turn_clock import parse_clock
+
+    try:
+        return parse_clock(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def add_net_parsers(sub: Subcommands) -> None:
     from .ai import BASELINES, LEVELS
 
@@ -86,6 +95,15 @@ def add_net_parsers(sub: Subcommands) -> None:
     host.add_argument("--port", type=_port, default=DEFAULT_PORT, help="0: any free port")
     host.add_argument(
         "--hold", type=_seconds, default=120.0, metavar="S", help="seconds a dropped seat is kept"
+    )
+    host.add_argument(
+        "--clock",
+        type=_clock,
+        default=None,
+        metavar="S+BANK",
+        help="a turn clock: S seconds a move, then a bank of BANK seconds for the match "
+        "(e.g. 20+120); out of time, the seat passes or the AI moves for it; "
+        "off (the default): no clock",
     )
     host.add_argument("--headless", action="store_true", help="serve only: no screen")
     host.add_argument("--name", default=None, help="your name at the table")
@@ -201,7 +219,11 @@ def build_hosted(args: argparse.Namespace) -> tuple[HostedTable, TableServer, in
     if not args.new:
         for save_id in HostedTable.find_unfinished(args.variant):
             found = HostedTable.reopen(
-                save_id, hold_s=args.hold, ai_pause=args.pause, drive_ai=args.headless
+                save_id,
+                hold_s=args.hold,
+                ai_pause=args.pause,
+                drive_ai=args.headless,
+                clock=getattr(args, "clock", None),
             )
             if bool(found.host_people()) == args.headless:  # a screen's table, or not
                 found.close()
@@ -229,6 +251,7 @@ def build_hosted(args: argparse.Namespace) -> tuple[HostedTable, TableServer, in
             hold_s=args.hold,
             ai_pause=args.pause,
             drive_ai=args.headless,
+            clock=getattr(args, "clock", None),
         )
     if args.headless:
         # nobody plays at this computer: its history is not the players' (each client
