@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__
 from .cli_common import (
     COMMAND_HELP,
     SEED,
@@ -14,6 +13,7 @@ from .cli_common import (
     HelpFormatter,
     OneLineParser,
     RawEpilogFormatter,
+    VersionAction,
     count_words,
     int_range,
     shown,
@@ -288,7 +288,7 @@ def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
         description="Climbing and trick card games in the terminal. "
         "With no command, opens the home screen.",
     )
-    p.add_argument("--version", action="version", version=f"twos-tui {__version__}")
+    p.add_argument("--version", action=VersionAction)
     sub = p.add_subparsers(dest="command")
 
     wanted = (
