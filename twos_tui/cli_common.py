@@ -61,21 +61,6 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {clean_text(message, 300)} (see --help)\n")
 
 
-class VersionAction(argparse.Action):
-    """``--version``: "twos-tui X.Y.Z", the version from the package's metadata, looked up
-    only when asked (``twos-tui --help`` does not pay for ``importlib.metadata``)."""
-
-    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kw: Any) -> None:
-        kw.setdefault("help", "show the version and exit")
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kw)
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> NoReturn:
-        from . import package_version
-
-        print(f"twos-tui {package_version()}")  # (on stdout, as argparse's own action)
-        parser.exit(0)
-
-
 if TYPE_CHECKING:
     from typing import TypeAlias
 
@@ -159,4 +144,5 @@ COMMAND_HELP: dict[str, str] = {
     "serve": "play in a web browser (needs the web extra)",
     "host": "host a table that friends join from their own computers",
     "join": "sit at a table hosted on another computer",
+    "completion": "print a shell completion script (bash, zsh or fish)",
 }

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import logging
 import signal
 import socket
 import sys
@@ -395,7 +394,9 @@ def run_host_cli(args: argparse.Namespace) -> int:
             table.forget()
         return _fail(f"the SSH door's host key: {e}")
     if args.headless or seat is None:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+        from .play.logs import also_to_stderr
+
+        also_to_stderr()  # (the running commentary, besides the log file)
         try:
             return asyncio.run(serve_headless(table, server))
         except OSError as e:

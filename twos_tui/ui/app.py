@@ -23,7 +23,6 @@ from textual.screen import Screen
 
 from ..play import saves
 from ..play import settings as settings_file
-from ..play.paths import data_dir
 from . import cardart
 from .app_routing import RoutingApp
 from .screens.home import HomeScreen
@@ -295,16 +294,11 @@ def _recorder_if_loaded() -> Recorder | None:
 
 
 def _crashed(details: str) -> None:
-    """Tell the player what happened and keep the details in the data folder."""
-    log = None
-    try:
-        d = data_dir()
-        d.mkdir(parents=True, exist_ok=True)
-        log = d / "crash.log"
-        with open(log, "a", encoding="utf-8") as f:
-            f.write(details + "\n")
-    except OSError:
-        log = None
+    """Tell the player what happened and keep the details in ``crash.log`` (in the user
+    log folder, beside the log: :mod:`twos_tui.play.logs`)."""
+    from ..play.logs import write_crash
+
+    log = write_crash(details)
     where = f" Details: {log}" if log else ""
     print(
         "twos-tui stopped after an unexpected error. The game in play was saved: "
