@@ -134,6 +134,19 @@ def test_the_top_options_value_is_not_taken_for_the_command():
     assert command_in(["--config", "a.toml"]) is None
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--config", "a.toml", "play", "twos", "--players", "3"],
+        ["--verbose", "--log-file", "x.log", "--no-color", "learn", "twos"],
+        ["--no-color", "completion", "fish"],
+    ],
+)
+def test_top_options_parse_the_same_with_only_the_commands_parser_built(argv):
+    light = cli.build_parser(command_in(argv)).parse_args(argv)
+    assert vars(light) == vars(cli.build_parser().parse_args(argv))
+
+
 def test_the_log_goes_to_the_user_log_folder_at_info(home):
     assert cli.main(["odds", "--hand-size", "5", "--json"]) == 0
     logging.getLogger("twos_tui.test").info("an info line")
