@@ -42,7 +42,7 @@ def script(shell: str, capsys) -> str:
     return capsys.readouterr().out
 
 
-def complete(script_path: Path, words: list[str]) -> list[str]:
+def complete(script_path: Path, words: list[str], cwd: Path | None = None) -> list[str]:
     """What bash offers for the last of ``words`` (the completion function driven as
     bash drives it: COMP_WORDS, COMP_CWORD, COMP_LINE, COMP_POINT)."""
     line = " ".join(words)
@@ -58,6 +58,7 @@ def complete(script_path: Path, words: list[str]) -> list[str]:
         text=True,
         check=True,
         timeout=60,
+        cwd=cwd,
     ).stdout
     return sorted(w for w in out.splitlines() if w)
 
@@ -91,6 +92,15 @@ def test_bash_completes_subcommands_variants_and_options(tmp_path, capsys):
     ]
     assert complete(path, ["twos-tui", "--no"]) == ["--no-color"]
     assert complete(path, ["twos-tui", "completion", ""]) == ["bash", "fish", "zsh"]
+
+
+@pytest.mark.skipif(BASH is None, reason="no bash here")
+def test_bash_completes_file_names_after_config_and_log_file(tmp_path, capsys):
+    path = tmp_path / "twos-tui.bash"
+    path.write_text(script("bash", capsys), encoding="utf-8")
+    (tmp_path / "mine.toml").write_text("")
+    assert complete(path, ["twos-tui", "--config", "mi"], cwd=tmp_path) == ["mine.toml"]
+    assert complete(path, ["twos-tui", "--log-file", "twos"], cwd=tmp_path) == ["twos-tui.bash"]
 
 
 @pytest.mark.parametrize("shell", ["zsh", "fish"])

@@ -34,7 +34,7 @@ def _paths_complete_as_files(parser: argparse.ArgumentParser, file: object) -> N
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
                 _paths_complete_as_files(sub, file)
-        elif action.metavar in ("PATH", "FILE") or action.dest in ("output", "save"):
+        elif action.metavar in ("PATH", "FILE") or action.dest == "output":
             action.complete = file  # type: ignore[attr-defined]  # (shtab reads it)
 
 
