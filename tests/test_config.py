@@ -379,6 +379,38 @@ async def test_name_players_and_ai_level_set_a_table_from_the_command_line(home)
         await wait_for_text(pilot, "Ann")
 
 
+async def test_the_name_is_offered_when_joining(home):
+    from textual.widgets import Input
+
+    from twos_tui.ui.screens.join import JoinScreen
+
+    write_config(home, 'name = "Ann"\n')
+    app = make_app(ai_pause=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_screen(pilot, HomeScreen)
+        await pilot.press("j")
+        join = await wait_for_screen(pilot, JoinScreen)
+        assert join.query_one("#join-name", Input).value == "Ann"
+
+
+def test_join_on_the_command_line_takes_the_name_from_the_file(home, monkeypatch, capsys):
+    from twos_tui import cli
+    from twos_tui.play.net import client
+
+    write_config(home, 'name = "Ann"\n')
+    asked = []
+
+    def connect(host, port, code, name=None, watch=False):
+        asked.append(name)
+        raise client.JoinError("no table here")
+
+    monkeypatch.setattr(client.RemoteSeatView, "connect", staticmethod(connect))
+    assert cli.main(["join", "127.0.0.1:7", "ABCD"]) == 2
+    assert cli.main(["join", "127.0.0.1:7", "ABCD", "--name", "Bo"]) == 2
+    assert asked == ["Ann", "Bo"]
+    assert "no table here" in capsys.readouterr().err
+
+
 async def test_pace_trick_pause_hints_and_tips_from_the_file_reach_the_app(home):
     write_config(
         home, 'ai_pace = "slow"\ntrick_pause = "key"\nhint_level = "normal"\ntips = false\n'

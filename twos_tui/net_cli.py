@@ -485,8 +485,13 @@ def run_join_cli(args: argparse.Namespace) -> int:
             return 0
         print(result_line(final.to_json()))
         return 0
+    name = args.name
+    if name is None and not args.guest:  # (your name from the settings file, if it has one)
+        from .play.settings import load
+
+        name = load().name
     try:
-        view = RemoteSeatView.connect(host, port, args.code, name=args.name, watch=args.watch)
+        view = RemoteSeatView.connect(host, port, args.code, name=name, watch=args.watch)
     except JoinError as e:
         return _fail(str(e))
     client = getattr(view, "client", None)
