@@ -122,6 +122,7 @@ def test_unknown_keys_are_named_in_one_line_and_the_rest_applies(home):
         ('name = ""', "name"),
         ('name = "a name far too long for a seat"', "name"),
         ("game = 2", "game"),
+        ('game = "poker"', "game"),
         ('sort = "suit"', "sort"),
     ],
 )
@@ -136,17 +137,20 @@ def test_a_wrong_type_is_one_line_and_that_key_takes_its_usual_value(home, line,
 
 
 def test_a_bad_sort_entry_costs_only_that_game(home):
-    path = write_config(home, '[sort]\ntwos = "colour"\nbig-two = "suit"\n')
+    path = write_config(home, '[sort]\ntwos = "colour"\nbig-two = "suit"\npoker = "rank"\n')
     loaded = st.load_all()
     assert loaded.problems == [
-        f'{path}: sort.twos must be "rank" or "suit", not \'colour\'; using the usual one'
+        f'{path}: sort.twos must be "rank" or "suit", not \'colour\'; using the usual one',
+        f"{path}: sort.poker: there is no such game, ignored",
     ]
     assert loaded.settings.sort == {"big-two": "suit"}
 
 
 def test_the_files_words_agree_with_the_games():
     from twos_tui import ai
+    from twos_tui.engine import VARIANT_IDS
 
+    assert config.GAMES == VARIANT_IDS
     assert config.AI_LEVELS == ai.LEVELS
     assert config.HINT_LEVELS == ai.HINT_LEVELS
     assert tuple(st.PACES) == config.PACES

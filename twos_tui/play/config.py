@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,9 +35,9 @@ PACES = ("instant", "normal", "slow")
 TRICK_PAUSES = ("pace", "key")
 HINT_LEVELS = ("normal", "hard")
 SORTS = ("rank", "suit")
-#: what a game id looks like (the game itself is checked where it is used: the engine is
-#: not loaded at the start)
-GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,30}")
+#: the games' ids (``twos_tui.engine.VARIANT_IDS``; not imported: the home screen starts
+#: without the engine, and tests/test_config.py holds the two equal)
+GAMES = ("twos", "big-two", "big-two-5r", "chinese-poker", "2v1", "twos-tricks")
 MAX_PLAYERS = 8
 
 #: the file the app makes when it first writes a setting (its comments are the player's
@@ -49,7 +48,8 @@ TEMPLATE = """\
 # its usual value. What is set here wins over what the app remembers from last time.
 #
 # name = "Ann"            # your name at the table
-# game = "twos"           # the game the rules picker opens on
+# game = "twos"           # the game the rules picker opens on: twos, big-two,
+#                         # big-two-5r, chinese-poker, 2v1 or twos-tricks
 # players = 3             # seats at a new table (where the game allows that many)
 # ai_level = "normal"     # the AI seats of a new table: easy, normal or hard
 # ai_pace = "normal"      # instant, normal or slow
@@ -77,10 +77,7 @@ def _name(v: object) -> bool:
 #: each key: (what it must be, in words; the check)
 KEYS: dict[str, tuple[str, Callable[[object], bool]]] = {
     "name": ("a name (text, at most 16 characters)", _name),
-    "game": (
-        'a game id in quotes, e.g. "twos"',
-        lambda v: isinstance(v, str) and bool(GAME_ID.fullmatch(v)),
-    ),
+    "game": ("one of " + ", ".join(f'"{g}"' for g in GAMES), _choice(GAMES)),
     "players": (
         f"a whole number from 1 to {MAX_PLAYERS}",
         lambda v: type(v) is int and 1 <= v <= MAX_PLAYERS,
@@ -152,7 +149,9 @@ def read(path: Path | None = None) -> ConfigFile:
             assert isinstance(value, dict)
             sort = {}
             for game, how in value.items():
-                if how in SORTS and GAME_ID.fullmatch(game):
+                if game not in GAMES:
+                    found.problems.append(f"{path}: sort.{game}: there is no such game, ignored")
+                elif how in SORTS:
                     sort[game] = how
                 else:
                     found.problems.append(
