@@ -33,7 +33,7 @@ def home(tmp_path, monkeypatch):
     root = logging.getLogger()
     level = root.level
     yield tmp_path
-    logs.setup()  # (a later test's log is not the file this one named)
+    logs.stop()  # (a later test's log lines go to no file of this test's)
     root.setLevel(level)
 
 

@@ -44,11 +44,8 @@ def setup(verbose: bool = False, log_file: str | Path | None = None) -> Path | N
     global _handler
     import logging.handlers
 
+    stop()
     root = logging.getLogger()
-    if _handler is not None:
-        root.removeHandler(_handler)
-        _handler.close()
-        _handler = None
     path = Path(log_file) if log_file else default_log_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -69,6 +66,15 @@ def setup(verbose: bool = False, log_file: str | Path | None = None) -> Path | N
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     _handler = handler
     return path
+
+
+def stop() -> None:
+    """The log file set by :func:`setup` is closed and no longer written."""
+    global _handler
+    if _handler is not None:
+        logging.getLogger().removeHandler(_handler)
+        _handler.close()
+        _handler = None
 
 
 def also_to_stderr(fmt: str = "%(asctime)s %(message)s") -> None:
