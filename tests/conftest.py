@@ -15,6 +15,9 @@ from hypothesis import HealthCheck, settings
 
 # a per-run data directory unless a test points TWOS_TUI_HOME somewhere else itself
 os.environ["TWOS_TUI_HOME"] = tempfile.mkdtemp(prefix="twos-tui-tests-")
+# and never the developer's own settings file (``--config``'s variable) or NO_COLOR
+os.environ.pop("TWOS_TUI_CONFIG", None)
+os.environ.pop("NO_COLOR", None)
 
 settings.register_profile(
     "ci",
@@ -30,14 +33,17 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 @pytest.fixture(autouse=True)
 def fresh_settings():
-    """Every test starts with a new player's settings: a test that saves a setting (the
+    """Every test starts with a new player's settings (no state.json, no config.toml in
+    the tests' data folder): a test that saves a setting (the
     hint level, the pace) must not change what the next test in the same process meets
     (a hint test once read "from normal" where a new player gets "from hard")."""
+    from twos_tui.play.paths import config_path
     from twos_tui.play.settings import settings_path
 
-    path = settings_path()
-    if os.environ.get("TWOS_TUI_HOME") and path.exists():
-        path.unlink()
+    if os.environ.get("TWOS_TUI_HOME") and not os.environ.get("TWOS_TUI_CONFIG"):
+        for path in (settings_path(), config_path()):  # (the app's records, the settings)
+            if path.exists():
+                path.unlink()
 
 
 @pytest.fixture(autouse=True)

@@ -214,7 +214,7 @@ def test_a_crash_exits_non_zero_with_the_game_saved(data_home, monkeypatch, caps
     data = saves.read_save(info.path)
     assert len(data["game"]["actions"]) >= moved["actions"] >= 1
     assert not list((data_home / "saves").glob("*.lock"))  # the lock was released
-    assert "RuntimeError" in (data_home / "crash.log").read_text()
+    assert "RuntimeError" in (data_home / "logs" / "crash.log").read_text()  # (the log folder)
 
 
 # ----- Continue: recognisable entries, newest first, damaged apart -----------------------

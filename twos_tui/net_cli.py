@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import logging
 import signal
 import socket
 import sys
@@ -418,7 +417,9 @@ def run_host_cli(args: argparse.Namespace) -> int:
             table.forget()
         return _fail(f"the SSH door's host key: {e}")
     if args.headless or seat is None:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+        from .play.logs import also_to_stderr
+
+        also_to_stderr()  # (the running commentary, besides the log file)
         try:
             return asyncio.run(serve_headless(table, server))
         except OSError as e:
@@ -507,8 +508,13 @@ def run_join_cli(args: argparse.Namespace) -> int:
             return 0
         print(result_line(final.to_json()))
         return 0
+    name = args.name
+    if name is None and not args.guest:  # (your name from the settings file, if it has one)
+        from .play.settings import load
+
+        name = load().name
     try:
-        view = RemoteSeatView.connect(host, port, args.code, name=args.name, watch=args.watch)
+        view = RemoteSeatView.connect(host, port, args.code, name=name, watch=args.watch)
     except JoinError as e:
         return _fail(str(e))
     client = getattr(view, "client", None)
