@@ -15,7 +15,14 @@ cd "$(dirname "$0")/.."
 py="${1:-python3}"
 other_app="trogon>=0.6,<1"
 work="$(mktemp -d "${TMPDIR:-/tmp}/twos-newest.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+# (`pip install .` builds in ./build: removed after unless it was there before)
+if [ -e build ]; then keep_build=1; else keep_build=""; fi
+cleanup() {
+    rm -rf "$work"
+    [ -n "$keep_build" ] || rm -rf build
+}
+trap cleanup EXIT
+trap 'echo "newest_textual: FAILED: the step above exited $?"' ERR
 say() { echo "newest_textual: $*"; }
 versions() {
     "$1/bin/python" - "${@:2}" <<'EOF'
