@@ -16,6 +16,7 @@ import traceback
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from rich.console import Console
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
@@ -25,8 +26,8 @@ from ..play import saves
 from ..play import settings as settings_file
 from . import cardart
 from .app_routing import RoutingApp
+from .chrome import SafeHeader
 from .screens.home import HomeScreen
-from .textual_private import app_exception
 
 # The home screen needs none of the engine, the history (sqlite), the seat views or the
 # sessions: they are imported where a table, a replay or the stats first need them, so
@@ -62,6 +63,9 @@ class TwosApp(RoutingApp):
         seats: list[SeatConfig] | None = None,
     ) -> None:
         super().__init__()
+        #: what Textual prints as the app ends with an unexpected error (the traceback),
+        #: kept to be written to the crash log as well (:func:`run_built`)
+        self.error_console = Console(markup=False, highlight=False, stderr=True, record=True)
         self.start_seats = seats
         #: first-game tips may be shown (as the settings say): on for a player's app
         #: (:func:`run_app`), off in the tests' and screenshots' apps unless asked for
@@ -115,6 +119,19 @@ class TwosApp(RoutingApp):
         if server is not None:  # a hosted table: its players are told it has stopped
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.close(), 3)
+
+    def watch_title(self) -> None:
+        self.show_titles()
+
+    def watch_sub_title(self) -> None:
+        self.show_titles()
+
+    def show_titles(self) -> None:
+        """Each screen's header shows the app's title anew (where the screen has none)."""
+        if self.is_running:
+            for screen in self.screen_stack:
+                for header in screen.query(SafeHeader):
+                    header.show_title()
 
     def get_default_screen(self) -> HomeScreen:
         """The home screen is the bottom of the stack from the start: drawn as the first
@@ -287,8 +304,8 @@ def run_built(app: TwosApp) -> int:
             app.table.close()
     if app.return_code not in (None, 0):
         # an unexpected error: Textual restored the terminal and printed the traceback
-        error = app_exception(app)
-        _crashed("".join(traceback.format_exception(error)) if error else "")
+        details = app.error_console.export_text(clear=True).strip()
+        _crashed(details or "An unexpected error ended the app (no details were printed).")
         return app.return_code or 1
     return result or 0
 
