@@ -31,6 +31,7 @@ def _imports(path: pathlib.Path):
 COMMAND_LINE = (
     "twos_tui.cli",
     "twos_tui.cli_common",
+    "twos_tui.completion",
     "twos_tui.arena",
     "twos_tui.bench",
     "twos_tui.history_cli",

@@ -17,9 +17,17 @@ from twos_tui.play.lobby.ratings import (
 from twos_tui.play.lobby.store import SqliteStore
 
 
-@pytest.fixture
-def store(tmp_path):
-    with SqliteStore(tmp_path / "lobby.db") as s:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path):
+    """The store in SQLite and in PostgreSQL (skipped where it cannot start): the
+    ratings must come out exactly OpenSkill's in both."""
+    if request.param == "sqlite":
+        s = SqliteStore(tmp_path / "lobby.db")
+    else:
+        from twos_tui.play.lobby.store_pg import PostgresStore
+
+        s = PostgresStore(request.getfixturevalue("pg_dsn"))
+    with s:
         for n, name in enumerate(("Alice", "Bob", "Carol", "Dora")):
             s.claim_name(name, f"SHA256:key{n}")
         yield s

@@ -28,8 +28,22 @@ from twos_tui.play.lobby.store import (
 )
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path):
+    """The store, in a SQLite file and in a PostgreSQL database (skipped, saying why,
+    where PostgreSQL cannot start): the same logic must hold in both."""
+    if request.param == "sqlite":
+        with SqliteStore(tmp_path / "lobby.db") as s:
+            yield s
+    else:
+        from twos_tui.play.lobby.store_pg import PostgresStore
+
+        with PostgresStore(request.getfixturevalue("pg_dsn")) as s:
+            yield s
+
+
 @pytest.fixture
-def store(tmp_path):
+def sqlite_store(tmp_path):
     with SqliteStore(tmp_path / "lobby.db") as s:
         yield s
 
@@ -260,7 +274,8 @@ def test_tables_are_kept_updated_filtered_and_dropped(tmp_path):
 # --- the file -----------------------------------------------------------------------------
 
 
-def test_the_file_is_wal_synchronous_full_and_versioned(store):
+def test_the_file_is_wal_synchronous_full_and_versioned(sqlite_store):
+    store = sqlite_store
     conn = store._conn
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
@@ -303,7 +318,8 @@ def test_close_twice_and_reopen(tmp_path):
         assert again.account("Alice") is not None
 
 
-def test_a_store_is_used_from_the_thread_that_opened_it(store):
+def test_a_store_is_used_from_the_thread_that_opened_it(sqlite_store):
+    store = sqlite_store
     errors = []
 
     def other():

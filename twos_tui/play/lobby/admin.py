@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 
 from ...engine import VARIANT_IDS
-from .store import SqliteStore
+from .store import Store
 
 
 def _table(
@@ -26,7 +26,7 @@ def _table(
     return out
 
 
-def leaderboard_text(store: SqliteStore, game: str | None = None, limit: int = 20) -> str:
+def leaderboard_text(store: Store, game: str | None = None, limit: int = 20) -> str:
     """The leaderboard of ``game`` (every game when None) as a plain text table."""
     games = VARIANT_IDS if game is None else (game,)
     blocks = []
@@ -56,7 +56,7 @@ def _ago(when: float, now: float) -> str:
     return f"{secs // 86400} d ago"
 
 
-def tables_text(store: SqliteStore, now: float | None = None) -> str:
+def tables_text(store: Store, now: float | None = None) -> str:
     """The tables the store keeps for a restart, one a line (codes left out: they let
     anyone in)."""
     recs = store.tables()
@@ -79,7 +79,7 @@ def tables_text(store: SqliteStore, now: float | None = None) -> str:
     return "\n".join([count, *_table(head, body)])
 
 
-def ban_text(store: SqliteStore, name: str) -> str:
+def ban_text(store: Store, name: str) -> str:
     """Ban ``name`` and say what happened, in a sentence."""
     found = store.account(name)
     if found is None:

@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from ..paths import data_dir
 from .identity_names import NameRefused, check_name, skeleton
@@ -52,7 +53,15 @@ from .ratings import (
     rate,
 )
 
-__all__ = ["DB_FILE", "NameRefused", "SqliteStore", "StoreError", "default_path"]
+__all__ = [
+    "DB_FILE",
+    "NameRefused",
+    "SqliteStore",
+    "Store",
+    "StoreError",
+    "default_path",
+    "open_store",
+]
 
 DB_FILE = "lobby.db"
 SCHEMA_VERSION = 1
@@ -126,7 +135,7 @@ def default_path() -> Path:
     return data_dir() / DB_FILE
 
 
-def _account(row: sqlite3.Row | None) -> Account | None:
+def _account(row: Any) -> Account | None:
     if row is None:
         return None
     return Account(
@@ -149,7 +158,7 @@ def _outcome_json(outcome: MatchOutcome) -> str:
     )
 
 
-def outcome_from_row(row: sqlite3.Row) -> MatchOutcome:
+def outcome_from_row(row: Any) -> MatchOutcome:
     """The :class:`MatchOutcome` a ``matches`` row recorded (for replays and checks)."""
     data = json.loads(row["outcome"])
     return MatchOutcome(
@@ -175,38 +184,25 @@ def _check_outcome(outcome: MatchOutcome) -> None:
         raise ValueError("ai_levels has one entry per seat, or none")
 
 
-class SqliteStore:
-    """Accounts, ratings, results and tables in one SQLite file (see the module's
-    notes on durability and threads). A context manager; :meth:`close` when done, and
-    open the same path again at any time."""
+class Store:
+    """Accounts, ratings, results and tables: the logic, written once in SQL that both
+    SQLite and PostgreSQL read (``?`` for a parameter; see :mod:`.store_pg` for how the
+    PostgreSQL store runs it). A subclass opens the database (``self._conn``: an object
+    whose ``execute(sql, args)`` gives rows readable by column name and by position),
+    says what a write transaction is (:meth:`_write`) and which error a broken
+    uniqueness raises. A context manager; :meth:`close` when done."""
 
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = default_path() if path is None else Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        try:
-            conn.row_factory = sqlite3.Row
-            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise StoreError(f"{self.path} cannot be put in WAL mode (it is {mode})")
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            self._conn = conn
-            self._migrate()
-        except sqlite3.DatabaseError as e:
-            conn.close()
-            raise StoreError(f"{self.path} is not a lobby database ({e})") from e
-        except BaseException:
-            conn.close()
-            raise
+    #: the error a UNIQUE constraint raises in this database
+    integrity_error: type[Exception] = sqlite3.IntegrityError
+    _conn: Any
 
-    # --- the file ---------------------------------------------------------------------
+    # --- the database -----------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the file (again: nothing)."""
+        """Close the database (again: nothing)."""
         self._conn.close()
 
-    def __enter__(self) -> SqliteStore:
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(
@@ -217,22 +213,31 @@ class SqliteStore:
     ) -> None:
         self.close()
 
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: all of it is on disk when the block ends, or none of
-        it (an exception rolls it back and goes on)."""
-        conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+    def _write(self) -> contextlib.AbstractContextManager[Any]:
+        """One write transaction: all of it is kept when the block ends, or none of it
+        (an exception rolls it back and goes on)."""
+        raise NotImplementedError
+
+    def _lock_ratings(self, conn: Any) -> None:
+        """Inside :meth:`finish_match`'s transaction, before it reads a rating: keep any
+        other writer of ratings out until it commits (SQLite's ``BEGIN IMMEDIATE``
+        already does)."""
+
+    def _schema(self) -> str:
+        return _SCHEMA
+
+    def _lock_schema(self, conn: Any) -> None:
+        """Inside the transaction that makes the schema, first: keep another process
+        that opens the same database at the same moment out until it is made."""
+
+    def _describe(self) -> str:
+        """The database, in words, for messages."""
+        raise NotImplementedError
 
     def _migrate(self) -> None:
         with self._write() as conn:
-            for statement in _SCHEMA.split(";"):
+            self._lock_schema(conn)
+            for statement in self._schema().split(";"):
                 if statement.strip():
                     conn.execute(statement)
             row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
@@ -241,14 +246,13 @@ class SqliteStore:
                 conn.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
             elif version > SCHEMA_VERSION:
                 raise StoreError(
-                    f"{self.path} was written by a newer twos-tui (lobby schema {version}, "
-                    f"this one knows {SCHEMA_VERSION}): upgrade twos-tui to open it"
+                    f"{self._describe()} was written by a newer twos-tui (lobby schema "
+                    f"{version}, this one knows {SCHEMA_VERSION}): upgrade twos-tui to open it"
                 )
 
     def integrity_check(self) -> str:
-        """SQLite's own check of the file: ``"ok"`` when sound."""
-        rows = self._conn.execute("PRAGMA integrity_check").fetchall()
-        return "\n".join(str(r[0]) for r in rows)
+        """The database's own check: ``"ok"`` when sound."""
+        return "ok"
 
     # --- accounts ---------------------------------------------------------------------
 
@@ -295,11 +299,18 @@ class SqliteStore:
                     f"That name looks too much like '{other.name}': please choose another."
                 )
             created = time.time()
-            conn.execute(
-                "INSERT INTO accounts (name, skeleton, key, guest, banned, created)"
-                " VALUES (?, ?, ?, 0, 0, ?)",
-                (clean, skel, key, created),
-            )
+            try:
+                conn.execute(
+                    "INSERT INTO accounts (name, skeleton, key, guest, banned, created)"
+                    " VALUES (?, ?, ?, 0, 0, ?)",
+                    (clean, skel, key, created),
+                )
+            except self.integrity_error:
+                # another server process claimed it (or the key) between our reads and
+                # this write (PostgreSQL; SQLite's BEGIN IMMEDIATE rules that out)
+                raise NameRefused(
+                    f"The name '{clean}' was just taken: please choose another."
+                ) from None
         return Account(name=clean, key=key, guest=False, banned=False, created=created)
 
     def guest(self, prefix: str = "guest") -> Account:
@@ -319,7 +330,7 @@ class SqliteStore:
                         " VALUES (?, ?, NULL, 1, 0, ?)",
                         (name, skeleton(name), created),
                     )
-            except sqlite3.IntegrityError:
+            except self.integrity_error:
                 continue
             return Account(name=name, key=None, guest=True, banned=False, created=created)
         raise StoreError("no free guest name")  # pragma: no cover - 1000 collisions
@@ -410,6 +421,7 @@ class SqliteStore:
         returns what the first report did."""
         _check_outcome(outcome)
         with self._write() as conn:
+            self._lock_ratings(conn)
             seen = conn.execute(
                 "SELECT id FROM matches WHERE table_id = ? AND ended = ?",
                 (outcome.table_id, outcome.ended),
@@ -418,7 +430,7 @@ class SqliteStore:
                 return self._changes(int(seen["id"]))
             cur = conn.execute(
                 "INSERT INTO matches (table_id, game, rated, ended, outcome)"
-                " VALUES (?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?) RETURNING id",
                 (
                     outcome.table_id,
                     outcome.game,
@@ -427,7 +439,7 @@ class SqliteStore:
                     _outcome_json(outcome),
                 ),
             )
-            match_id = int(cur.lastrowid or 0)
+            match_id = int(cur.fetchone()[0])
             places = effective_places(outcome)
             seats: list[SeatRating] = []
             for i, (name, _) in enumerate(outcome.places):
@@ -455,7 +467,7 @@ class SqliteStore:
                     conn.execute(
                         "INSERT INTO ratings (name, game, mu, sigma, matches)"
                         " VALUES (?, ?, ?, ?, 1) ON CONFLICT (name, game) DO UPDATE SET"
-                        " mu = excluded.mu, sigma = excluded.sigma, matches = matches + 1",
+                        " mu = excluded.mu, sigma = excluded.sigma, matches = ratings.matches + 1",
                         (name, outcome.game, after[i][0], after[i][1]),
                     )
                     changes[name] = (display(seat.mu, seat.sigma), display(*after[i]))
@@ -580,3 +592,62 @@ class SqliteStore:
             )
             for r in rows
         )
+
+
+class SqliteStore(Store):
+    """The store in one SQLite file (see the module's notes on durability and threads);
+    open the same path again at any time."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = default_path() if path is None else Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{self.path} cannot be put in WAL mode (it is {mode})")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            self._conn = conn
+            self._migrate()
+        except sqlite3.DatabaseError as e:
+            conn.close()
+            raise StoreError(f"{self.path} is not a lobby database ({e})") from e
+        except BaseException:
+            conn.close()
+            raise
+
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def _describe(self) -> str:
+        return str(self.path)
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def integrity_check(self) -> str:
+        """SQLite's own check of the file: ``"ok"`` when sound."""
+        rows = self._conn.execute("PRAGMA integrity_check").fetchall()
+        return "\n".join(str(r[0]) for r in rows)
+
+
+def open_store(db: str | Path | None = None) -> Store:
+    """The store ``twos-tui server --db`` names: a ``postgresql://`` address (shared by
+    several server processes; needs the ``pg`` extra), else a SQLite file's path (the
+    data directory's ``lobby.db`` when ``None``). :class:`StoreError` says why it cannot
+    be opened."""
+    if isinstance(db, str) and db.startswith(("postgresql://", "postgres://")):
+        from .store_pg import PostgresStore
+
+        return PostgresStore(db)
+    return SqliteStore(None if db is None else Path(db))
