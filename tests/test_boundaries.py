@@ -39,6 +39,7 @@ COMMAND_LINE = (
     "twos_tui.odds_cli",
     "twos_tui.puzzles_cli",
     "twos_tui.serve",
+    "twos_tui.server_cli",
 )
 
 #: each layer and what it must never import (the layers above it, and the UI toolkits)

@@ -269,6 +269,7 @@ COMMAND_PARSERS: dict[str, str] = {
     "serve": "twos_tui.serve:add_serve_parser",
     "host": "twos_tui.net_cli:add_net_parsers",
     "join": "twos_tui.net_cli:add_net_parsers",
+    "server": "twos_tui.server_cli:add_server_parser",
     "completion": "twos_tui.cli:add_completion_parser",
 }
 
@@ -444,6 +445,10 @@ def main(argv: list[str] | None = None) -> int:
         from .puzzles_cli import run_puzzles_cli
 
         return run_puzzles_cli(args)
+    if args.command == "server":
+        from .server_cli import run_server_cli
+
+        return run_server_cli(args)
     if args.command in ("host", "join"):
         from . import net_cli
 

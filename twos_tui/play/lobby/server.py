@@ -78,9 +78,11 @@ class LobbyServer(TableServer):
 
     # ----- start and stop --------------------------------------------------------------------
     async def start(self, host: str | None = None, port: int | None = None) -> None:
+        if self.process is None:  # the address asked for: the same at the next start
+            self.process = (
+                f"{self.host if host is None else host}:{self.port if port is None else port}"
+            )
         await super().start(host, port)
-        if self.process is None:
-            self.process = f"{self.host}:{self.port}"
         self.reopen_tables()
         self._ticker = asyncio.get_running_loop().create_task(self._tick())
 

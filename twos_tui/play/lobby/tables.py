@@ -49,6 +49,7 @@ class LobbyTable:
     hosted: HostedTable
     public: bool = True
     rated: bool = True
+    #: the turn clock (seconds a move, bank seconds), as the hosted table runs it
     clock: tuple[float, float] | None = None
     #: the account at each person's seat (its name), once seated
     accounts: dict[int, str] = field(default_factory=dict)
@@ -68,7 +69,11 @@ class LobbyTable:
         levels = [req.ai_seats[i] if i < len(req.ai_seats) else None for i in range(req.players)]
         game_names = [names.get(i, "") for i in range(req.players)]
         hosted = HostedTable.create(
-            req.game, kinds, names=game_names, options=dict(req.rules) or None, **kw
+            req.game,
+            kinds,
+            names=game_names,
+            options=dict(req.rules) or None,
+            **{"clock": req.clock, **kw},
         )
         # each AI seat at its own level (create gives them all one)
         for i, level in enumerate(levels):
@@ -112,7 +117,7 @@ class LobbyTable:
             if seat is not None:
                 for o in others:
                     o.claimed = False
-        rs.dropped_at = h.clock()  # held until they join (not taken over at once)
+        rs.dropped_at = h.now()  # held until they join (not taken over at once)
         self.accounts[rs.seat] = name
         h.write_sidecar()
         h._schedule()
@@ -204,7 +209,7 @@ class LobbyTable:
         tokens); the accounts are the seats' names."""
         made = ("level", "seed", "autosave")  # (how a new table is made: not a reopened one)
         hosted = HostedTable.reopen(rec.save_id, **{k: v for k, v in kw.items() if k not in made})
-        table = cls(rec.table_id, hosted, rec.public, rec.rated)
+        table = cls(rec.table_id, hosted, rec.public, rec.rated, hosted.turn_clock)
         for s, rs in hosted.seats.items():
             if rs.claimed:
                 table.accounts[s] = rs.name
