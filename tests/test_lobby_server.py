@@ -324,3 +324,38 @@ async def test_a_guest_name_is_given_back_when_the_guest_has_gone(tmp_path) -> N
         await guest.close()
         await until(lambda: not server.lobby_conns, "the server to see the guest go")
         assert server.store.account(name) is not None
+
+
+async def test_the_table_runs_the_clock_asked_for(tmp_path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ana = Player(server, tmp_path, "Ana")
+        await ana.open()
+        timed = await ana.ask(CreateTable("twos", 3, clock=(15.0, 60.0)))
+        untimed = await ana.ask(CreateTable("twos", 3, clock=None))
+        assert server.lobby_tables[timed.table_id].hosted.turn_clock == (15.0, 60.0)
+        assert server.lobby_tables[untimed.table_id].hosted.turn_clock is None
+        state = await listing(ana, lambda s: len(s.tables) == 2)
+        clocks = {t.table_id: t.clock for t in state.tables}
+        assert clocks == {timed.table_id: "15 s + 1 min", untimed.table_id: ""}
+        await ana.close()
+
+
+async def test_a_connection_that_keeps_sending_garbage_or_never_logs_in_is_let_go(
+    tmp_path,
+) -> None:
+    from websockets.asyncio.client import connect
+
+    async with lobby_server(tmp_path, tls=False, join_timeout=1.0) as server:
+        ana = Player(server, tmp_path, "Ana")
+        await ana.open()
+        for _ in range(server.max_bad):
+            await ana.lobby.ws.send('{"v":1,"type":"dance"}')
+        last = None
+        while (ev := await ana.lobby.next_event(30)) is not None:
+            last = ev
+        assert isinstance(last, Refused) and "Too many refused" in last.reason
+        async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
+            await ws.send('{"v":1,"type":"hello","lobby":true}')
+            assert "challenge" in await ws.recv()
+            bye = await asyncio.wait_for(ws.recv(), 30)
+            assert "Log in within 1 second of" in bye

@@ -266,6 +266,7 @@ class LobbyServer(TableServer):
             return
         conn = LobbyConn(ws, self)
         self.lobby_conns.add(conn)
+        timer = asyncio.get_running_loop().call_later(self.join_timeout, self._login_late, conn)
         try:
             self.lobby_receive(conn, first)
             async for raw in ws:
@@ -275,6 +276,7 @@ class LobbyServer(TableServer):
         except ConnectionClosed:
             pass
         finally:
+            timer.cancel()
             self.lobby_conns.discard(conn)
             if self.queues.leave(conn):
                 self.changed()
@@ -285,6 +287,11 @@ class LobbyServer(TableServer):
             else:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(conn.writer, 2.0)
+
+    def _login_late(self, conn: LobbyConn) -> None:
+        if conn.account is None and not conn.closing:
+            n = f"{self.join_timeout:.0f}"
+            conn.bye(f"Log in within {n} second{'' if n == '1' else 's'} of connecting.")
 
     def guest_gone(self, name: str) -> None:
         """A guest's name is given back once they have left the lobby and sit at no
