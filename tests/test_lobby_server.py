@@ -359,3 +359,36 @@ async def test_a_connection_that_keeps_sending_garbage_or_never_logs_in_is_let_g
             assert "challenge" in await ws.recv()
             bye = await asyncio.wait_for(ws.recv(), 30)
             assert "Log in within 1 second of" in bye
+
+
+async def test_one_account_waits_in_one_queue_and_a_seat_joined_by_code_is_unrated(
+    tmp_path,
+) -> None:
+    from twos_tui.play.net.client import TableClient
+    from twos_tui.play.net.tls import KnownHosts
+
+    store = SqliteStore(tmp_path / "lobby.db")
+    async with lobby_server(tmp_path, store) as server:
+        ana, again = Player(server, tmp_path, "Ana"), Player(server, tmp_path, "Ana")
+        await ana.open(), await again.open()
+        await ana.lobby.send(QuickMatch("twos", 3, wait_s=600))
+        await listing(ana, lambda s: s.queue is not None)
+        r = await again.ask(QuickMatch("twos", 3, wait_s=600), Refused)
+        assert "already" in r.reason
+        await ana.lobby.send(CancelQuickMatch())
+        # a person who joins by code (not through the lobby) plays, and is nobody's account
+        seated = await ana.ask(
+            CreateTable("twos", 3, (("deals_to_win", 1),), ai_seats=(None, None, "easy"))
+        )
+        a = await ana.join(seated)
+        stranger = TableClient(
+            "127.0.0.1", server.port, seated.code, "Ana", known_hosts=KnownHosts(tmp_path / "kh")
+        )
+        await stranger.open()
+        await asyncio.wait_for(asyncio.gather(play_bot(a, "easy"), play_bot(stranger, "easy")), 180)
+        await until(lambda: store.matches(), "the result in the store")
+        (outcome,) = store.matches()
+        names = [n for n, _ in outcome.places]
+        assert names[0] == "Ana" and names[1].startswith("(") and names[2] is None
+        await stranger.close()
+        await ana.close(), await again.close()

@@ -55,6 +55,10 @@ class Queues(Generic[P]):
                 del self.queues[key]
         return found
 
+    def waiting(self) -> list[Waiter[P]]:
+        """Everybody waiting, in every queue."""
+        return [w for waiting in self.queues.values() for w in waiting]
+
     def info(self, who: P) -> QueueInfo | None:
         now = self.clock()
         for (game, players), waiting in self.queues.items():

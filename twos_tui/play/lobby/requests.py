@@ -181,6 +181,9 @@ def quick(server: LobbyServer, conn: LobbyConn, req: QuickMatch) -> None:
     if problem:
         conn.refuse(problem)
         return
+    if any(w.name == conn.name and w.who is not conn for w in server.queues.waiting()):
+        conn.refuse("You are waiting for a quick match already (in another window).")
+        return
     server.queues.join(conn, conn.name, req.game, req.players, req.wait_s)
     server.run_queues()
     server.changed()

@@ -165,8 +165,9 @@ class LobbyTable:
             return float(int(time.time()))
 
     def outcome(self) -> MatchOutcome:
-        """The match's result (when it is over): each seat's account (None for an AI)
-        and place; a person the AI played for at the end counts as having left."""
+        """The match's result (when it is over): each seat's account (None for an AI;
+        a person who joined by code, not through the lobby, in brackets: unrated) and
+        place; a person the AI played for at the end counts as having left."""
         g = self.game
         h = self.hosted
         places = match_places(g)
@@ -174,8 +175,12 @@ class LobbyTable:
         left: list[str] = []
         for i in range(g.players):
             name = self.accounts.get(i)
-            per_seat.append((name, places[i]))
             rs = h.seats.get(i)
+            if name is None and rs is not None and rs.claimed:
+                # joined by code, not through the lobby: nobody's account (a name in
+                # brackets is no account's), so counted as a guest
+                name = f"({rs.name})"
+            per_seat.append((name, places[i]))
             if name is not None and rs is not None and rs.taken_over:
                 left.append(name)
         return MatchOutcome(
