@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
@@ -21,7 +22,7 @@ from ..net import tls as T
 from ..net.connection import CLIENT_NAME, JoinError, TableClient
 from . import wire as W
 from .identity import Identity
-from .model import LobbyEvent, LobbyRequest, LobbyState, Refused, Seated
+from .model import LobbyEvent, LobbyLink, LobbyRequest, LobbyState, Refused, Seated
 
 
 class LobbyError(Exception):
@@ -169,3 +170,9 @@ def _reason(msg: W.ServerWire) -> str:
     if isinstance(msg, Refused):
         return msg.reason
     return "The lobby answered something unexpected."
+
+
+if TYPE_CHECKING:
+
+    def _a_lobby_link(client: LobbyClient) -> LobbyLink:
+        return client  # (mypy: LobbyClient is model.py's LobbyLink)
