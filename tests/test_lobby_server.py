@@ -392,3 +392,19 @@ async def test_one_account_waits_in_one_queue_and_a_seat_joined_by_code_is_unrat
         assert names[0] == "Ana" and names[1].startswith("(") and names[2] is None
         await stranger.close()
         await ana.close(), await again.close()
+
+
+async def test_a_table_left_before_it_started_closes_after_its_hold(tmp_path) -> None:
+    kw = {"ai_pause": 0.0, "level": "easy", "seed": 1, "hold_s": 0.5}
+    async with lobby_server(tmp_path, table_kw=kw) as server:
+        ana = Player(server, tmp_path, "Ana")
+        await ana.open()
+        seated = await ana.ask(CreateTable("twos", 3))  # two seats wait for people
+        a = await ana.join(seated)
+        waiting = await listing(ana, lambda s: s.tables and s.tables[0].seats[0].connected)
+        assert not waiting.tables[0].started
+        await a.close()  # Ana leaves the table (not the lobby) before anyone came
+        await listing(ana, lambda s: s.tables == ())
+        assert seated.table_id not in server.lobby_tables
+        assert server.store.tables() == ()
+        await ana.close()

@@ -175,6 +175,18 @@ class LobbyServer(TableServer):
                 self.guest_gone(name)
         self.changed()
 
+    def _abandoned(self, lt: LobbyTable) -> bool:
+        """A table that never started and that nobody has been at for longer than its
+        hold (its people gone before the first card): it closes."""
+        h = lt.hosted
+        if h.started or h.conns:
+            lt.idle_since = None
+            return False
+        now = h.now()
+        if lt.idle_since is None:
+            lt.idle_since = now
+        return now - lt.idle_since > h.hold_s
+
     def run_queues(self) -> None:
         for game, players, group in self.queues.ready():
             R.seat_group(self, game, players, [w.who for w in group])
@@ -187,6 +199,10 @@ class LobbyServer(TableServer):
                 for lt in list(self.lobby_tables.values()):
                     if lt.reported and not lt.hosted.conns:
                         self.close_table(lt)
+                    elif self._abandoned(lt):
+                        log.info("lobby: table %s never started and was left", lt.table_id)
+                        self.close_table(lt)
+                        self.store.drop_table(lt.table_id)
                 if self.queues.queues:
                     self.changed()  # the waits shown go on
             except Exception:  # never expected: said, and the lobby goes on

@@ -54,6 +54,8 @@ class LobbyTable:
     #: the account at each person's seat (its name), once seated
     accounts: dict[int, str] = field(default_factory=dict)
     reported: bool = False  #: its result went to the store
+    #: since when (the table's clock) nobody has been at it, before it started
+    idle_since: float | None = None
     created: float = field(default_factory=time.time)
 
     @classmethod
