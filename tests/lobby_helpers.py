@@ -28,14 +28,15 @@ async def lobby_server(tmp: Path, store: Any = None, tls: bool = True, **kw: Any
         process=kw.pop("process", "test"),
         rate=1000,
         burst=1000,
-        cert=host_cert() if tls else None,
-        **kw,
+        **{"cert": host_cert() if tls else None, **kw},
     )
     await server.start("127.0.0.1", 0)
     try:
         yield server
     finally:
         await server.close()
+        if store is None:
+            server.store.close()
 
 
 class Player:

@@ -20,6 +20,7 @@ from twos_tui.play.lobby.model import (
     SitDown,
     Watch,
 )
+from twos_tui.play.lobby.server import LobbyServer
 from twos_tui.play.net import messages as M
 from twos_tui.play.net.client import play_bot
 
@@ -408,3 +409,36 @@ async def test_a_table_left_before_it_started_closes_after_its_hold(tmp_path) ->
         assert seated.table_id not in server.lobby_tables
         assert server.store.tables() == ()
         await ana.close()
+
+
+async def test_the_lobby_pins_the_servers_certificate_and_refuses_a_changed_one(
+    tmp_path,
+) -> None:
+    from twos_tui.play.lobby.client import LobbyError
+    from twos_tui.play.net.tls import host_cert, make_self_signed
+
+    make_self_signed(tmp_path / "other.pem", tmp_path / "other-key.pem")
+    other = host_cert(str(tmp_path / "other.pem"), str(tmp_path / "other-key.pem"))
+    async with lobby_server(tmp_path, process="p", port=0) as server:
+        port = server.port
+        ana = Player(server, tmp_path, "Ana")
+        await ana.open()
+        assert ana.lobby.security.startswith(f"First visit to 127.0.0.1:{port}: pinned")
+        await ana.close()
+        ana = Player(server, tmp_path, "Ana")
+        await ana.open()
+        assert "the same certificate as before" in ana.lobby.security
+        await ana.close()
+    # the same address, another certificate: refused before anything is sent
+    server = LobbyServer(SqliteStore(tmp_path / "lobby.db"), process="p", cert=other)
+    await server.start("127.0.0.1", port)
+    try:
+        ana = Player(server, tmp_path, "Ana")
+        try:
+            await ana.open()
+        except LobbyError as e:
+            assert "now shows the certificate" in str(e) and other.fingerprint in str(e)
+        else:
+            raise AssertionError("a changed certificate was let through")
+    finally:
+        await server.close()

@@ -64,7 +64,7 @@ class LobbyClient:
             raise LobbyError(str(e)) from None
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as e:
             raise LobbyError(f"Could not reach {self.host}:{self.port} ({e}).") from None
-        self.security = self._link.security_line().replace("Joined", "Connected to", 1)
+        self.security = self._security_line()
         try:
             await ws.send(W.encode_request(W.Hello(client=CLIENT_NAME)))
             first = await self._recv(ws)
@@ -94,6 +94,26 @@ class LobbyClient:
         self.state = reply
         self._reader = asyncio.get_running_loop().create_task(self._read(ws))
         return reply
+
+    def _security_line(self) -> str:
+        """What the player is told of the connection's encryption (as ``join`` says
+        it of a table)."""
+        link = self._link
+        where = T.address_key(self.host, self.port)
+        if not link.encrypted:
+            return f"Connected to {where}: the server does not encrypt (--no-tls)."
+        if link.verified:
+            return (
+                f"Connected to {where}: encrypted, with a certificate signed by a known authority."
+            )
+        if link.pinned_now:
+            return (
+                f"First visit to {where}: pinned the server's certificate {link.pinned_now}. "
+                "Check that it is the one the server printed."
+            )
+        return (
+            f"Connected to {where}: encrypted, the same certificate as before ({link.fingerprint})."
+        )
 
     async def _recv(self, ws: ClientConnection) -> W.ServerWire:
         raw = await asyncio.wait_for(ws.recv(), self.timeout)
