@@ -149,6 +149,9 @@ async def test_a_finished_match_reports_to_the_store_and_its_table_closes(tmp_pa
         assert sorted(p for _, p in outcome.places)[0] == 1
         assert outcome.ai_levels == (None, None, "easy")
         assert store.tables() == ()  # a finished table is not reopened
+        cy = Player(server, tmp_path, "Cy")
+        assert (await cy.open()).tables == ()  # nor offered to others
+        await cy.close()
         await a.close(), await b.close()
         after = await listing(ana, lambda s: not s.tables and s.me.recent)
         assert after.me.recent[0].game == "twos"

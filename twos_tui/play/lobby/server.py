@@ -245,8 +245,9 @@ class LobbyServer(TableServer):
 
     def state_for(self, conn: LobbyConn) -> LobbyState | None:
         """What ``conn``'s player sees: their own name, ratings and results, the
-        public tables (and the private ones they sit at), the leaderboards, their
-        place in a quick-match queue. Never a card."""
+        public tables (and the ones they sit at), the leaderboards, their
+        place in a quick-match queue. Never a card. A finished table is listed to its
+        own players only (until it closes)."""
         account = conn.account
         if account is None:
             return None
@@ -259,7 +260,9 @@ class LobbyServer(TableServer):
             recent=() if account.guest else self.store.recent_results(name),
         )
         tables = tuple(
-            info for lt, info in self._listing if lt.public or lt.seat_of(name) is not None
+            info
+            for lt, info in self._listing
+            if lt.seat_of(name) is not None or (lt.public and not lt.reported)
         )
         return LobbyState(me, tables, self._boards, self.queues.info(conn))
 
