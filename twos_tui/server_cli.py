@@ -90,6 +90,13 @@ def add_server_parser(sub: Subcommands) -> None:
         "--tables", type=_tables, default=None, metavar="N", help="the most tables at once"
     )
     server.add_argument(
+        "--advertise",
+        default=None,
+        metavar="HOST:PORT",
+        help="with a postgresql:// --db shared by several servers: the address the others "
+        "send players to, to reach this one (default: --bind and --port)",
+    )
+    server.add_argument(
         "--cert", default=None, metavar="FILE", help="serve this TLS certificate (PEM)"
     )
     server.add_argument("--key", default=None, metavar="FILE", help="the key of --cert (PEM)")
@@ -152,8 +159,23 @@ def _run(args: argparse.Namespace, store: Store) -> int:
         cert = host_cert_of(args)
     except (ValueError, OSError) as e:
         return _fail(str(e))
+    shared = None
+    from .play.lobby.store_pg import PostgresStore
+
+    if isinstance(store, PostgresStore):
+        from .play.lobby.shared import Shared
+
+        if args.advertise is None and args.bind in ("0.0.0.0", "::", ""):
+            return _fail(
+                "with a shared database, say where players reach this server: "
+                "--advertise HOST:PORT (it listens on every address)"
+            )
+        shared = Shared(store, args.advertise)
+    elif args.advertise is not None:
+        return _fail("--advertise is for a postgresql:// --db shared by several servers")
     server = LobbyServer(
         store,
+        shared=shared,
         max_tables=args.tables or DEFAULT_MAX_TABLES,
         cert=cert,
         host=args.bind,
@@ -176,6 +198,11 @@ def announce(server: LobbyServer) -> list[str]:
         shown = f"[{addr}]" if ":" in addr else addr
         lines.append(f"Players connect with: twos-tui join {shown}:{server.port}")
     lines += cert_lines(server.cert)
+    if server.shared is not None:
+        lines.append(
+            "One lobby with the other servers on this database: they send players here "
+            f"at {server.shared.address}."
+        )
     reopened = len(server.lobby_tables)
     if reopened:
         lines.append(f"Reopened {reopened} table{'s' if reopened != 1 else ''} from the last run.")

@@ -13,7 +13,7 @@ from ...engine import variant_class
 from ..net.seats import JoinRefused, normalize_code
 from . import wire as W
 from .identity import IdentityError, verify
-from .model import CancelQuickMatch, CreateTable, QuickMatch, Seated, SitDown, Watch
+from .model import CancelQuickMatch, CreateTable, QuickMatch, Redirect, Seated, SitDown, Watch
 from .tables import LobbyTable
 
 if TYPE_CHECKING:
@@ -134,6 +134,10 @@ def create(server: LobbyServer, conn: LobbyConn, req: CreateTable) -> None:
 def _table(server: LobbyServer, conn: LobbyConn, table_id: str) -> LobbyTable | None:
     lt = server.lobby_tables.get(table_id)
     if lt is None or lt.hosted.closed:
+        elsewhere = server.shared.where(table_id) if server.shared is not None else None
+        if elsewhere is not None:  # another server process holds it: go there
+            conn.send(Redirect(elsewhere, table_id))
+            return None
         conn.refuse("There is no such table now (it may have ended).")
         return None
     return lt
@@ -184,6 +188,12 @@ def quick(server: LobbyServer, conn: LobbyConn, req: QuickMatch) -> None:
     if any(w.name == conn.name and w.who is not conn for w in server.queues.waiting()):
         conn.refuse("You are waiting for a quick match already (in another window).")
         return
+    shared = server.shared
+    if shared is not None and not server.queues.queues.get((req.game, req.players)):
+        elsewhere = shared.queue_elsewhere(req.game, req.players)
+        if elsewhere is not None:  # people wait for this match in another process: there
+            conn.send(Redirect(elsewhere, ""))
+            return
     server.queues.join(conn, conn.name, req.game, req.players, req.wait_s)
     server.run_queues()
     server.changed()

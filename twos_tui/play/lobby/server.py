@@ -21,7 +21,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -36,6 +36,9 @@ from .model import LeaderRow, LobbyState, PlayerInfo, TableInfo
 from .quick import Queues
 from .store_api import LobbyStore
 from .tables import LobbyTable
+
+if TYPE_CHECKING:
+    from .shared import Shared
 
 log = logging.getLogger("twos_tui.lobby")
 
@@ -57,10 +60,13 @@ class LobbyServer(TableServer):
         max_tables: int = DEFAULT_MAX_TABLES,
         table_kw: dict[str, Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        shared: Shared | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
         self.store = store
+        #: the other server processes on the same database (None: this one is alone)
+        self.shared = shared
         self.process = process
         self.max_tables = max_tables
         self.table_kw: dict[str, Any] = dict(table_kw or {})
@@ -78,13 +84,20 @@ class LobbyServer(TableServer):
 
     # ----- start and stop --------------------------------------------------------------------
     async def start(self, host: str | None = None, port: int | None = None) -> None:
+        named = self.process is not None
         if self.process is None:  # the address asked for: the same at the next start
             self.process = (
                 f"{self.host if host is None else host}:{self.port if port is None else port}"
             )
+        any_port = (self.port if port is None else port) == 0
         await super().start(host, port)
+        if self.shared is not None and any_port and not named:
+            # processes sharing a database need names of their own: the port it got
+            self.process = f"{self.host}:{self.port}"
         self.reopen_tables()
         self._ticker = asyncio.get_running_loop().create_task(self._tick())
+        if self.shared is not None:
+            await self.shared.start(self)
 
     def reopen_tables(self) -> None:
         """The tables this process had when it stopped (their saves: the same codes and
@@ -110,6 +123,8 @@ class LobbyServer(TableServer):
                 await self._ticker
         if self._push_at is not None:
             self._push_at.cancel()
+        if self.shared is not None:
+            await self.shared.close()
         for lt in self.lobby_tables.values():
             if not lt.reported:
                 self.save_table(lt)
@@ -213,6 +228,8 @@ class LobbyServer(TableServer):
         """Something the lobby shows changed: every lobby connection gets its state
         (coalesced: at most one every :data:`PUSH_EVERY_S`)."""
         self._stale = True
+        if self.shared is not None:
+            self.shared.changed()
         if self._push_at is not None or self.server is None:
             return
         loop = asyncio.get_running_loop()
@@ -264,7 +281,17 @@ class LobbyServer(TableServer):
             for lt, info in self._listing
             if lt.seat_of(name) is not None or (lt.public and not lt.reported)
         )
+        if self.shared is not None:  # the other processes' public tables
+            tables += self.shared.tables()
         return LobbyState(me, tables, self._boards, self.queues.info(conn))
+
+    def listed(self) -> tuple[tuple[str, TableInfo], ...]:
+        """This process's tables as every lobby lists them (public, not over):
+        (table id, listing)."""
+        self._refresh()
+        return tuple(
+            (lt.table_id, info) for lt, info in self._listing if lt.public and not lt.reported
+        )
 
     # ----- connections -------------------------------------------------------------------------
     async def _handler(self, ws: ServerConnection) -> None:

@@ -128,6 +128,40 @@ def encode_request(msg: ClientWire) -> str:
     return _dump({"v": LOBBY_VERSION, **d})
 
 
+def table_json(t: TableInfo) -> JsonObject:
+    """One listed table as JSON (in a ``lobby`` message, and as the server processes
+    sharing a database list their tables to each other)."""
+    return {
+        "id": t.table_id,
+        "game": t.game,
+        "players": t.players,
+        "rules": t.rules,
+        "seats": [[x.name, x.rating, x.ai_level, x.connected] for x in t.seats],
+        "spectators": t.spectators,
+        "public": t.public,
+        "rated": t.rated,
+        "clock": t.clock,
+        "started": t.started,
+    }
+
+
+def table_of(t: Mapping[str, Any]) -> TableInfo:
+    """:func:`table_json` read back (``KeyError``, ``TypeError``, ``ValueError`` when
+    it is not one)."""
+    return TableInfo(
+        table_id=str(t["id"]),
+        game=str(t["game"]),
+        players=int(t["players"]),
+        rules=str(t["rules"]),
+        seats=tuple(SeatInfo(n, r, a, bool(c)) for n, r, a, c in t["seats"]),
+        spectators=int(t["spectators"]),
+        public=bool(t["public"]),
+        rated=bool(t["rated"]),
+        clock=str(t["clock"]),
+        started=bool(t["started"]),
+    )
+
+
 def state_json(s: LobbyState) -> JsonObject:
     me = s.me
     q = s.queue
@@ -138,21 +172,7 @@ def state_json(s: LobbyState) -> JsonObject:
             "ratings": [[r.game, r.rating, r.matches, r.rank] for r in me.ratings],
             "recent": [[r.game, r.when, r.place, r.players, r.rating_change] for r in me.recent],
         },
-        "tables": [
-            {
-                "id": t.table_id,
-                "game": t.game,
-                "players": t.players,
-                "rules": t.rules,
-                "seats": [[x.name, x.rating, x.ai_level, x.connected] for x in t.seats],
-                "spectators": t.spectators,
-                "public": t.public,
-                "rated": t.rated,
-                "clock": t.clock,
-                "started": t.started,
-            }
-            for t in s.tables
-        ],
+        "tables": [table_json(t) for t in s.tables],
         "leaderboards": [
             [game, [[r.rank, r.name, r.rating, r.matches] for r in rows]]
             for game, rows in s.leaderboards
@@ -216,21 +236,7 @@ def _state(d: Mapping[str, Any]) -> LobbyState:
                 ResultInfo(str(g), float(w), int(p), int(n), c) for g, w, p, n, c in me["recent"]
             ),
         ),
-        tables=tuple(
-            TableInfo(
-                table_id=str(t["id"]),
-                game=str(t["game"]),
-                players=int(t["players"]),
-                rules=str(t["rules"]),
-                seats=tuple(SeatInfo(n, r, a, bool(c)) for n, r, a, c in t["seats"]),
-                spectators=int(t["spectators"]),
-                public=bool(t["public"]),
-                rated=bool(t["rated"]),
-                clock=str(t["clock"]),
-                started=bool(t["started"]),
-            )
-            for t in d["tables"]
-        ),
+        tables=tuple(table_of(t) for t in d["tables"]),
         leaderboards=tuple(
             (str(game), tuple(LeaderRow(int(a), str(b), float(c), int(e)) for a, b, c, e in rows))
             for game, rows in d["leaderboards"]
