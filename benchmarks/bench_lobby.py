@@ -258,7 +258,7 @@ def main() -> int:
         asyncio.run(clients(a))
         return 0
     if a.processes > 1:
-        from pg_cluster import Cluster, why_not
+        from pg_cluster import Cluster, why_not  # type: ignore[import-not-found]
 
         reason = why_not()
         if reason:
