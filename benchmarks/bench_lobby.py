@@ -13,8 +13,11 @@ a lobby connection (TLS, as the app does), asks for a quick match of ``--game`` 
 rest), follows a redirect to another process when one comes, joins the table it is
 seated at (the same port, its seat's token) and plays it with the ``random`` bot,
 waiting ``--pause`` seconds on average (0.5x to 1.5x) before each move, as people do,
-for ``--seconds`` after the last player was seated. The lobby connection stays open
-while the player is at the table, as the app keeps it.
+for ``--seconds`` after the last player was seated. The players come one by one, evenly
+over ``--arrive`` seconds (20 a second by default), as people do: not all in the same
+millisecond. The lobby connection stays open
+while the player is at the table, as the app keeps it (``--close-lobby``: closed once
+seated, to see what keeping it costs).
 
 Figures:
 
@@ -60,6 +63,7 @@ async def one_player(
 
     known = KnownHosts(Path(a.home) / f"known-{os.getpid()}")
     host, port = addresses[i % len(addresses)]
+    await asyncio.sleep(i * a.arrive / max(1, a.players))  # people come one by one
     t0 = time.perf_counter()
     for _hop in range(5):
         lobby = LobbyClient(host, port, None, None, known_hosts=known, timeout=120)
@@ -77,6 +81,8 @@ async def one_player(
             out["seat"].append(time.perf_counter() - t0)
             table = lobby.table_client(ev, timeout=120)
             await table.open()
+            if a.close_lobby:  # (the app keeps it; this shows what keeping it costs)
+                await lobby.close()
             return lobby, table
         await lobby.close()  # sent to another process: there, and ask again
         host, _, p = ev.address.rpartition(":")
@@ -93,8 +99,13 @@ async def clients(a: argparse.Namespace) -> None:
     mine = spec["players"]
     out: dict[str, list[float]] = {"seat": [], "rtt": [], "hops": []}
     random.seed(os.getpid())
-    sat = await asyncio.gather(*(one_player(i, addresses, a, out) for i in mine))
-    print(json.dumps({"seated": len(sat)}), flush=True)
+    came = await asyncio.gather(
+        *(one_player(i, addresses, a, out) for i in mine), return_exceptions=True
+    )
+    sat = [c for c in came if not isinstance(c, BaseException)]
+    failed = [str(c) for c in came if isinstance(c, BaseException)]
+    said = {"seated": len(sat), "failed": failed[:5], "failures": len(failed)}
+    print(json.dumps(said), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)  # "go"
     tasks = [
         asyncio.ensure_future(play_bot(t, "random", on_move=out["rtt"].append, pause=a.pause))
@@ -106,7 +117,7 @@ async def clients(a: argparse.Namespace) -> None:
     for t in pending:
         t.cancel()
     errors = sum(1 for t in done if not t.cancelled() and t.exception() is not None)
-    print(json.dumps({**out, "elapsed": elapsed, "errors": errors}), flush=True)
+    print(json.dumps({**out, "elapsed": elapsed, "errors": errors + len(failed)}), flush=True)
     for lobby, table in sat:
         table.closing = True
         if table.ws is not None:
@@ -158,6 +169,8 @@ def run(a: argparse.Namespace, db: str | None) -> dict[str, Any]:
     me = [sys.executable, str(Path(__file__).resolve()), "--role", "clients"]
     opts = ["--game", a.game, "--seats", str(a.seats), "--wait", str(a.wait)]
     opts += ["--pause", str(a.pause), "--seconds", str(a.seconds), "--home", home]
+    opts += ["--arrive", str(a.arrive), "--players", str(a.players)]
+    opts += ["--close-lobby"] if a.close_lobby else []
     k = max(1, a.clients)
     procs = []
     t0 = time.perf_counter()
@@ -202,6 +215,8 @@ def run(a: argparse.Namespace, db: str | None) -> dict[str, Any]:
         "players": a.players,
         "processes": a.processes,
         "store": "postgresql" if db else "sqlite",
+        "lobby_kept": not a.close_lobby,
+        "arrive_s": a.arrive,
         "seated_all_s": round(seated_s, 2),
         "seat_ms": [round(pct(seat, q) * 1000, 1) for q in (50, 95, 100)],
         "redirects": sum(len(r["hops"]) for r in results),
@@ -223,8 +238,10 @@ def run(a: argparse.Namespace, db: str | None) -> dict[str, Any]:
 
 def show(r: dict[str, Any]) -> None:
     print(
-        f"{r['players']} players, {r['processes']} server process(es), {r['store']}: "
-        f"all seated in {r['seated_all_s']} s; redirects {r['redirects']}; errors {r['errors']}"
+        f"{r['players']} players, {r['processes']} server process(es), {r['store']}, "
+        f"lobby connection {'kept' if r['lobby_kept'] else 'closed'} at the table: "
+        f"coming over {r['arrive_s']} s, all seated {r['seated_all_s']} s after the first; "
+        f"redirects {r['redirects']}; errors {r['errors']}"
     )
     print(
         "  time to seat p50 / p95 / max: {} / {} / {} ms".format(*r["seat_ms"])
@@ -249,11 +266,24 @@ def main() -> int:
     ap.add_argument("--pause", type=float, default=1.0, help="seconds before each move (mean)")
     ap.add_argument("--seconds", type=float, default=30.0, help="playing time")
     ap.add_argument("--clients", type=int, default=2, help="client processes")
+    ap.add_argument(
+        "--arrive",
+        type=float,
+        default=None,
+        help="the players come over this many seconds, evenly (default: 20 a second)",
+    )
     ap.add_argument("--processes", type=int, default=1, help="server processes (2: PostgreSQL)")
+    ap.add_argument(
+        "--close-lobby",
+        action="store_true",
+        help="a seated player closes its lobby connection (the app keeps it open)",
+    )
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--role", default="driver", help=argparse.SUPPRESS)
     ap.add_argument("--home", default="", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.arrive is None:
+        a.arrive = a.players / 20
     if a.role == "clients":
         asyncio.run(clients(a))
         return 0
