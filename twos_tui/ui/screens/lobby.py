@@ -77,12 +77,13 @@ class LobbyScreen(SizeGuard, Screen[None]):
 
     CSS_PATH = SCREENS_CSS
     BINDINGS = [
+        # Esc: cancels a quick match under way, else goes back
+        Binding("escape", "cancel_quick_match", "Cancel match"),
         Binding("escape", "back", "Back"),
         Binding("s", "sit", "Sit"),
         Binding("w", "watch", "Watch"),
         Binding("c", "create", "Create"),
         Binding("m", "quick_match", "Quick match"),
-        Binding("x", "cancel_quick_match", "Cancel match"),
         Binding("l", "leaderboard", "Leaderboard"),
         Binding("q", "leave", "Home"),
         Binding("left", "focus_games", "Games", show=False),
@@ -315,6 +316,8 @@ class LobbyScreen(SizeGuard, Screen[None]):
         queued = self.state is not None and self.state.queue is not None
         if action == "cancel_quick_match":
             return queued
+        if action == "back":
+            return not queued
         if action == "quick_match":
             return True if not queued else None
         return True
@@ -387,11 +390,7 @@ class LobbyScreen(SizeGuard, Screen[None]):
             board.show(self.state)
 
     def action_back(self) -> None:
-        """Esc: cancels a quick match under way, else leaves the lobby."""
-        if self.state is not None and self.state.queue is not None:
-            self.action_cancel_quick_match()
-        else:
-            self.action_leave()
+        self.action_leave()
 
     def action_leave(self) -> None:
         twos_app(self).go_home()

@@ -129,8 +129,9 @@ class LeaderboardScreen(ModalScreen[None]):
     CSS_PATH = SCREENS_CSS
     BINDINGS = [
         Binding("escape", "close", "Back"),
-        Binding("left", "game(-1)", "Game before"),
-        Binding("right", "game(1)", "Next game"),
+        # (before the table's own left and right, which have no columns to move across)
+        Binding("left", "game(-1)", "Game before", priority=True),
+        Binding("right", "game(1)", "Next game", priority=True),
     ]
 
     def __init__(self, games: list[str], game: str) -> None:
