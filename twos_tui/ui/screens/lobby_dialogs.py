@@ -141,15 +141,15 @@ class LeaderboardScreen(ModalScreen[None]):
         self.state: LobbyState | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="board-box", classes="lobby-box"):
-            yield Static(id="board-title", classes="lobby-box-title")
-            table: DataTable[Text] = DataTable(id="board", cursor_type="row", zebra_stripes=True)
+        with Vertical(id="leaderboard-box", classes="lobby-box"):
+            yield Static(id="leaderboard-title", classes="lobby-box-title")
+            table: DataTable[Text] = DataTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
             yield table
-            yield Static(id="board-note")
+            yield Static(id="leaderboard-note")
         yield KeyBar()
 
     def on_mount(self) -> None:
-        table = self.query_one("#board", DataTable)
+        table = self.query_one("#leaderboard", DataTable)
         for label, key in (("Rank", "rank"), ("Name", "name"), ("Rating", "rating")):
             table.add_column(label, key=key)
         table.add_column("Matches", key="matches")
@@ -172,8 +172,8 @@ class LeaderboardScreen(ModalScreen[None]):
         title.append(game_name(self.game), style="bold")
         i = self.games.index(self.game) if self.game in self.games else 0
         title.append(f"   ({i + 1} of {len(self.games)}: ← → other games)", style="dim")
-        self.query_one("#board-title", Static).update(title)
-        table = self.query_one("#board", DataTable)
+        self.query_one("#leaderboard-title", Static).update(title)
+        table = self.query_one("#leaderboard", DataTable)
         keep = table.cursor_row
         table.clear()
         me = self.state.me.name if self.state is not None else None
@@ -192,7 +192,7 @@ class LeaderboardScreen(ModalScreen[None]):
             )
         if rows:
             table.move_cursor(row=min(keep, len(rows) - 1), animate=False)
-        note = self.query_one("#board-note", Static)
+        note = self.query_one("#leaderboard-note", Static)
         if self.state is None:
             note.update(Text("Waiting for the lobby…", style="italic"))
         elif not rows:
