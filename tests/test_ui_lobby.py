@@ -29,6 +29,7 @@ from twos_tui.play.net.client import TokenStore
 from twos_tui.ui.app import make_app
 from twos_tui.ui.lobby_text import change_text, clock_words, mm_ss, place_text
 from twos_tui.ui.screens import lobby as lobby_module
+from twos_tui.ui.screens.dialogs import ConfirmLeave
 from twos_tui.ui.screens.home import HomeScreen
 from twos_tui.ui.screens.lobby import LobbyScreen, TablesList
 from twos_tui.ui.screens.lobby_create import CreateTableScreen
@@ -448,9 +449,23 @@ async def test_seated_opens_the_table_as_join_does(data_home):
             assert view.names[1] == "Ann [admin]"
             key = TokenStore.key(*address, table.code)
             assert TokenStore().get(key)  # the seat's token, kept for a rejoin
-            await wait_for(pilot, lambda: link.closed, "the lobby's link closed")
-            app.go_home()
+            # leaving the table goes back to the lobby, still connected
+            await pilot.press("q")
+            dialog = await wait_for_screen(pilot, ConfirmLeave)
+            await wait_for_text(pilot, "Leave this table and go back to the lobby?")
+            assert dialog.to_lobby
+            await pilot.press("y")
+            lobby = await wait_for_screen(pilot, LobbyScreen, "the lobby again")
+            assert app.table is None and not link.closed and not lobby.joining
+            await wait_for(
+                pilot, lambda: "Big Two · 4 tables" in shown(lobby, "#lobby-title"), "title"
+            )
+            # the lobby still lives: a new state shows
+            link.push(replace(sample_state(), tables=()))
+            await wait_for(pilot, lambda: "no open table" in shown(lobby, "#lobby-title"), "")
+            await pilot.press("escape")
             await wait_for_screen(pilot, HomeScreen)
+            await wait_for(pilot, lambda: link.closed, "the lobby's link closed")
         # watching: no seat, no token
         link = FakeLobbyLink(sample_state(), Seated("tw-1", table.code, None, ""))
         app = make_app(autosave=False, ai_pause=None)
@@ -458,6 +473,14 @@ async def test_seated_opens_the_table_as_join_does(data_home):
         async with app.run_test(size=(100, 30), notifications=True) as pilot:
             screen = await wait_for_screen(pilot, TableScreen, "the table, watched")
             assert screen.table.watching and screen.spectator
+            # a dialog open over the lobby when the seat comes gives way to the table
+            app.go_home()
+            lobby = await wait_for_screen(pilot, LobbyScreen, "the lobby again")
+            await pilot.press("l")
+            await wait_for_screen(pilot, LeaderboardScreen)
+            link.push(Seated("tw-1", table.code, None, ""))
+            screen = await wait_for_screen(pilot, TableScreen, "the table, watched again")
+            assert screen.table.watching and lobby in app.screen_stack
 
 
 async def test_connect_seated_keeps_the_token_where_join_looks(data_home, monkeypatch):

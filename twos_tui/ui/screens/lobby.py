@@ -140,6 +140,12 @@ class LobbyScreen(SizeGuard, Screen[None]):
         self.listen()
         self.set_interval(1.0, self.tick)
 
+    def on_screen_resume(self) -> None:
+        """Back from a table (or a dialog): the lobby as it is now."""
+        if self.joining and twos_app(self).table is None:
+            self.joining = False
+            self.show_game()
+
     async def on_unmount(self) -> None:
         with contextlib.suppress(Exception):
             await self.link.close()
@@ -467,14 +473,16 @@ class LobbyScreen(SizeGuard, Screen[None]):
             self.show_game()
 
     def joined(self, view: SeatView) -> None:
-        """The table opens as a joined table (the lobby is left: its link closes)."""
+        """The table opens as a joined table, over the lobby (leaving it comes back)."""
         if not self.is_attached:
-            view.close()
+            view.close()  # the lobby was left meanwhile
             return
         from ..hosting import join_notice, joined_view, show_join_notice
 
         app = twos_app(self)
-        app.start_session(joined_view(view))
+        while app.screen is not self and len(app.screen_stack) > 1:
+            app.pop_screen()  # a dialog over the lobby (the leaderboard...) gives way
+        app.start_session(joined_view(view), over_lobby=True)
         notice = join_notice(view)
         if notice:
             show_join_notice(app, notice)
