@@ -15,6 +15,9 @@ from hypothesis import HealthCheck, settings
 
 # a per-run data directory unless a test points TWOS_TUI_HOME somewhere else itself
 os.environ["TWOS_TUI_HOME"] = tempfile.mkdtemp(prefix="twos-tui-tests-")
+# and never the developer's own settings file (``--config``'s variable) or NO_COLOR
+os.environ.pop("TWOS_TUI_CONFIG", None)
+os.environ.pop("NO_COLOR", None)
 
 settings.register_profile(
     "ci",
@@ -30,14 +33,17 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 @pytest.fixture(autouse=True)
 def fresh_settings():
-    """Every test starts with a new player's settings: a test that saves a setting (the
+    """Every test starts with a new player's settings (no state.json, no config.toml in
+    the tests' data folder): a test that saves a setting (the
     hint level, the pace) must not change what the next test in the same process meets
     (a hint test once read "from normal" where a new player gets "from hard")."""
+    from twos_tui.play.paths import config_path
     from twos_tui.play.settings import settings_path
 
-    path = settings_path()
-    if os.environ.get("TWOS_TUI_HOME") and path.exists():
-        path.unlink()
+    if os.environ.get("TWOS_TUI_HOME") and not os.environ.get("TWOS_TUI_CONFIG"):
+        for path in (settings_path(), config_path()):  # (the app's records, the settings)
+            if path.exists():
+                path.unlink()
 
 
 @pytest.fixture(autouse=True)
@@ -48,6 +54,52 @@ def no_key_guard_wait(monkeypatch):
     from twos_tui.ui.screens.dialogs import KeyGuard
 
     monkeypatch.setattr(KeyGuard, "GUARD", 0.0)
+
+
+# ----- PostgreSQL (the lobby server's shared database) -----------------------------------
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A throwaway PostgreSQL cluster for this test process (``tools/pg_cluster.py``),
+    stopped and deleted at the end; the test is skipped, saying why in one line, where
+    none can start here (``.ci/run`` installs PostgreSQL where it can)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    from pg_cluster import Cluster, why_not
+
+    reason = why_not()
+    if reason is not None:
+        pytest.skip(reason)
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("psycopg is not installed: the PostgreSQL tests are skipped")
+    cluster = Cluster()
+    try:
+        cluster.start()
+    except RuntimeError as e:
+        cluster.stop()
+        pytest.skip(f"PostgreSQL could not start here ({e}): the PostgreSQL tests are skipped")
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_dsn(pg_cluster):
+    """The address of a new, empty database in the throwaway cluster, dropped after the
+    test."""
+    import uuid
+
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    base = pg_cluster.dsn
+    with psycopg.connect(base, autocommit=True) as c:
+        c.execute(f"CREATE DATABASE {name}")
+    yield base.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(base, autocommit=True) as c:
+        c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 # ----- the quick loop ---------------------------------------------------------------------

@@ -31,6 +31,7 @@ def _imports(path: pathlib.Path):
 COMMAND_LINE = (
     "twos_tui.cli",
     "twos_tui.cli_common",
+    "twos_tui.completion",
     "twos_tui.arena",
     "twos_tui.bench",
     "twos_tui.history_cli",
@@ -38,6 +39,7 @@ COMMAND_LINE = (
     "twos_tui.odds_cli",
     "twos_tui.puzzles_cli",
     "twos_tui.serve",
+    "twos_tui.server_cli",
 )
 
 #: each layer and what it must never import (the layers above it, and the UI toolkits)

@@ -43,6 +43,14 @@ exit 0
 """
 
 
+# A stand-in tools/newest_textual.sh: logs "newest_textual.sh ARGS", fails on demand.
+NEWEST = """#!/bin/sh
+echo "newest_textual.sh $*" >> "$CI_LOG"
+case " $CI_FAIL " in *" newest_textual.sh "*) exit 1 ;; esac
+exit 0
+"""
+
+
 def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
@@ -52,6 +60,9 @@ def run_ci(tmp_path: Path, fail: str = "", newer: bool = True) -> tuple[int, str
     tree = tmp_path / "clone"
     (tree / ".ci").mkdir(parents=True)
     shutil.copy(ROOT / ".ci" / "run", tree / ".ci" / "run")
+    # the newest-Textual check (it installs from PyPI): a stand-in that logs its call
+    (tree / "tools").mkdir()
+    _write(tree / "tools" / "newest_textual.sh", NEWEST)
     stubs = tmp_path / "stubs"
     stubs.mkdir()
     _write(stubs / "tool", TOOL)
@@ -82,7 +93,7 @@ def run_ci(tmp_path: Path, fail: str = "", newer: bool = True) -> tuple[int, str
 
 def _tools(calls: list[str]) -> list[str]:
     """The lint, type and test calls, in order (the installs and version checks left out)."""
-    keep = (".venv/ruff", ".venv/mypy", ".venv/pytest", ".venv-newer/pytest")
+    keep = (".venv/ruff", ".venv/mypy", ".venv/pytest", "newest_textual.sh", ".venv-newer/pytest")
     return [c for c in calls if c.startswith(keep)]
 
 
@@ -97,8 +108,9 @@ def test_every_step_passing_exits_0_and_runs_the_readmes_test_command(tmp_path):
         ".venv/mypy ",
         ".venv/pytest ",  # exactly the README's test command: no options added
     ]
-    assert len(tools) == 5
-    assert tools[4].startswith(".venv-newer/pytest -m not slow tests/test_twos.py ")
+    assert len(tools) == 6
+    assert tools[4] == "newest_textual.sh python3"  # after the suite (issue 32)
+    assert tools[5].startswith(".venv-newer/pytest -m not slow tests/test_twos.py ")
 
 
 def test_a_failed_step_does_not_stop_the_later_ones_and_fails_at_the_end(tmp_path):
@@ -107,13 +119,28 @@ def test_a_failed_step_does_not_stop_the_later_ones_and_fails_at_the_end(tmp_pat
     tools = [c.split()[0] for c in _tools(calls)]
     # ruff check and ruff format both ran (and failed), then mypy, the suite and the
     # newer-Python loop all the same
-    assert tools == [".venv/ruff", ".venv/ruff", ".venv/mypy", ".venv/pytest", ".venv-newer/pytest"]
+    assert tools == [
+        ".venv/ruff",
+        ".venv/ruff",
+        ".venv/mypy",
+        ".venv/pytest",
+        "newest_textual.sh",
+        ".venv-newer/pytest",
+    ]
     summary = out[out.index("ci: FAILED") :]
     assert "3 step(s) failed" in summary
     for name in ("ruff check", "ruff format", "tests"):
         assert f"- {name}\n" in summary
     assert "- mypy" not in summary and "- newer Python loop" not in summary
     assert "ci: -- mypy: passed" in out
+
+
+def test_a_failing_newest_textual_check_fails_the_run(tmp_path):
+    rc, out, calls = run_ci(tmp_path, fail="newest_textual.sh")
+    assert rc == 1, out
+    assert "1 step(s) failed" in out and "- newest Textual" in out
+    assert "ci: -- newest Textual: FAILED" in out
+    assert calls.index("newest_textual.sh python3") > calls.index(".venv/pytest ")
 
 
 def test_a_failing_newer_python_loop_fails_the_run(tmp_path):

@@ -214,7 +214,10 @@ def test_a_crash_exits_non_zero_with_the_game_saved(data_home, monkeypatch, caps
     data = saves.read_save(info.path)
     assert len(data["game"]["actions"]) >= moved["actions"] >= 1
     assert not list((data_home / "saves").glob("*.lock"))  # the lock was released
-    assert "RuntimeError" in (data_home / "crash.log").read_text()
+    # the traceback Textual printed, kept by the app itself (issue 32: no private App
+    # attribute read), in the log folder: where it happened and what it was
+    log = (data_home / "logs" / "crash.log").read_text()
+    assert "in explode" in log and "RuntimeError: an unexpected bug" in log, log
 
 
 # ----- Continue: recognisable entries, newest first, damaged apart -----------------------

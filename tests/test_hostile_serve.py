@@ -85,7 +85,7 @@ async def door(max_sessions=2, token=None):
     from twos_tui.serve import door_server, own_origins
 
     server = door_server(Server)(SLEEPER, host="127.0.0.1", port=0, title="t")
-    client = TestClient(TestServer(await server._make_app(), host="127.0.0.1"))
+    client = TestClient(TestServer(await server.web_app(), host="127.0.0.1"))
     await client.start_server()
     port = client.server.port
     url = f"http://127.0.0.1:{port}"

@@ -49,6 +49,49 @@ def test_bad_arguments_say_one_line_and_exit_2(argv, words, capsys, tmp_path, mo
     assert err and words in err[-1] and "Traceback" not in "\n".join(err)
 
 
+@pytest.mark.parametrize(
+    ("clock", "words"),
+    [
+        ("20+x", "a turn clock is SECONDS+BANK, e.g. 20+120, or off (got '20+x')"),
+        ("0+120", "a move's time is from 1 to 86400 seconds (got 0)"),
+        ("20+-1", "the bank is from 0 to 86400 seconds (got -1)"),
+    ],
+)
+def test_a_bad_clock_says_one_line_and_exits_2(clock, words, capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    with pytest.raises(SystemExit) as e:
+        main(["host", "twos", "--clock", clock])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--clock" in err[0] and words in err[0], err
+
+
+def test_the_clock_reaches_the_table_and_a_reopened_table_keeps_it(tmp_path, monkeypatch):
+    """``--clock 5+10`` makes the table's turn clock; off by default; the rule is kept
+    in the table's file, so the host restarted with the same command has it again."""
+    from twos_tui.cli import build_parser
+    from twos_tui.net_cli import build_hosted
+    from twos_tui.play.net.server import HostedTable
+
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    parser = build_parser("host")
+    table, _server, _seat = build_hosted(
+        parser.parse_args(["host", "twos", "--headless", "--clock", "5+10", "--new"])
+    )
+    assert table.turn_clock == (5.0, 10.0)
+    save_id = table.session.save_id
+    table.close()
+    table.session.close()
+    again = HostedTable.reopen(save_id)
+    assert again.turn_clock == (5.0, 10.0)
+    again.close()
+    again.session.close()
+    plain, _server, _seat = build_hosted(parser.parse_args(["host", "twos", "--headless", "--new"]))
+    assert plain.turn_clock is None and plain.clock_state() is None
+    plain.close()
+    plain.session.close()
+
+
 def test_the_bot_says_one_line_at_the_end() -> None:
     st = {
         "match_over": True,

@@ -98,14 +98,19 @@ def _name(req: str) -> str:
     return re.split(r"[<>=!~;\[ ]", req, maxsplit=1)[0].lower().replace("_", "-")
 
 
-def test_ranges_with_textual_exact_and_the_tested_versions_pinned():
+def test_ranges_with_no_exact_pin_and_the_tested_versions_pinned():
+    """Issue 32: the package's requirements are ranges (Textual too: twos-tui installs
+    beside another Textual app wanting another 8.x); the exact versions CI tests,
+    snapshots included, are in constraints.txt alone."""
     project = PYPROJECT["project"]
     deps = project["dependencies"]
-    assert "textual==8.2.8" in deps
-    assert all("==" not in d for d in deps if _name(d) != "textual"), deps
+    assert "textual>=8.2.8,<9" in deps
+    assert all("==" not in d for d in deps), deps
     for d in deps:
-        if _name(d) != "textual":
-            assert ">=" in d and "<" in d, d  # a floor and a ceiling (the next major)
+        assert ">=" in d and "<" in d, d  # a floor and a ceiling (the next major)
+    for extra in ("web", "test"):
+        serve = [r for r in project["optional-dependencies"][extra] if "textual-serve" in r]
+        assert [r.split("#")[0].strip() for r in serve] == ["textual-serve>=1.1.3,<2"], extra
     pinned = {}
     for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
         line = line.split("#", 1)[0].strip()

@@ -168,3 +168,32 @@ def test_the_page_names_one_player_per_tab_kept_across_reloads(tmp_path):
     assert players[2] != players[0]  # another tab
     assert players[3] == "n-ann"
     assert re.fullmatch(r"t-[0-9a-f]{32}", players[4])
+
+
+def test_a_tabs_app_gets_its_players_folder_through_its_command_line(tmp_path):
+    """Issue 32: the player's folder reaches the tab's app through the command the server
+    starts (textual-serve's public API), not through textual-serve's private environment
+    method: ``python -m twos_tui.serve_tab HOME PROGRAM...`` runs PROGRAM with
+    ``TWOS_TUI_HOME=HOME``, whatever the folder's name holds (spaces, quotes, ``$``)."""
+    import subprocess
+
+    from twos_tui.serve import app_command, tab_command
+
+    assert tab_command(app_command(), None) == app_command()  # --shared-saves
+    home = tmp_path / "serve-players" / "it's a $HOME; `x`"
+    show = f"{shlex.quote(sys.executable)} -c 'import os; print(os.environ[\"TWOS_TUI_HOME\"])'"
+    line = tab_command(show, home)
+    assert line.endswith(show) and "twos_tui.serve_tab" in line
+    out = subprocess.run(line, shell=True, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.rstrip("\n") == str(home)
+    # the real app's command: the tab's app is twos-tui, in that folder
+    assert tab_command(app_command(), home).endswith(f"{shlex.quote(sys.executable)} -m twos_tui")
+
+
+def test_serve_tab_says_how_to_use_it_and_why_it_failed(capsys):
+    from twos_tui import serve_tab
+
+    assert serve_tab.main([]) == 2 and "usage" in capsys.readouterr().err
+    assert serve_tab.main(["/tmp/x", "/no/such/program"]) == 127
+    assert "cannot start /no/such/program" in capsys.readouterr().err

@@ -126,10 +126,9 @@ async def test_every_puzzle_title_is_whole_at_80_columns(variant: str) -> None:
     # Twos puzzles read "Twos — Deal 1 · puzzle 13 of 34 · pass and wait · house rules…":
     # the header cut them. A puzzle's title has no deal number (one position), and the
     # house rules are named in full only where they fit (else "see ?": the help has them)
-    from textual.widgets._header import HeaderTitle
-
     from twos_tui.play.puzzle_play import PuzzleSeatView
     from twos_tui.puzzles.model import THEMES
+    from twos_tui.ui.chrome import TitleText
     from twos_tui.ui.screens.table_panels import house_rules_note
 
     puzzles = load_puzzles(variant)
@@ -141,9 +140,9 @@ async def test_every_puzzle_title_is_whole_at_80_columns(variant: str) -> None:
             want = f"puzzle {i + 1} of {len(puzzles)} · {THEMES[p.theme]}"
 
             def shown(screen=screen) -> str:
-                if app.screen is not screen or not screen.query(HeaderTitle):
+                if app.screen is not screen or not screen.query(TitleText):
                     return ""
-                r = screen.query_one(HeaderTitle).region
+                r = screen.query_one(TitleText).region
                 return screen_lines(app)[r.y][r.x : r.right].strip()
 
             await _until(pilot, lambda want=want, shown=shown: want in shown())

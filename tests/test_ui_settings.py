@@ -1,5 +1,7 @@
-"""The settings file (``twos_tui/play/settings.py``): defaults, a round trip, atomic
-writes, damaged files, and what the app keeps in it (theme, sort, picker choices)."""
+"""The settings (``twos_tui/play/settings.py``): defaults, a round trip through the two
+files (config.toml for what a person sets, state.json for the app's records), atomic
+writes, damaged records, and what the app keeps (theme, sort, picker choices). The
+settings file's own tests: tests/test_config.py."""
 
 from __future__ import annotations
 
@@ -32,25 +34,30 @@ def test_round_trip(data_home):
         3, [{"name": "Sam", "kind": "human", "level": "normal"}], {"coins_to_win": 5}
     )
     assert st.save(s) is None
-    assert (data_home / "settings.json").is_file()
+    assert json.loads((data_home / "state.json").read_text())["last_variant"] == "2v1"
+    config = (data_home / "config.toml").read_text()
+    assert 'theme = "nord"' in config and 'ai_pace = "slow"' in config
+    assert "[sort]" in config and 'twos = "suit"' in config
+    assert "Sam" not in config  # (the picker's records are not the person's settings)
     back = st.load()
     assert back == s
     assert back.choice_for("2v1").options == {"coins_to_win": 5}
 
 
 def test_written_atomically(data_home, monkeypatch):
-    """The file is written next to the old one and swapped in with os.replace."""
+    """Each file is written next to the old one and swapped in with os.replace."""
     calls = []
     real = os.replace
 
     def spy(src, dst):
         calls.append((str(src), str(dst)))
-        assert json.loads(Path(src).read_text(encoding="utf-8"))["ai_pace"] == "instant"
+        text = Path(src).read_text(encoding="utf-8")
+        assert "instant" in text if dst.name == "config.toml" else "twos" in text
         return real(src, dst)
 
     monkeypatch.setattr(os, "replace", spy)
-    assert st.save(st.Settings(ai_pace="instant")) is None
-    assert calls and calls[0][1].endswith("settings.json")
+    assert st.save(st.Settings(ai_pace="instant", last_variant="twos")) is None
+    assert [Path(dst).name for _, dst in calls] == ["state.json", "config.toml"]
     assert not list(data_home.glob("*.tmp"))
 
 
@@ -62,8 +69,8 @@ def test_written_atomically(data_home, monkeypatch):
         json.dumps({"ai_pace": "warp", "sort": {"twos": "colour"}, "picker": {"x": 3}}),
     ],
 )
-def test_damaged_or_strange_files_give_defaults(data_home, content):
-    (data_home / "settings.json").write_text(content, encoding="utf-8")
+def test_damaged_or_strange_records_give_defaults(data_home, content):
+    (data_home / "state.json").write_text(content, encoding="utf-8")
     s = st.load()
     assert s.ai_pace == "normal"
     assert s.sort == {}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__
 from .cli_common import (
     COMMAND_HELP,
     SEED,
@@ -22,6 +21,7 @@ from .cli_common import (
 TYPE_CHECKING = False  # (not ``typing``'s: see cli_common)
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any, NoReturn
 
     from .cli_common import Subcommands
     from .play.session import SeatConfig
@@ -44,6 +44,21 @@ __all__ = [
     "parse_seats",
     "play_seats",
 ]
+
+
+class VersionAction(argparse.Action):
+    """``--version``: "twos-tui X.Y.Z", the version from the package's metadata, looked up
+    only when asked (``twos-tui --help`` does not pay for ``importlib.metadata``)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kw: Any) -> None:
+        kw.setdefault("help", "show the version and exit")
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kw)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> NoReturn:
+        from . import package_version
+
+        print(f"twos-tui {package_version()}")  # (on stdout, as argparse's own action)
+        parser.exit(0)
 
 
 #: ``--seats``: what one seat may be (after an optional ``NAME=``)
@@ -254,7 +269,12 @@ COMMAND_PARSERS: dict[str, str] = {
     "serve": "twos_tui.serve:add_serve_parser",
     "host": "twos_tui.net_cli:add_net_parsers",
     "join": "twos_tui.net_cli:add_net_parsers",
+    "server": "twos_tui.server_cli:add_server_parser",
+    "completion": "twos_tui.cli:add_completion_parser",
 }
+
+#: the top level's options that take a value (``command_in`` steps over it)
+TOP_OPTIONS_WITH_VALUE = ("--config", "--log-file")
 
 #: ``build_parser``'s default: every subcommand's full parser (tests, help walkers)
 ALL = "*"
@@ -270,14 +290,57 @@ def _adder(target: str) -> Callable[[Subcommands], None]:
 
 
 def command_in(argv: list[str]) -> str | None:
-    """The subcommand an argument list names: its first word that is not an option (the
-    top level has no option taking a value), or ``None``."""
+    """The subcommand an argument list names: its first word that is neither an option
+    nor the value of a top-level option (``--config PATH``, ``--log-file PATH``, or a
+    prefix of them, as argparse takes it), or ``None``."""
+    value_next = False
     for i, word in enumerate(argv):
+        if value_next:
+            value_next = False
+            continue
         if word == "--":
             return argv[i + 1] if i + 1 < len(argv) else None
         if not word.startswith("-"):
             return word
+        value_next = len(word) > 2 and any(o.startswith(word) for o in TOP_OPTIONS_WITH_VALUE)
     return None
+
+
+def add_top_options(p: argparse.ArgumentParser) -> None:
+    """The options of the program as a whole (before any command)."""
+    p.add_argument("--version", action=VersionAction)
+    p.add_argument(
+        "--config",
+        metavar="PATH",
+        default=None,
+        help="the settings file to use (default: config.toml in your config folder)",
+    )
+    p.add_argument(
+        "--verbose", action="store_true", help="write more detail to the log (debug lines)"
+    )
+    p.add_argument(
+        "--log-file",
+        metavar="PATH",
+        default=None,
+        help="write the log to this file (default: twos-tui.log in your log folder)",
+    )
+    p.add_argument(
+        "--no-color",
+        action="store_true",
+        help="draw without colour, as the NO_COLOR environment variable does",
+    )
+
+
+def add_completion_parser(sub: Subcommands) -> None:
+    from .completion import SHELLS, install_help
+
+    c = sub.add_parser(
+        "completion",
+        help=COMMAND_HELP["completion"],
+        formatter_class=RawEpilogFormatter,
+        epilog=install_help(),
+    )
+    c.add_argument("shell", choices=SHELLS, help="the shell the script is for")
 
 
 def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
@@ -288,7 +351,7 @@ def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
         description="Climbing and trick card games in the terminal. "
         "With no command, opens the home screen.",
     )
-    p.add_argument("--version", action="version", version=f"twos-tui {__version__}")
+    add_top_options(p)
     sub = p.add_subparsers(dest="command")
 
     wanted = (
@@ -314,6 +377,27 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     return parser
 
 
+def apply_top_options(args: argparse.Namespace) -> str | None:
+    """``--no-color``, ``--config`` and the log (``--verbose``, ``--log-file``), for the
+    command about to run and the programs it starts (through the environment); None, or
+    why the command cannot run."""
+    import os
+
+    if args.no_color:
+        os.environ["NO_COLOR"] = "1"  # (Textual and Rich read it: every screen, no colour)
+    if args.config is not None:
+        from .play.paths import CONFIG_ENV
+
+        os.environ[CONFIG_ENV] = os.path.abspath(args.config)
+    from .play.logs import LogFileError, setup
+
+    try:
+        setup(verbose=args.verbose, log_file=args.log_file)
+    except LogFileError as e:
+        return str(e)
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     from .textdoor import checked_words
@@ -323,6 +407,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"twos-tui: {problem}", file=sys.stderr)
         return 2
     args = build_parser(command_in(words)).parse_args(words)
+    if args.command == "completion":
+        from .completion import completion_script
+
+        sys.stdout.write(completion_script(build_parser(ALL), args.shell))
+        return 0
+    problem = apply_top_options(args)
+    if problem is not None:
+        print(f"twos-tui: error: {problem}", file=sys.stderr)
+        return 2
     if args.command == "bench":
         from .bench import run_bench_cli
 
@@ -352,6 +445,10 @@ def main(argv: list[str] | None = None) -> int:
         from .puzzles_cli import run_puzzles_cli
 
         return run_puzzles_cli(args)
+    if args.command == "server":
+        from .server_cli import run_server_cli
+
+        return run_server_cli(args)
     if args.command in ("host", "join"):
         from . import net_cli
 

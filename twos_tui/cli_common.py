@@ -144,4 +144,6 @@ COMMAND_HELP: dict[str, str] = {
     "serve": "play in a web browser (needs the web extra)",
     "host": "host a table that friends join from their own computers",
     "join": "sit at a table hosted on another computer",
+    "server": "run a lobby server: open tables, quick match, ratings",
+    "completion": "print a shell completion script (bash, zsh or fish)",
 }

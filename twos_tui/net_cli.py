@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import logging
 import signal
 import socket
 import sys
@@ -57,6 +56,15 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _clock(text: str) -> tuple[float, float] | None:
+    from .play.turn_clock import parse_clock
+
+    try:
+        return parse_clock(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def add_net_parsers(sub: Subcommands) -> None:
     from .ai import BASELINES, LEVELS
 
@@ -86,6 +94,15 @@ def add_net_parsers(sub: Subcommands) -> None:
     host.add_argument("--port", type=_port, default=DEFAULT_PORT, help="0: any free port")
     host.add_argument(
         "--hold", type=_seconds, default=120.0, metavar="S", help="seconds a dropped seat is kept"
+    )
+    host.add_argument(
+        "--clock",
+        type=_clock,
+        default=None,
+        metavar="S+BANK",
+        help="a turn clock: S seconds a move, then a bank of BANK seconds for the match "
+        "(e.g. 20+120); out of time, the seat passes or the AI moves for it; "
+        "off (the default): no clock",
     )
     host.add_argument("--headless", action="store_true", help="serve only: no screen")
     host.add_argument("--name", default=None, help="your name at the table")
@@ -201,7 +218,11 @@ def build_hosted(args: argparse.Namespace) -> tuple[HostedTable, TableServer, in
     if not args.new:
         for save_id in HostedTable.find_unfinished(args.variant):
             found = HostedTable.reopen(
-                save_id, hold_s=args.hold, ai_pause=args.pause, drive_ai=args.headless
+                save_id,
+                hold_s=args.hold,
+                ai_pause=args.pause,
+                drive_ai=args.headless,
+                clock=getattr(args, "clock", None),
             )
             if bool(found.host_people()) == args.headless:  # a screen's table, or not
                 found.close()
@@ -229,6 +250,7 @@ def build_hosted(args: argparse.Namespace) -> tuple[HostedTable, TableServer, in
             hold_s=args.hold,
             ai_pause=args.pause,
             drive_ai=args.headless,
+            clock=getattr(args, "clock", None),
         )
     if args.headless:
         # nobody plays at this computer: its history is not the players' (each client
@@ -395,7 +417,9 @@ def run_host_cli(args: argparse.Namespace) -> int:
             table.forget()
         return _fail(f"the SSH door's host key: {e}")
     if args.headless or seat is None:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+        from .play.logs import also_to_stderr
+
+        also_to_stderr()  # (the running commentary, besides the log file)
         try:
             return asyncio.run(serve_headless(table, server))
         except OSError as e:
@@ -484,8 +508,13 @@ def run_join_cli(args: argparse.Namespace) -> int:
             return 0
         print(result_line(final.to_json()))
         return 0
+    name = args.name
+    if name is None and not args.guest:  # (your name from the settings file, if it has one)
+        from .play.settings import load
+
+        name = load().name
     try:
-        view = RemoteSeatView.connect(host, port, args.code, name=args.name, watch=args.watch)
+        view = RemoteSeatView.connect(host, port, args.code, name=name, watch=args.watch)
     except JoinError as e:
         return _fail(str(e))
     client = getattr(view, "client", None)

@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import re
 import secrets
-import shlex
+import signal
 import socket
 import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from .serve_tab import shell_line
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -227,7 +230,15 @@ def host_arg(text: str) -> str:
 
 def app_command() -> str:
     """The shell command that runs one app session (the server starts one per tab)."""
-    return f"{shlex.quote(sys.executable)} -m twos_tui"
+    return shell_line(sys.executable, "-m", "twos_tui")
+
+
+def tab_command(command: str, home: Path | None) -> str:
+    """The shell command of one tab's app: ``command``, in the player's data folder
+    ``home`` (``TWOS_TUI_HOME``) when there is one (:mod:`twos_tui.serve_tab`)."""
+    if home is None:
+        return command
+    return f"{shell_line(sys.executable, '-m', 'twos_tui.serve_tab', str(home))} {command}"
 
 
 def _url_host(host: str) -> str:
@@ -331,20 +342,13 @@ def run_serve_cli(args: argparse.Namespace) -> int:
 def door_server(base: Any) -> Any:
     """textual-serve's ``Server`` with a door: only its own origins connect, an optional
     token, every message checked before it reaches the app, sizes clamped, a cap on the
-    sessions at once."""
+    sessions at once, each tab's app in its player's own data folder. Built on
+    textual-serve's public API only (issue 32): its handlers, ``AppService`` and the
+    server's attributes; the web application is made here (:meth:`web_app`)."""
+    import aiohttp_jinja2
+    import jinja2
     from aiohttp import WSCloseCode, WSMsgType, web
     from textual_serve.app_service import AppService
-
-    class PlayerAppService(AppService):  # type: ignore[misc, valid-type]
-        """One tab's app, with its player's own data folder (``TWOS_TUI_HOME``)."""
-
-        home: Path | None = None
-
-        def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-            env = dict(super()._build_environment(width=width, height=height))
-            if self.home is not None:
-                env["TWOS_TUI_HOME"] = str(self.home)
-            return env
 
     class DoorServer(base):  # type: ignore[misc, valid-type]
         #: where each player's folder is made; ``None``: every tab shares the server's
@@ -365,11 +369,41 @@ def door_server(base: Any) -> Any:
             self.max_sessions = max_sessions
             self.greeting = greeting
 
-        async def _make_app(self) -> Any:
-            app = await base._make_app(self)
-            # the page's websocket, with the tab's player at the end of the address
-            app.router.add_get("/ws/{player}", self.handle_websocket, name="player-websocket")
+        async def web_app(self) -> Any:
+            """The web application: the page, its websocket (``/ws``, and
+            ``/ws/PLAYER`` naming the tab's player), downloads and the page's files."""
+            app = web.Application()
+            aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+            app.add_routes(
+                [
+                    web.get("/", self.handle_index, name="index"),
+                    web.get("/ws", self.handle_websocket, name="websocket"),
+                    web.get("/ws/{player}", self.handle_websocket, name="player-websocket"),
+                    web.get("/download/{key}", self.handle_download, name="download"),
+                    web.static("/static", self.statics_path, name="static"),
+                ]
+            )
+            app.on_startup.append(self.on_startup)
+            app.on_shutdown.append(self.on_shutdown)
             return app
+
+        def serve(self, debug: bool = False) -> None:
+            """Serve until Ctrl+C (or SIGTERM)."""
+            self.debug = debug
+            self.initialize_logging()
+            loop = asyncio.new_event_loop()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                # (Windows has no signal handlers there: Ctrl+C raises KeyboardInterrupt)
+                with contextlib.suppress(NotImplementedError, RuntimeError):
+                    loop.add_signal_handler(signum, self.request_exit)
+            web.run_app(
+                self.web_app(),
+                host=self.host,
+                port=self.port,
+                handle_signals=False,
+                loop=loop,
+                print=lambda *args: None,
+            )
 
         def player_home(self, request: Any) -> Path | None:
             """The data folder of the player a connection names (made, private to this
@@ -444,17 +478,16 @@ def door_server(base: Any) -> Any:
             try:
                 home = self.player_home(request)
                 await websocket.prepare(request)
-                app_service = PlayerAppService(
-                    self.command,
+                app_service = AppService(
+                    tab_command(self.command, home),
                     write_bytes=websocket.send_bytes,
                     write_str=websocket.send_str,
                     close=websocket.close,  # type: ignore[arg-type]
                     download_manager=self.download_manager,
                     debug=self.debug,
                 )
-                app_service.home = home
                 await app_service.start(width, height)
-                await self._process_messages(websocket, app_service)
+                await self.relay_messages(websocket, app_service)
             except asyncio.CancelledError:
                 await websocket.close()
             except Exception as error:  # one connection's trouble ends only it
@@ -465,7 +498,8 @@ def door_server(base: Any) -> Any:
                     await app_service.stop()
             return websocket
 
-        async def _process_messages(self, websocket: Any, app_service: Any) -> None:
+        async def relay_messages(self, websocket: Any, app_service: Any) -> None:
+            """Pass the page's messages to the app, each checked first."""
             bad = 0
             async for message in websocket:
                 if message.type != WSMsgType.TEXT:

@@ -28,7 +28,8 @@ _DROP = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
 NAME_CHARS = r"[^\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*"
 
 
-def _cell_width(ch: str) -> int:
+def cell_width(ch: str) -> int:
+    """How many terminal cells ``ch`` takes: 0 for a combining mark, 2 for a wide one."""
     if unicodedata.combining(ch):
         return 0
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
@@ -57,7 +58,7 @@ def clean_name(value: Any, fallback: str = "Player") -> str:
     out = []
     width = 0
     for ch in text:
-        w = _cell_width(ch)
+        w = cell_width(ch)
         if width + w > MAX_NAME_CELLS:
             break
         out.append(ch)

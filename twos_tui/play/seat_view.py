@@ -40,6 +40,7 @@ from .sight import Hidden, OwnView, PublicView, Sight
 
 if TYPE_CHECKING:
     from .session import Session
+    from .turn_clock import ClockState
 
 HUMAN = "human"
 AI = "ai"
@@ -382,6 +383,11 @@ class SeatView(ABC):
     def can_play_again(self) -> bool:
         """:meth:`again` is offered at the end of the match."""
         return False
+
+    def clock_now(self) -> ClockState | None:
+        """The table's turn clock as it stands now, every seat's (``None``: no clock;
+        see :mod:`~twos_tui.play.turn_clock`)."""
+        return None
 
     def table_info(self) -> list[str]:
         """Lines about the table for its info dialog (a hosted table: the join code, the

@@ -1,32 +1,51 @@
-"""The player's settings, kept between runs: the theme, the AI pace, how long a finished
-trick stays, how each game's hand is sorted, the rules picker's last choices for each
-game (seats, AI levels, house rules), which first-game tips have been shown (and whether
-tips are on at all) and the progress through the lessons.
+"""The player's settings, kept between runs, in two files:
 
-One small JSON file, ``settings.json`` in :func:`twos_tui.play.paths.data_dir`, written
-atomically (a temporary file, then ``os.replace``): a crash never leaves half a file. A
-missing, unreadable or damaged file gives the defaults; unknown values are dropped one by
-one, so one bad entry never costs the rest.
+* what a person sets (the theme, the four-colour deck, the AI pace, how long a finished
+  trick stays, the hint level, how each game's hand is sorted, whether tips are on, and
+  the defaults of a new table: name, game, player count, AI level): ``config.toml``, the
+  file a person may edit (:mod:`twos_tui.play.config`: read with tomllib, written back
+  with the player's comments kept when a setting changes in the app);
+* what the app records for itself (the rules picker's last choices for each game: seats,
+  AI levels, house rules; the game started last; the first-game tips already shown; the
+  lessons' progress): ``state.json`` in :func:`twos_tui.play.paths.data_dir`, a small JSON
+  file written atomically (a temporary file, then ``os.replace``). A missing, unreadable
+  or damaged state gives the defaults; unknown values are dropped one by one.
+
+Kept apart so that the file a person edits holds only what they would set, and changes
+only when they change a setting, never at each game started or tip shown.
+
+The ``settings.json`` of earlier versions (everything in one file in the data folder) is
+moved once, at the first start that finds it: its settings into ``config.toml`` (when
+there is none yet), its records into ``state.json``; it is then renamed
+``settings.json.migrated``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from ..jsontypes import JsonObject
-from .paths import data_dir
+from . import config
+from .paths import config_path, data_dir
 
 if TYPE_CHECKING:
     from ..engine.protocol import OptionSpec
 
 SETTINGS_FORMAT = 1
-FILE_NAME = "settings.json"
+#: the app's own records (the picker's choices, tips shown, lessons)
+FILE_NAME = "state.json"
+#: everything in one file, as versions before issue 32 kept it: moved once
+OLD_FILE_NAME = "settings.json"
+MIGRATED_SUFFIX = ".migrated"
+
+log = logging.getLogger("twos_tui.settings")
 
 #: AI pace: seconds an AI waits before its move, and how long a finished trick (or a 2v1
 #: hand) stays on the table before the next lead
@@ -44,7 +63,7 @@ PACE_LABELS = {
 #: how long a finished trick (or a 2v1 hand) stays on the table before an AI plays on,
 #: at a table with a person: "pace", a time to read it that grows with the AI pace (a key
 #: goes on at once); "key", until a key is pressed. (A demo follows the pace alone.)
-TRICK_PAUSES = ("pace", "key")
+TRICK_PAUSES = config.TRICK_PAUSES  # ("pace", "key")
 DEFAULT_TRICK_PAUSE = "pace"
 #: seconds a finished trick stays, per AI pace, with the "pace" trick pause
 TRICK_PAUSE_SECONDS = {"instant": 1.5, "normal": 2.0, "slow": 3.0}
@@ -52,7 +71,7 @@ TRICK_PAUSE_LABELS = {
     "pace": "A moment to read it (any key goes on)",
     "key": "Until you press a key",
 }
-SORTS = ("rank", "suit")
+SORTS = config.SORTS  # ("rank", "suit")
 #: games whose hand reads best sorted by suit (you follow suit in them)
 SUIT_SORTED = ("twos-tricks",)
 
@@ -82,9 +101,20 @@ class LessonProgress(TypedDict):
     stars: int
 
 
+class StateJson(TypedDict):
+    """``state.json``, the app's own records, as this version writes it (each key
+    optional when read: a missing or bad one is its default)."""
+
+    format: int
+    picker: dict[str, PickerChoiceJson]
+    last_variant: str | None
+    tips_seen: list[str]
+    lessons: dict[str, LessonProgress]
+
+
 class SettingsJson(TypedDict):
-    """``settings.json`` as this version writes it (each key optional when read: a
-    missing or bad one is its default)."""
+    """``settings.json`` as the versions before issue 32 wrote it (read once, to move it:
+    :func:`migrate`)."""
 
     format: int
     theme: str | None
@@ -189,6 +219,12 @@ def carry_options(
 
 @dataclass
 class Settings:
+    #: what the settings file says of a new table (None: not set there): the name of
+    #: its first seat, the game the picker opens on, its player count, its AIs' level
+    name: str | None = None
+    game: str | None = None
+    players: int | None = None
+    ai_level: str | None = None
     theme: str | None = None
     #: the four-colour deck: each suit its own colour (kept with the theme)
     four_colour: bool = False
@@ -237,6 +273,8 @@ class Settings:
 
     # ----- JSON ---------------------------------------------------------------------
     def to_json(self) -> SettingsJson:
+        """Everything as one JSON object, in the shape of the old ``settings.json`` (the
+        files are :meth:`state_json` and the settings file)."""
         return {
             "format": SETTINGS_FORMAT,
             "theme": self.theme,
@@ -251,6 +289,48 @@ class Settings:
             "tips_seen": list(self.tips_seen),
             "lessons": {k: v.copy() for k, v in self.lessons.items()},
         }
+
+    def state_json(self) -> StateJson:
+        return {
+            "format": SETTINGS_FORMAT,
+            "picker": {k: v.to_json() for k, v in self.picker.items()},
+            "last_variant": self.last_variant,
+            "tips_seen": list(self.tips_seen),
+            "lessons": {k: v.copy() for k, v in self.lessons.items()},
+        }
+
+    # ----- the settings file ----------------------------------------------------------
+    def apply_config(self, values: dict[str, object]) -> None:
+        """What the settings file sets (checked: :func:`config.read`) wins."""
+        for key, value in values.items():
+            if key == "sort" and isinstance(value, dict):
+                self.sort = {**self.sort, **value}
+            elif key in CONFIG_KEYS:
+                setattr(self, key, value)
+
+    def configured_seat(self, seat: int, name: str, kind: str) -> tuple[str, str]:
+        """A new table's seat ``seat`` (its name, and its kind: "human" or "ai:LEVEL", as
+        the rules picker has them) as the settings file would have it: the player's name
+        on the first seat (a person's), the file's AI level on every AI seat."""
+        if seat == 0 and kind == "human" and self.name:
+            name = self.name
+        if kind.startswith("ai:") and self.ai_level in config.AI_LEVELS:
+            kind = f"ai:{self.ai_level}"
+        return name, kind
+
+    def config_changes(self, values: dict[str, object]) -> tuple[dict[str, object], dict[str, str]]:
+        """What differs from the settings file's ``values`` (a key it does not set counts
+        as its usual value): (top-level keys, games' sorts) to write back."""
+        usual = Settings()
+        changes: dict[str, object] = {}
+        for key in CONFIG_KEYS:
+            mine = getattr(self, key)
+            if mine is not None and mine != values.get(key, getattr(usual, key)):
+                changes[key] = mine
+        in_file = values.get("sort")
+        kept = in_file if isinstance(in_file, dict) else {}
+        sort = {g: how for g, how in self.sort.items() if how != kept.get(g, default_sort(g))}
+        return changes, sort
 
     @classmethod
     def from_json(cls, d: object) -> Settings:
@@ -289,6 +369,10 @@ class Settings:
         return s
 
 
+#: the settings file's keys kept in :class:`Settings` under the same name (and "sort")
+CONFIG_KEYS = tuple(f.name for f in fields(Settings) if f.name in config.KEYS and f.name != "sort")
+
+
 def lesson_progress(v: object) -> LessonProgress | None:
     """A lesson's kept progress, cleaned: the steps passed (indexes) and the stars."""
     if not isinstance(v, dict):
@@ -302,29 +386,108 @@ def lesson_progress(v: object) -> LessonProgress | None:
 
 
 def settings_path() -> Path:
+    """``state.json``: the app's own records (the settings a person sets are in
+    :func:`twos_tui.play.paths.config_path`)."""
     return data_dir() / FILE_NAME
 
 
+@dataclass
+class Loaded:
+    """The settings, with a line for each problem of the settings file (warnings) and
+    what was done on the way (the old file moved)."""
+
+    settings: Settings
+    problems: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
 def load() -> Settings:
-    """The saved settings, or the defaults when there are none (or they cannot be read)."""
+    """The settings: the settings file's over the app's records; the defaults for what
+    neither has (or cannot be read)."""
+    return load_all().settings
+
+
+def load_all() -> Loaded:
+    """:func:`load`, and the problems met in the settings file (one line each, to show
+    the player), after moving an old ``settings.json`` (:func:`migrate`)."""
+    notices = migrate()
+    settings = _read_state()
+    found = config.read()
+    settings.apply_config(found.values)
+    for problem in found.problems:
+        log.warning("%s", problem)
+    return Loaded(settings, found.problems, notices)
+
+
+def _read_state(path: Path | None = None) -> Settings:
     try:
-        text = settings_path().read_text(encoding="utf-8")
+        text = (path or settings_path()).read_text(encoding="utf-8")
         return Settings.from_json(json.loads(text))
     except (OSError, ValueError):
         return Settings()
 
 
 def save(settings: Settings) -> str | None:
-    """Write ``settings`` atomically; ``None``, or why it could not be written (the app
-    goes on with the settings in memory)."""
+    """Write the app's records (atomically) and the settings the player changed (into the
+    settings file, comments kept); ``None``, or why something could not be written (the
+    app goes on with the settings in memory)."""
+    return _write_state(settings) or _write_config(settings)
+
+
+def _write_state(settings: Settings) -> str | None:
     path = settings_path()
     tmp = path.with_name(FILE_NAME + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(settings.to_json(), indent=1), encoding="utf-8")
+        tmp.write_text(json.dumps(settings.state_json(), indent=1), encoding="utf-8")
         os.replace(tmp, path)
     except OSError as e:
         with contextlib.suppress(OSError):
             tmp.unlink()
         return f"Settings not saved: {e.strerror or e}"
     return None
+
+
+def _write_config(settings: Settings) -> str | None:
+    found = config.read()
+    changes, sort = settings.config_changes(found.values)
+    if not changes and not sort:
+        return None
+    if found.broken:  # (the player's file is never written over: they fix it)
+        return f"Settings not saved to {found.path}: fix the error in it first"
+    return config.write(found.path, changes, sort)
+
+
+def migrate() -> list[str]:
+    """Move the ``settings.json`` of earlier versions, once: its settings into the
+    settings file (when there is none yet: one already there is the player's and wins),
+    its records into ``state.json`` (when there is none yet); then it is renamed
+    ``settings.json.migrated``. What was done, as lines for the player (none when there
+    was nothing to move)."""
+    old = data_dir() / OLD_FILE_NAME
+    if not old.is_file():
+        return []
+    try:
+        data: object = json.loads(old.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = None  # (a damaged file: nothing to keep, but still moved aside)
+    settings = Settings.from_json(data)
+    target = config_path()
+    problem = None
+    if not settings_path().exists():
+        problem = _write_state(settings)
+    if problem is None and not config.read(target).exists:
+        changes, sort = settings.config_changes({})
+        if changes or sort:
+            problem = config.write(target, changes, sort)
+    if problem is None:
+        try:
+            os.replace(old, old.with_name(OLD_FILE_NAME + MIGRATED_SUFFIX))
+        except OSError as e:
+            problem = f"{old}: {e.strerror or e}"
+    if problem is not None:
+        log.warning("settings.json not moved yet: %s", problem)
+        return []
+    note = f"Your settings moved to {target} (the old file is kept as {old.name}{MIGRATED_SUFFIX})"
+    log.info("%s", note)
+    return [note]

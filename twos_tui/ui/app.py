@@ -16,6 +16,7 @@ import traceback
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from rich.console import Console
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
@@ -23,11 +24,10 @@ from textual.screen import Screen
 
 from ..play import saves
 from ..play import settings as settings_file
-from ..play.paths import data_dir
 from . import cardart
 from .app_routing import RoutingApp
+from .chrome import SafeHeader
 from .screens.home import HomeScreen
-from .textual_private import app_exception
 
 # The home screen needs none of the engine, the history (sqlite), the seat views or the
 # sessions: they are imported where a table, a replay or the stats first need them, so
@@ -63,6 +63,9 @@ class TwosApp(RoutingApp):
         seats: list[SeatConfig] | None = None,
     ) -> None:
         super().__init__()
+        #: what Textual prints as the app ends with an unexpected error (the traceback),
+        #: kept to be written to the crash log as well (:func:`run_built`)
+        self.error_console = Console(markup=False, highlight=False, stderr=True, record=True)
         self.start_seats = seats
         #: first-game tips may be shown (as the settings say): on for a player's app
         #: (:func:`run_app`), off in the tests' and screenshots' apps unless asked for
@@ -78,11 +81,26 @@ class TwosApp(RoutingApp):
         self.notices: list[tuple[str, str, SeverityLevel, float]] = []
         self.autosave = autosave
         self.start_with = session
-        self.settings = settings_file.load()
+        loaded = settings_file.load_all()
+        self.settings = loaded.settings
+        #: what to tell the player once the screen is up: the settings file's problems
+        #: (warnings, one line each) and what was done with an old settings file
+        self.settings_notes: list[tuple[str, SeverityLevel]] = [
+            *((p, "warning") for p in loaded.problems),
+            *((n, "information") for n in loaded.notices),
+        ]
         if self.settings.theme and self.settings.theme in self.available_themes:
             # the theme chosen last time, from the first frame (set later, it would restyle
             # the whole home screen once more)
             self.theme = self.settings.theme
+        elif self.settings.theme:
+            from ..play.paths import config_path
+
+            unknown = self.settings.theme
+            self.settings.theme = None
+            self.settings_notes.append(
+                (f"{config_path()}: there is no theme {unknown!r}; using the usual one", "warning")
+            )
         self.start_replay = replay
         #: called once the home screen is up (``twos-tui host`` / ``join``)
         self.on_start: Callable[[], object] | None = None  # (what it returns is not used)
@@ -102,6 +120,19 @@ class TwosApp(RoutingApp):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.close(), 3)
 
+    def watch_title(self) -> None:
+        self.show_titles()
+
+    def watch_sub_title(self) -> None:
+        self.show_titles()
+
+    def show_titles(self) -> None:
+        """Each screen's header shows the app's title anew (where the screen has none)."""
+        if self.is_running:
+            for screen in self.screen_stack:
+                for header in screen.query(SafeHeader):
+                    header.show_title()
+
     def get_default_screen(self) -> HomeScreen:
         """The home screen is the bottom of the stack from the start: drawn as the first
         frame, with no empty default screen composed, styled, drawn and then covered."""
@@ -109,6 +140,8 @@ class TwosApp(RoutingApp):
 
     def on_mount(self) -> None:
         cardart.set_four_colour(self.settings.four_colour)
+        for note, severity in self.settings_notes:
+            self.notify(note, severity=severity, timeout=15)  # (time to read a path)
         if self.autosave:
             saves.remove_stray_temp_files()  # left by a writer that was killed
         if self.start_replay is not None:
@@ -121,16 +154,35 @@ class TwosApp(RoutingApp):
         elif self.start_variant is not None:
             from ..play.session import Session
 
+            players, seats = self.configured_table(self.start_variant)
             self.start_session(
                 Session.start(
                     self.start_variant,
-                    self.start_seats,
-                    self.start_players,
+                    seats,
+                    players,
                     None,
                     self.start_seed,
                     autosave=self.autosave,
                 )
             )
+
+    def configured_table(self, variant: str) -> tuple[int | None, list[SeatConfig] | None]:
+        """``twos-tui play``'s player count and seats: the command line's, else the
+        settings file's count (where the game allows it), name and AI level."""
+        from ..engine import variant_class
+        from ..play.session import SeatConfig, default_seats
+
+        players, seats, st = self.start_players, self.start_seats, self.settings
+        counts = variant_class(variant).player_counts
+        if players is None and seats is None and st.players in counts:
+            players = st.players
+        if seats is None and (st.name or st.ai_level):
+            seats = []
+            for i, s in enumerate(default_seats(players or variant_class(variant).default_players)):
+                name, kind = st.configured_seat(i, s.name, f"ai:{s.level}" if s.is_ai else s.kind)
+                level = kind.partition(":")[2]
+                seats.append(SeatConfig(name, "ai", level) if level else SeatConfig(name, kind))
+        return players, seats
 
     def notify(
         self,
@@ -252,8 +304,8 @@ def run_built(app: TwosApp) -> int:
             app.table.close()
     if app.return_code not in (None, 0):
         # an unexpected error: Textual restored the terminal and printed the traceback
-        error = app_exception(app)
-        _crashed("".join(traceback.format_exception(error)) if error else "")
+        details = app.error_console.export_text(clear=True).strip()
+        _crashed(details or "An unexpected error ended the app (no details were printed).")
         return app.return_code or 1
     return result or 0
 
@@ -295,16 +347,11 @@ def _recorder_if_loaded() -> Recorder | None:
 
 
 def _crashed(details: str) -> None:
-    """Tell the player what happened and keep the details in the data folder."""
-    log = None
-    try:
-        d = data_dir()
-        d.mkdir(parents=True, exist_ok=True)
-        log = d / "crash.log"
-        with open(log, "a", encoding="utf-8") as f:
-            f.write(details + "\n")
-    except OSError:
-        log = None
+    """Tell the player what happened and keep the details in ``crash.log`` (in the user
+    log folder, beside the log: :mod:`twos_tui.play.logs`)."""
+    from ..play.logs import write_crash
+
+    log = write_crash(details)
     where = f" Details: {log}" if log else ""
     print(
         "twos-tui stopped after an unexpected error. The game in play was saved: "

@@ -12,7 +12,7 @@ from textual.screen import Screen, ScreenResultCallbackType, ScreenResultType
 from textual.widget import AwaitMount
 
 from .app_sessions import SessionsApp
-from .textual_private import guarded_command_palette
+from .chrome import SafeCommandPalette
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -67,7 +67,7 @@ class RoutingApp(SessionsApp):
             return  # one palette at a time (it is open, or will be again when on top)
         if self.use_command_palette:
             # (Textual's own, with paging that a tiny terminal cannot crash: issue 23)
-            self.push_screen(guarded_command_palette(id="--command-palette"))
+            self.push_screen(SafeCommandPalette(id="--command-palette"))
 
     def open_picker(self, variant: str | None = None) -> None:
         from .screens.picker import PickerScreen

@@ -134,8 +134,11 @@ class SessionsApp(SettingsApp):
         self.push_screen(TableScreen(table))
 
     def player_name(self) -> str:
-        """The name this player last gave their own seat (for joining a table)."""
+        """The settings file's name, else the name this player last gave their own seat
+        (for joining a table)."""
         st = self.settings
+        if st.name:
+            return st.name
         choice = st.choice_for(st.last_variant) if st.last_variant else None
         for seat in choice.seats if choice else []:
             if seat.get("kind") == "human" and seat.get("name"):

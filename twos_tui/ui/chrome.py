@@ -5,18 +5,36 @@ alone."""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, ClassVar
 
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.command import CommandList, CommandPalette
 from textual.content import Content
-from textual.css.query import NoMatches
 from textual.dom import DOMNode
 from textual.markup import escape
+from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Header, OptionList
+from textual.widgets import OptionList, Static
 
-from .textual_private import HeaderTitle, forget_closed_watchers
+__all__ = [
+    "LEAVE_ACTIONS",
+    "KeyBar",
+    "SafeCommandPalette",
+    "SafeHeader",
+    "SafeOptionList",
+    "event_clock",
+    "focus_first",
+]
 
-__all__ = ["LEAVE_ACTIONS", "KeyBar", "SafeHeader", "SafeOptionList", "focus_first"]
+
+def event_clock() -> float:
+    """Now, on the clock Textual stamps each event's ``time`` with: a key's ``time`` is
+    compared with it (was the key pressed before a screen appeared?). Read as a fresh
+    message's stamp, so it is the same clock whichever one Textual uses."""
+    return Message().time
 
 
 def focus_first(screen: DOMNode, selector: str) -> None:
@@ -47,23 +65,147 @@ class SafeOptionList(OptionList):
             super().action_page_down()  # type: ignore[no-untyped-call]
 
 
-class SafeHeader(Header):
-    """Textual's ``Header``, but a title change that arrives after its title part was
-    removed (the screen is being taken down) is ignored instead of raising ``NoMatches``
-    and ending the app (Textual 8.2.8 catches only ``NoScreen`` there)."""
+class SafeCommandPalette(CommandPalette):
+    """Textual's command palette, whose Page Up / Page Down cannot end the app.
 
-    def query_one(self, selector: Any, expect_type: Any = None) -> Any:
+    Textual 8.2.8's list of commands pages by the lines it has drawn; in a terminal too
+    small to draw any (10x3, even 10x4) it has drawn none and paging raised ``KeyError``.
+    There the keys go to the first or the last command instead."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pagedown", "page_commands('down')", "Next page", show=False),
+        Binding("pageup", "page_commands('up')", "Previous page", show=False),
+    ]
+
+    def action_page_commands(self, direction: str) -> None:
+        commands = self.query_one(CommandList)
+        # (Textual 8.2.8 leaves OptionList's page actions without annotations)
         try:
-            return super().query_one(selector, expect_type)
-        except NoMatches:
-            if selector is HeaderTitle:
-                return HeaderTitle()  # detached: its update goes nowhere
-            raise
+            if direction == "up":
+                commands.action_page_up()  # type: ignore[no-untyped-call]
+            else:
+                commands.action_page_down()  # type: ignore[no-untyped-call]
+        except (KeyError, IndexError):
+            if direction == "up":
+                commands.action_first()
+            else:
+                commands.action_last()
 
-    def on_unmount(self) -> None:
-        # Header watches the app's title: without this the app kept every header
-        app = self.app
-        app.call_later(forget_closed_watchers, app)
+
+class TitleIcon(Widget):
+    """The header's icon at the left; a click opens the command palette."""
+
+    DEFAULT_CSS = """
+    TitleIcon { dock: left; padding: 0 1; width: 8; content-align: left middle; }
+    TitleIcon:hover { background: $foreground 10%; }
+    """
+
+    def __init__(self, icon: str) -> None:
+        super().__init__()
+        self.icon = icon
+
+    def on_mount(self) -> None:
+        if self.app.ENABLE_COMMAND_PALETTE:
+            self.tooltip = "Open the command palette"
+        else:
+            self.disabled = True
+
+    async def on_click(self, event: events.Click) -> None:
+        event.stop()
+        await self.run_action("app.command_palette")
+
+    def render(self) -> Content:
+        return Content(self.icon)
+
+
+class TitleText(Static):
+    """The header's title and sub-title, centred, cut with an ellipsis if too long."""
+
+    DEFAULT_CSS = """
+    TitleText {
+        text-wrap: nowrap; text-overflow: ellipsis; content-align: center middle;
+        width: 100%;
+    }
+    """
+
+
+class TitleClock(Widget):
+    """The header's right end: the time of day (``show_clock``), else blank."""
+
+    DEFAULT_CSS = """
+    TitleClock { dock: right; width: 10; padding: 0 1; }
+    TitleClock.-clock {
+        background: $foreground-darken-1 5%; color: $foreground; text-opacity: 85%;
+        content-align: center middle;
+    }
+    """
+
+    def __init__(self, show_clock: bool) -> None:
+        super().__init__(classes="-clock" if show_clock else "")
+        self.show_clock = show_clock
+
+    def on_mount(self) -> None:
+        if self.show_clock:
+            self.set_interval(1, self.refresh, name="header clock")
+
+    def render(self) -> Content:
+        return Content(datetime.now().strftime("%X") if self.show_clock else "")
+
+
+class SafeHeader(Widget):
+    """The line at the top of a screen: an icon (a click opens the command palette), the
+    screen's title and sub-title (the app's where the screen has none), and optionally
+    the time. Drawn as Textual's ``Header`` draws it, but our own widget, on Textual's
+    public API: it watches only its own screen's titles (Textual 8.2.8's ``Header`` also
+    watches the app's, and the app then kept every closed screen's header alive), and a
+    title change that reaches it while its screen is taken down goes nowhere instead of
+    ending the app. The app's own titles are read whenever the header shows its title;
+    an app that changes them calls :meth:`show_title` (``TwosApp`` does)."""
+
+    DEFAULT_CSS = """
+    SafeHeader {
+        dock: top; width: 100%; height: 1; background: $panel; color: $foreground;
+    }
+    """
+
+    def __init__(
+        self,
+        show_clock: bool = False,
+        *,
+        icon: str = "⭘",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.icon = icon
+        self.show_clock = show_clock
+        self.title_part = TitleText()
+
+    def compose(self) -> ComposeResult:
+        yield TitleIcon(self.icon)
+        yield self.title_part
+        yield TitleClock(self.show_clock)
+
+    def on_mount(self) -> None:
+        self.watch(self.screen, "title", self.show_title)
+        self.watch(self.screen, "sub_title", self.show_title)
+
+    def title_content(self) -> Content:
+        """The title as shown: the screen's (else the app's) title and sub-title, in the
+        app's format."""
+        screen, app = self.screen, self.app
+        title = screen.title if screen.title is not None else app.title
+        sub_title = screen.sub_title if screen.sub_title is not None else app.sub_title
+        return app.format_title(title, sub_title)
+
+    def show_title(self) -> None:
+        if self.is_attached and self.title_part.is_attached:
+            self.title_part.update(self.title_content())
+
+    def shown_title(self) -> str:
+        """The title as drawn now (for tests)."""
+        return str(self.title_part.render())
 
 
 #: the actions that take a player off a screen or a dialog: the key bound to the first

@@ -209,6 +209,9 @@ class MatchOutcome:
     #: per seat in seat order: (account name or None for an AI, final place 1 = best)
     places: tuple[tuple[str | None, int], ...]
     left: tuple[str, ...] = ()  #: names who left before the end (see the ratings' rule)
+    #: per seat in seat order: the AI's level ("easy", ...) for an AI seat, None for a
+    #: person; () when not reported (AI seats then count at "normal": see ratings.py)
+    ai_levels: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

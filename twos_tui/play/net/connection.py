@@ -225,6 +225,12 @@ class TableClient:
         self.lost = None
         self._reader = asyncio.get_running_loop().create_task(self._read(ws))
 
+    async def connect(self) -> ClientConnection:
+        """The connection alone, its certificate checked and pinned as a join's is (the
+        lobby's client talks its own messages over it). :class:`JoinError`, or
+        ``OSError`` and the like when the host cannot be reached."""
+        return await self._connect()
+
     async def _ws(self, ctx: ssl.SSLContext | None) -> ClientConnection:
         self.encrypted = ctx is not None
         return await ws_connect(

@@ -11,6 +11,7 @@ from dataclasses import replace
 from ...engine import Action, Decision, IllegalAction
 from ...engine.views import AnyView, LogLine
 from ..seat_view import LocalSeatView, SeatInfo, SeatView, log_lines, rules_game, with_chat
+from ..turn_clock import ClockState
 from . import messages as M
 from . import protocol as P
 from .server import HostedTable
@@ -98,6 +99,9 @@ class HostSeatView(LocalSeatView):
 
     def waiting_for(self) -> str | None:
         return self.hosted.waiting(None)
+
+    def clock_now(self) -> ClockState | None:
+        return self.hosted.clock_state()
 
     def again(self) -> SeatView | None:
         return None

@@ -31,6 +31,7 @@ from ...engine.protocol import DealResult
 from ...engine.views import AnyView, LogLine, ViewError, view_from_json
 from ...jsontypes import JsonObject, JsonValue
 from ..seat_view import REMOTE, SeatInfo
+from ..turn_clock import ClockState, SeatClock
 
 PROTOCOL_VERSION = 1  #: the version this code speaks
 
@@ -483,6 +484,57 @@ class SeatEntry:
         )
 
 
+def clock_to_json(clock: ClockState) -> JsonObject:
+    """A ``state``'s ``clock``: the rule and, per seat, its clock (seconds rounded to
+    a tenth)."""
+    return {
+        "per_move": clock.per_move,
+        "bank": clock.bank,
+        "seats": [
+            {
+                "timed": s.timed,
+                "running": s.running,
+                "move_left": round(s.move_left, 1),
+                "bank_left": round(s.bank_left, 1),
+            }
+            for s in clock.seats
+        ],
+    }
+
+
+def _seconds_of(d: Mapping[str, JsonValue], key: str) -> float:
+    """A number of seconds: finite, not below 0 (a day at most)."""
+    v = float(_field(d, key, 0.0, _is_num))
+    if not 0 <= v <= 86400:
+        raise Unreadable(f"its clock's {key} is not a number of seconds")
+    return v
+
+
+def clock_from_json(v: JsonValue, seats: int) -> ClockState | None:
+    """A ``state``'s ``clock`` read at the door: null or missing is no clock; an
+    object with a rule and one clock per seat of the state (``seats``), each of seconds
+    from 0 to a day; anything else is :class:`Unreadable`."""
+    if v is None:
+        return None
+    if type(v) is not dict:
+        raise Unreadable("its clock is not an object")
+    per_move, bank = _seconds_of(v, "per_move"), _seconds_of(v, "bank")
+    rows = _objects(v, "seats")
+    if len(rows) != seats:
+        raise Unreadable("its clock does not have one clock per seat")
+    out = []
+    for row in rows:
+        out.append(
+            SeatClock(
+                timed=_field(row, "timed", True, _is_bool),
+                running=_field(row, "running", False, _is_bool),
+                move_left=_seconds_of(row, "move_left"),
+                bank_left=_seconds_of(row, "bank_left"),
+            )
+        )
+    return ClockState(per_move=per_move, bank=bank, seats=tuple(out))
+
+
 @dataclass(frozen=True, kw_only=True)
 class State(ServerMessage):
     """The table as one connection may see it: ``seat``'s own view (``seat`` null: the
@@ -513,6 +565,8 @@ class State(ServerMessage):
     waiting: str | None
     watching: int
     can_sit: bool | None = None
+    #: the turn clock (``None``: the table has none)
+    clock: ClockState | None = None
 
     def to_json(self) -> JsonObject:
         obs = self.observation.to_json()
@@ -539,6 +593,8 @@ class State(ServerMessage):
         }
         if self.can_sit is not None:
             out["can_sit"] = self.can_sit
+        if self.clock is not None:
+            out["clock"] = clock_to_json(self.clock)
         return out
 
     @classmethod
@@ -587,6 +643,7 @@ class State(ServerMessage):
             waiting=waiting if type(waiting) is str else None,
             watching=_field(d, "watching", 0, _is_int),
             can_sit=_field(d, "can_sit", None, _is_bool),
+            clock=clock_from_json(d.get("clock"), len(_objects(d, "seats"))),
         )
 
 

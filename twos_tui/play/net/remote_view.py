@@ -22,6 +22,7 @@ from ...engine.protocol import DealResult
 from ...engine.views import AnyView, LogLine, view_from_json
 from ...jsontypes import JsonObject
 from ..seat_view import AI, HUMAN, REMOTE, SeatInfo, SeatView, rules_game
+from ..turn_clock import ClockState
 from . import messages as M
 from . import protocol as P
 from .connection import (
@@ -472,6 +473,17 @@ class RemoteSeatView(SeatView):
         reply = self._request(M.Ready(deal=self.deal_number))
         if isinstance(reply, M.Error) and reply.code != P.E_NOT_NOW:
             raise IllegalAction(reply.reason)
+
+    def clock_now(self) -> ClockState | None:
+        """The clock of the host's last state, counted down since it came (a seat
+        whose time runs: its move's time, then its bank)."""
+        c = self.client
+        st = self._state
+        if st is None or st.clock is None:
+            return None
+        if c.reconnecting or not c.connected:
+            return st.clock  # (stopped where the host last said)
+        return st.clock.after(time.monotonic() - c.state_at)
 
     def waiting_for(self) -> str | None:
         c = self.client

@@ -97,7 +97,7 @@ class SeatsRole(TableBase):
     def hold_left(self, rs: RemoteSeat) -> float:
         if rs.conn is not None or rs.dropped_at is None or rs.taken_over:
             return 0.0
-        return max(0.0, self.hold_s - (self.clock() - rs.dropped_at))
+        return max(0.0, self.hold_s - (self.now() - rs.dropped_at))
 
     def seat_entries(self, viewer: int | None) -> tuple[SeatEntry, ...]:
         """Every seat as a ``state`` for ``viewer`` tells it (see :meth:`seat_infos`)."""
@@ -209,7 +209,7 @@ class SeatsRole(TableBase):
         rs = self.seats.get(seat) if seat is not None else None
         if rs is not None and rs.conn is conn:
             rs.conn = None
-            rs.dropped_at = self.clock()
+            rs.dropped_at = self.now()
             self.ready_seats.discard(rs.seat)
             log.info("table %s: seat %d dropped; held %.0f s", self.code, rs.seat, self.hold_s)
             self._schedule(remote=True)

@@ -175,6 +175,12 @@ class TableServer:
 
     # ----- a connection's messages -----------------------------------------------------------
     async def _handler(self, ws: ServerConnection) -> None:
+        await self.serve_conn(ws)
+
+    async def serve_conn(self, ws: ServerConnection, first: tuple[str | bytes, ...] = ()) -> None:
+        """Serve one table connection to its end; ``first``: messages already read from
+        it (the lobby server reads a connection's first message to tell a lobby's from
+        a table's)."""
         if len(self.conns) >= self.max_connections:
             await ws.close(1013, "The host is full: try again later.")
             return
@@ -184,6 +190,8 @@ class TableServer:
         timer = loop.call_later(self.join_timeout, self._join_late, conn)
         try:
             closing_at = 0.0
+            for raw in first:
+                self.receive(conn, raw)
             async for raw in ws:
                 if conn.closing:
                     # read on (and ignore) what is still coming, so the client's answer

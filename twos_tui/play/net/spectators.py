@@ -53,7 +53,7 @@ class SpectatorsRole(SeatsRole):
         conn.name = self.game.names[seat] if seat is not None else conn.name
         if rs is not None and rs.conn is conn:
             rs.conn = None
-            rs.dropped_at = self.clock()
+            rs.dropped_at = self.now()
             self.ready_seats.discard(rs.seat)
         conn.seat = None
         conn.watching = True
@@ -161,6 +161,7 @@ class SpectatorsRole(SeatsRole):
             waiting=self.waiting(-1),
             watching=len(self.spectators),
             can_sit=self.allow_sit and any(not rs.claimed for rs in self.seats.values()),
+            clock=self.clock_state(),
         )
         return msg, cursor
 

@@ -23,7 +23,7 @@ from ..session import SeatConfig, Session
 from . import messages as M
 from . import protocol as P
 from .chat import ChatRole
-from .holds import HoldsRole
+from .clock import ClockRole
 from .seats import RemoteSeat, new_code, normalize_code
 from .spectators import SpectatorsRole
 from .table_base import DEFAULT_HOLD_S, SIDECAR_DIR, read_sidecar, sidecar_path
@@ -31,13 +31,14 @@ from .table_base import DEFAULT_HOLD_S, SIDECAR_DIR, read_sidecar, sidecar_path
 DEFAULT_AI_PAUSE_S = 0.4
 
 
-class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
+class HostedTable(ClockRole, SpectatorsRole, ChatRole):
     """One hosted match: a :class:`Session` (autosaved as a local game is), its join
     code, one reconnect token per remote seat, and the connections of its players.
 
     ``drive_ai``: the server plays the AI seats itself (headless); at a host's screen the
     screen plays them and the server only plays a remote seat whose hold ran out.
-    ``clock`` is injectable (the hold's tests drive it)."""
+    ``clock``: the turn clock, (seconds a move, bank seconds), or ``None`` for none
+    (see :mod:`.clock`). ``now`` is the time, injectable (tests move it by hand)."""
 
     def __init__(
         self,
@@ -48,9 +49,10 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
         hold_s: float = DEFAULT_HOLD_S,
         ai_pause: float = DEFAULT_AI_PAUSE_S,
         drive_ai: bool = True,
-        clock: Callable[[], float] = time.monotonic,
+        now: Callable[[], float] = time.monotonic,
         sidecar: bool = True,
         allow_sit: bool = True,
+        clock: tuple[float, float] | None = None,
     ) -> None:
         self.session = session
         self.remote_seats = tuple(sorted(remote_seats))
@@ -62,7 +64,8 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
         self.hold_s = float(hold_s)
         self.ai_pause = float(ai_pause)
         self.drive_ai = drive_ai
-        self.clock = clock
+        self.now = now
+        self._init_clock(clock)
         self.use_sidecar = sidecar and session.autosave
         self.loop = None
         self.views = []
@@ -142,6 +145,7 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
             code=side["code"],
             tokens={s: d["token"] for s, d in seats.items()},
             hold_s=kw.pop("hold_s", side["hold_s"]),
+            clock=kw.pop("clock", tuple(side["clock"]) if side["clock"] else None),
             **kw,
         )
         table.reopened = True
@@ -151,7 +155,7 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
             assert isinstance(host, str) and isinstance(port, int)  # (read_sidecar checked)
             table.listen = (host, port)
             table.write_sidecar()
-        now = table.clock()
+        now = table.now()
         for s, d in seats.items():
             rs = table.seats[s]
             rs.claimed = d["claimed"]
@@ -206,6 +210,7 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
         self._scheduled = False
         if self.closed:
             return
+        self.update_clock()
         for c in list(self.conns):
             c.push_state()
         for w in self.watchers:
@@ -265,6 +270,7 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
             ready=tuple(sorted(self.ready_seats)),
             waiting=self.waiting(seat),
             watching=len(self.spectators),
+            clock=self.clock_state(),
         )
         return msg, cursor
 
@@ -289,6 +295,10 @@ class HostedTable(HoldsRole, SpectatorsRole, ChatRole):
         self.closed = True
         if self._hold_timer is not None:
             self._hold_timer.cancel()
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+        if self._timeout_task is not None:
+            self._timeout_task.cancel()
         if self._ai_task is not None:
             self._ai_task.cancel()
         with contextlib.suppress(ValueError):

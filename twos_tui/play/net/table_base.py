@@ -25,6 +25,7 @@ from ..paths import data_dir
 if TYPE_CHECKING:
     from ...engine.protocol import Game
     from ..session import Session
+    from ..turn_clock import ClockState
     from .conn import Conn
     from .host_view import HostSeatView
     from .messages import ChatLine
@@ -55,6 +56,7 @@ class Sidecar(TypedDict):
     save_id: str
     hold_s: float
     listen: list[str | int] | None  #: [host, port] where its server listened
+    clock: list[float] | None  #: the turn clock: [seconds a move, bank seconds], or none
     seats: list[SidecarSeat]
 
 
@@ -103,6 +105,7 @@ def read_sidecar(save_id: str) -> Sidecar:
         )
     hold_s = data.get("hold_s")
     listen = data.get("listen")
+    clock = data.get("clock")
     fmt = data.get("format")
     return {
         "format": fmt if type(fmt) is int else 1,
@@ -119,7 +122,19 @@ def read_sidecar(save_id: str) -> Sidecar:
             else None
         ),
         "seats": seats,
+        "clock": _clock_rule(clock),
     }
+
+
+def _clock_rule(v: JsonValue) -> list[float] | None:
+    """A sidecar's turn clock: [seconds a move (1 at least), bank seconds], each a day
+    at most; anything else reads as no clock."""
+    if not isinstance(v, list) or len(v) != 2:
+        return None
+    out = [float(x) for x in v if type(x) in (int, float) and isinstance(x, int | float)]
+    if len(out) != 2 or not (1 <= out[0] <= 86400 and 0 <= out[1] <= 86400):
+        return None
+    return out
 
 
 class TableBase:
@@ -133,7 +148,8 @@ class TableBase:
     hold_s: float
     ai_pause: float
     drive_ai: bool
-    clock: Callable[[], float]
+    now: Callable[[], float]  #: the time (seconds; injectable: tests move it by hand)
+    turn_clock: tuple[float, float] | None  #: (seconds a move, bank seconds) or none
     use_sidecar: bool
     loop: asyncio.AbstractEventLoop | None
     views: list[HostSeatView]
@@ -171,6 +187,7 @@ class TableBase:
             "hold_s": self.hold_s,
             "listen": list(self.listen) if self.listen else None,
             "seats": [rs.to_json() for rs in self.seats.values()],
+            "clock": list(self.turn_clock) if self.turn_clock else None,
         }
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -197,4 +214,8 @@ class TableBase:
 
     def _changed(self) -> None:
         """After any change, on the loop (:class:`~.table.HostedTable`'s)."""
+        raise NotImplementedError
+
+    def clock_state(self) -> ClockState | None:
+        """Every seat's turn clock now (:class:`~.clock.ClockRole`'s)."""
         raise NotImplementedError

@@ -20,9 +20,8 @@ from textual.widgets import Button, Static
 
 from ...engine.words import says
 from ...play.seat_view import SeatView
-from ..chrome import KeyBar, focus_first
+from ..chrome import KeyBar, event_clock, focus_first
 from ..screen_css import SCREENS_CSS
-from ..textual_private import event_clock
 from .save_dialogs import ConfirmDelete, DamagedSaveDialog, SaveLockedDialog
 from .score_sheet import hands_left, score_sheet
 

@@ -58,8 +58,8 @@ class PickerScreen(SizeGuard, Screen[None]):
         super().__init__()
         self.variants = available_variants()
         ids = [c.variant_id for c in self.variants]
-        if variant is None:
-            variant = self.settings.last_variant
+        if variant is None:  # (the settings file's game, else the game started last)
+            variant = self.settings.game or self.settings.last_variant
         self.variant_index = ids.index(variant) if variant in ids else 0
         self.players = self.remembered_players(self.cls)
         #: each seat's name and kind (the kind's value: "human", "remote", "ai:LEVEL")
@@ -88,8 +88,11 @@ class PickerScreen(SizeGuard, Screen[None]):
         return found if isinstance(found, settings_file.Settings) else settings_file.load()
 
     def remembered_players(self, cls: type[Game]) -> int:
-        """The player count last started for ``cls``, else its default (never the
-        count of the game looked at before)."""
+        """The settings file's player count where ``cls`` allows it, else the count last
+        started for ``cls``, else its default (never the count of the game looked at
+        before)."""
+        if self.settings.players in cls.player_counts:
+            return self.settings.players
         choice = self.settings.choice_for(cls.variant_id)
         if choice is not None and choice.players in cls.player_counts:
             return choice.players
@@ -212,14 +215,20 @@ class PickerScreen(SizeGuard, Screen[None]):
                     kind = f"{AI}:{kept.get('level', DEFAULT_LEVEL)}"
                 if kind in kinds and kept.get("name"):
                     old.append((clean_name(kept["name"], f"Player {len(old) + 1}"), kind))
+            old = [
+                self.settings.configured_seat(i, name, kind) for i, (name, kind) in enumerate(old)
+            ]
         await box.remove_children()
         rows, self.seat_inputs = [], []
         for seat in range(self.players):
             if seat < len(old):
                 name, kind = old[seat]
             else:
-                name = "Player 1" if seat == 0 else AI_NAMES[seat - 1]
-                kind = HUMAN if seat == 0 else f"{AI}:{DEFAULT_LEVEL}"
+                name, kind = self.settings.configured_seat(
+                    seat,
+                    "Player 1" if seat == 0 else AI_NAMES[seat - 1],
+                    HUMAN if seat == 0 else f"{AI}:{DEFAULT_LEVEL}",
+                )
             inp = Input(
                 value=name,
                 max_length=MAX_NAME_CELLS,

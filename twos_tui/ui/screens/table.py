@@ -67,7 +67,7 @@ from .table_panels import (
     render_log,
     render_score,
 )
-from .table_seats import SeatChanges, join_notes, seat_note
+from .table_seats import SeatChanges, SeatClocks, join_notes, seat_note
 from .table_select import Selection, initial_sort
 from .table_tips import TipCoach
 from .table_views import TableViews
@@ -117,6 +117,7 @@ class TableScreen(SizeGuard, Screen[None]):
         #: the header says which deal it is (a puzzle, one position, does not)
         self.deal_in_title = True
         self.autopass = AutoPass(self)  #: a: pass until the trick ends
+        self.clocks = SeatClocks(self)  #: the turn clock of a hosted table
 
     @property
     def selected(self) -> set[str]:
@@ -188,6 +189,7 @@ class TableScreen(SizeGuard, Screen[None]):
         g = self.game
         self.title = g.name
         self.seats.listen()  # moves made elsewhere: changed_elsewhere, on the UI's turn
+        self.clocks.start()
         self.trick_word = type(self.board).trick_word(g.observation((g.visible or (0,))[0]))
         self.refresh_bindings()
         self.query_one(HandView).focus()
@@ -204,6 +206,7 @@ class TableScreen(SizeGuard, Screen[None]):
         if not self.is_attached or not self.query("#score"):
             return
         self.seats.changed_elsewhere()
+        self.clocks.start()
         self.after_change()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -244,6 +247,7 @@ class TableScreen(SizeGuard, Screen[None]):
         # a seat's own view; a spectator's public view; or nothing (hot seat, hidden)
         sight = self.table.sight(seat)
         seats = self.table.seats
+        clocks = self.clocks.notes()
         return TableView(
             g,
             sight.view,
@@ -252,7 +256,12 @@ class TableScreen(SizeGuard, Screen[None]):
             self.ai.thinking,
             self.framed,
             self._flashing(),
-            [join_notes(seat_note(s), self.autopass.note(i)) for i, s in enumerate(seats)],
+            [
+                join_notes(
+                    seat_note(s), self.autopass.note(i), clocks[i] if i < len(clocks) else ""
+                )
+                for i, s in enumerate(seats)
+            ],
             public=isinstance(sight, PublicView),
         )
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from ..textual_private import event_clock
+from ..chrome import event_clock
 from ..typed_app import twos_app
 
 if TYPE_CHECKING:

@@ -128,6 +128,9 @@ def prompt_text(screen: TableScreen, obs: AnyView, seat: int | None, d: Decision
         tags = (obs.seat_tags or ((),) * g.players)[seat]
         if tags:
             me.append(" · " + " · ".join(tags), style="italic")
+        clock = screen.clocks.mine(seat)
+        if clock:
+            me.append(f" · {clock}", style="bold" if seat in g.to_act() else "")
     me.append(" — ")
     held_up = g.waiting_for()
     if d is not None:

@@ -1,7 +1,8 @@
 """Seats at a table played from several computers: moves made elsewhere heard of, chat
 (``c``), a spectator taking a free seat (``j``), a player leaving their seat to watch
-(``w``, twice), the table's info (``i``); and the hand shown following the seat when it
-changes (a spectator's screen shows none)."""
+(``w``, twice), the table's info (``i``); the hand shown following the seat when it
+changes (a spectator's screen shows none); and the turn clock on the seat boxes
+(:class:`SeatClocks`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ from rich.text import Text
 from ...play.seat_view import REMOTE, SeatInfo
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from .table import TableScreen
+
+#: how often a screen looks at the turn clock (it redraws only when a shown second changes)
+CLOCK_TICK_S = 0.25
 
 
 def join_notes(*notes: str) -> str:
@@ -146,3 +152,46 @@ class SeatChanges:
 
         title = f"{screen.game.name}: this table"
         screen.app.push_screen(InfoDialog(title, Text("\n".join(lines))))
+
+
+class SeatClocks:
+    """The turn clock of a hosted table on this screen: each seat's box shows its clock
+    (the seat to act counting down, ``0:14 +1:52``: the move's time, then the bank after
+    the +; the others their bank, ``bank 1:52``), the screen's own seat shows it on the
+    line above its hand. It counts down here, between the host's states, from the times
+    in the last one: a timer on the UI's loop looks every :data:`CLOCK_TICK_S` and
+    redraws when a shown second changed."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self.shown: tuple[str, ...] = ()  #: every seat's clock as last drawn
+        self.timer: Timer | None = None
+
+    def texts(self) -> tuple[str, ...]:
+        """Every seat's clock in words now (none: the table has no clock)."""
+        clock = self.screen.table.clock_now()
+        if clock is None:
+            return ()
+        return tuple(clock.text(i) for i in range(len(clock.seats)))
+
+    def notes(self) -> list[str]:
+        """What each seat's box adds of its clock: the screen's own seat's goes above
+        its hand (:meth:`mine`), a spectator's screen shows every seat's."""
+        self.shown = self.texts()
+        own = self.screen.seat_on_screen()
+        return [t if i != own else "" for i, t in enumerate(self.shown)]
+
+    def mine(self, seat: int | None) -> str:
+        """The clock of ``seat`` (the screen's own), as last drawn."""
+        if seat is None or not 0 <= seat < len(self.shown):
+            return ""
+        return self.shown[seat]
+
+    def start(self) -> None:
+        """Look at the clock every :data:`CLOCK_TICK_S` once the table has one."""
+        if self.timer is None and self.screen.table.clock_now() is not None:
+            self.timer = self.screen.set_interval(CLOCK_TICK_S, self.tick)
+
+    def tick(self) -> None:
+        if self.texts() != self.shown:
+            self.screen.refresh_view()
