@@ -5,6 +5,8 @@ the answers (a refusal's notice, a redirect followed, a seat joined at a real ta
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import replace
 
 import pytest
@@ -529,3 +531,108 @@ async def test_q_goes_home_and_closes_the_link():
         await pilot.press("q")
         await wait_for_screen(pilot, HomeScreen)
         await wait_for(pilot, lambda: link.closed, "the link closed")
+
+
+# ----- twos-tui join HOST[:PORT]: a real lobby server -----------------------------------
+@contextlib.asynccontextmanager
+async def lobby_elsewhere(tmp_path):
+    """A real lobby server (TLS, SQLite) on a loop and thread of its own, as a server on
+    another computer is: the table screen's calls that wait for the host do not hold it
+    up."""
+    import threading
+
+    from twos_tui.play.lobby.server import LobbyServer
+    from twos_tui.play.lobby.store import SqliteStore
+    from twos_tui.play.net.tls import host_cert
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="test-lobby", daemon=True)
+    thread.start()
+
+    def on_server(coro):
+        return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, loop))
+
+    async def make():
+        server = LobbyServer(
+            SqliteStore(tmp_path / "server" / "lobby.db"),
+            process="test",
+            rate=1000,
+            burst=1000,
+            cert=host_cert(),
+            table_kw={"ai_pause": 0.0, "level": "easy", "seed": 1},
+        )
+        await server.start("127.0.0.1", 0)
+        return server
+
+    (tmp_path / "server").mkdir()
+    server = await on_server(make())
+    try:
+        yield server
+    finally:
+
+        async def close():
+            await server.close()
+            server.store.close()  # (on the thread that opened it, as SQLite wants)
+
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(on_server(close()), 10)
+        loop.call_soon_threadsafe(loop.stop)
+        await asyncio.to_thread(thread.join, 10)
+
+
+async def test_join_without_a_code_opens_the_lobby_and_quick_matches(tmp_path):
+    from twos_tui.ui.lobby_join import lobby_app as real_lobby_app
+
+    async with lobby_elsewhere(tmp_path) as server:
+        app, failed = real_lobby_app("127.0.0.1", server.port, "Zoe")
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            lobby = await wait_for_screen(
+                pilot, LobbyScreen, "the lobby", when=lambda s: s.state is not None
+            )
+            assert lobby.state.me.name == "Zoe" and not lobby.state.me.guest
+            # the first visit pinned the server's certificate, and says so
+            await wait_for_text(pilot, "First visit", where=lambda: toasts(pilot.app))
+            await wait_for(pilot, lambda: "Zoe" in shown(lobby, "#lobby-me"), "my panel")
+            # quick match, at once: the AI fills the table and it opens
+            await pilot.press("m")
+            dialog = await wait_for_screen(pilot, QuickMatchScreen)
+            dialog.query_one("#quick-game", Select).value = "twos"
+            await wait_for(pilot, lambda: dialog.game == "twos", "Twos chosen")
+            dialog.query_one("#quick-wait", Select).value = 0.0
+            await pilot.press("ctrl+s")
+            table = await wait_for_screen(pilot, TableScreen, "the quick match's table")
+            assert table.table.my_seat is not None and not table.table.watching
+            assert "Zoe" in table.table.names
+            # leave: the lobby again, with the table listed (it goes on with the AI)
+            await pilot.press("q")
+            await wait_for_screen(pilot, ConfirmLeave)
+            await pilot.press("y")
+            await wait_for_screen(pilot, LobbyScreen, "the lobby again")
+            await pilot.press("escape")
+            await wait_for_screen(pilot, HomeScreen)
+        assert failed == []
+
+
+async def test_join_without_a_code_says_when_there_is_no_lobby():
+    from twos_tui.ui.lobby_join import lobby_app as real_lobby_app
+
+    app, failed = real_lobby_app("127.0.0.1", 9357)  # nothing listens there
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: failed, "the lobby's failure")
+    assert "127.0.0.1:9357" in failed[0] and app.return_code == 2
+
+
+def test_join_without_a_code_is_the_lobby(monkeypatch, capsys):
+    """``twos-tui join HOST[:PORT]`` opens the lobby there (with ``--name``); with
+    ``--bot`` or ``--watch`` a code is still needed."""
+    from twos_tui.cli import main
+    from twos_tui.ui import lobby_join
+
+    asked = []
+    monkeypatch.setattr(lobby_join, "run_lobby", lambda *a: asked.append(a) or 0)
+    assert main(["join", "127.0.0.1:9358", "--name", "Zoe"]) == 0
+    assert main(["join", "[::1]"]) == 0
+    assert asked == [("127.0.0.1", 9358, "Zoe"), ("::1", 7417, None)]
+    assert main(["join", "127.0.0.1:9358", "--bot", "easy"]) == 2
+    assert main(["join", "127.0.0.1:9358", "--watch"]) == 2
+    assert "join code" in capsys.readouterr().err and len(asked) == 2

@@ -1,16 +1,24 @@
-"""From the lobby to the table: a ``Seated`` answer is joined as ``twos-tui join HOST
-CODE`` joins (:meth:`RemoteSeatView.connect`), at the lobby server's address, with the
-seat's token kept first where ``join`` keeps tokens (so the same ``join`` command, or the
-lobby again, rejoins that seat after a drop)."""
+"""Into the lobby and from the lobby to a table.
+
+* :func:`run_lobby`: ``twos-tui join HOST[:PORT]`` (no code): the app opens on the lobby
+  of the lobby server there, logged in with this install's key (a
+  :class:`~twos_tui.play.lobby.client.LobbyClient` on the app's own loop).
+* :func:`connect_seated`: a ``Seated`` answer is joined as ``twos-tui join HOST CODE``
+  joins (:meth:`RemoteSeatView.connect`), at the lobby server's address, with the seat's
+  token kept first where ``join`` keeps tokens (so the same ``join`` command, or the
+  lobby again, rejoins that seat after a drop).
+"""
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..play.lobby.model import Seated
+    from ..play.lobby.model import LobbyLink, Seated
     from ..play.net.client import TokenStore
     from ..play.seat_view import SeatView
+    from .app import TwosApp
 
 
 def connect_seated(
@@ -31,3 +39,65 @@ def connect_seated(
     return RemoteSeatView.connect(
         host, port, seated.code, name=name, token_store=store, watch=watch
     )
+
+
+def run_lobby(host: str, port: int, name: str | None = None) -> int:
+    """``twos-tui join HOST[:PORT]``: the app on the lobby at ``host:port``; the exit
+    status. A lobby that cannot be reached, or that refuses us, ends the app with one
+    line on stderr and status 2, as ``join`` does for a table."""
+    from ..play.lobby.identity import IdentityError
+
+    try:
+        app, failed = lobby_app(host, port, name)
+    except (IdentityError, OSError) as e:
+        print(f"twos-tui: {e}", file=sys.stderr)
+        return 2
+    from .app import run_built
+
+    status = run_built(app)
+    if failed:
+        print(f"twos-tui: {failed[0]}", file=sys.stderr)
+        return 2
+    return status
+
+
+def lobby_app(host: str, port: int, name: str | None = None) -> tuple[TwosApp, list[str]]:
+    """The app that opens on the lobby at ``host:port``, logged in with this install's
+    key (made now at the first visit; ``IdentityError`` when it cannot be used), and the
+    list where it puts the reason if the lobby cannot be reached (it then exits with
+    status 2). ``name``: the name asked for on a first visit (the server keeps it for
+    this key)."""
+    from ..play.lobby.client import LobbyClient, LobbyError
+    from ..play.lobby.identity import Identity
+    from ..play.net.tls import KnownHosts, address_key
+    from .app import make_app
+
+    identity = Identity.load()
+    app = make_app(ai_pause=None, tips=True)
+    failed: list[str] = []
+
+    async def connect(to_host: str, to_port: int) -> LobbyLink:
+        client = LobbyClient(to_host, to_port, identity, name)
+        await client.open()
+        return client
+
+    async def start() -> None:
+        first_visit = KnownHosts().get(host, port) is None
+        try:
+            client = await connect(host, port)
+        except LobbyError as e:
+            failed.append(str(e))
+            app.exit(return_code=2)
+            return
+        app.open_lobby(client, (host, port), connect)
+        security = getattr(client, "security", "")
+        if security:  # a first visit pins the certificate: the player should see it
+            app.notify(
+                security,
+                title=f"Lobby at {address_key(host, port)}",
+                severity="warning" if first_visit else "information",
+                timeout=20 if first_visit else 5,
+            )
+
+    app.on_start = lambda: app.run_worker(start(), group="lobby-open", exclusive=True)
+    return app, failed

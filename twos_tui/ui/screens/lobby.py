@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -47,6 +47,7 @@ from ..lobby_text import free_seats, game_name, me_text, queue_text, table_text
 from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
 from ..variants import available_variants
+from .lobby_list import TablesList
 from .sizing import SizeGuard
 
 if TYPE_CHECKING:
@@ -57,19 +58,6 @@ LobbyConnect = Callable[[str, int], Awaitable[LobbyLink]]
 
 #: the clock the quick-match wait is counted with (a test may stop it)
 now = time.monotonic
-
-
-class TablesList(SafeOptionList):
-    """The tables of the game chosen. Enter (or a double click) sits at the table
-    highlighted; a single click only highlights it, so that ``w`` can watch it."""
-
-    def __init__(self, **kw: object) -> None:
-        super().__init__(**kw)  # type: ignore[arg-type]
-        #: the last selection came from a single click (not a key, not a double click)
-        self.single_click = False
-
-    def on_click(self, event: events.Click) -> None:
-        self.single_click = event.chain < 2
 
 
 class LobbyScreen(SizeGuard, Screen[None]):
@@ -112,6 +100,7 @@ class LobbyScreen(SizeGuard, Screen[None]):
         self.events_seen = 0
         #: a join under way (the lobby says so, and asks nothing more meanwhile)
         self.joining = False
+        self.closing = False  #: the lobby is being left
 
     # ----- building -------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -137,6 +126,7 @@ class LobbyScreen(SizeGuard, Screen[None]):
         self.query_one("#lobby-games", OptionList).highlighted = 0
         self.query_one("#lobby-queue").display = False
         self.query_one("#lobby-tables", OptionList).focus()
+        self.first_state()
         self.listen()
         self.set_interval(1.0, self.tick)
 
@@ -147,10 +137,18 @@ class LobbyScreen(SizeGuard, Screen[None]):
             self.show_game()
 
     async def on_unmount(self) -> None:
+        self.closing = True  # (the link's end that follows is ours, not news)
         with contextlib.suppress(Exception):
             await self.link.close()
 
     # ----- what the lobby says ----------------------------------------------------------
+    def first_state(self) -> None:
+        """The listing a link got as it logged in (a ``LobbyClient`` keeps it as its
+        ``state``; its events are what comes after)."""
+        state = getattr(self.link, "state", None)
+        if isinstance(state, LobbyState):
+            self.show_state(state)
+
     def listen(self) -> None:
         self.run_worker(self.read_events(self.link), group="lobby-events", exclusive=True)
 
@@ -172,6 +170,8 @@ class LobbyScreen(SizeGuard, Screen[None]):
             self.say_lost("The lobby closed the connection.")
 
     def say_lost(self, text: str) -> None:
+        if self.closing or not self.is_attached:
+            return
         self.query_one("#lobby-title", Static).update(
             Text(f"✗ {text} Press Esc to go back.", style="bold")
         )
@@ -433,6 +433,7 @@ class LobbyScreen(SizeGuard, Screen[None]):
         self.title = f"Lobby · {host}:{port}"
         with contextlib.suppress(Exception):
             await old.close()
+        self.first_state()
         self.listen()
         last = self.last_request
         if isinstance(last, SitDown | Watch) and last.table_id == redirect.table_id:

@@ -143,7 +143,9 @@ class LeaderboardScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="leaderboard-box", classes="lobby-box"):
             yield Static(id="leaderboard-title", classes="lobby-box-title")
-            table: DataTable[Text] = DataTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
+            table: DataTable[Text] = DataTable(
+                id="leaderboard", cursor_type="row", zebra_stripes=True
+            )
             yield table
             yield Static(id="leaderboard-note")
         yield KeyBar()
