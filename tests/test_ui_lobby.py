@@ -619,7 +619,26 @@ async def test_join_without_a_code_says_when_there_is_no_lobby():
     app, failed = real_lobby_app("127.0.0.1", 9357)  # nothing listens there
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: failed, "the lobby's failure")
-    assert "127.0.0.1:9357" in failed[0] and app.return_code == 2
+    assert "127.0.0.1:9357" in failed[0] and app.return_code in (None, 0)
+
+
+def test_run_lobby_says_why_in_one_line(monkeypatch, capsys):
+    """A lobby that refuses us: one line, status 2, and no crash report."""
+    from twos_tui.ui import app as app_module
+    from twos_tui.ui import lobby_join
+
+    def refused(app):
+        app.on_start = None
+        failed.append("A name may use letters, digits, spaces and the marks - _ . only.")
+        return 0
+
+    failed: list[str] = []
+    real = lobby_join.lobby_app
+    monkeypatch.setattr(lobby_join, "lobby_app", lambda *a: (real(*a)[0], failed))
+    monkeypatch.setattr(app_module, "run_built", refused)
+    assert lobby_join.run_lobby("127.0.0.1", 9359, "Bo[b]") == 2
+    err = capsys.readouterr().err
+    assert err == "twos-tui: A name may use letters, digits, spaces and the marks - _ . only.\n"
 
 
 def test_join_without_a_code_is_the_lobby(monkeypatch, capsys):

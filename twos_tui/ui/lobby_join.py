@@ -64,8 +64,8 @@ def run_lobby(host: str, port: int, name: str | None = None) -> int:
 def lobby_app(host: str, port: int, name: str | None = None) -> tuple[TwosApp, list[str]]:
     """The app that opens on the lobby at ``host:port``, logged in with this install's
     key (made now at the first visit; ``IdentityError`` when it cannot be used), and the
-    list where it puts the reason if the lobby cannot be reached (it then exits with
-    status 2). ``name``: the name asked for on a first visit (the server keeps it for
+    list where it puts the reason if the lobby cannot be reached or refuses us (the
+    app then ends, and :func:`run_lobby` says why). ``name``: the name asked for on a first visit (the server keeps it for
     this key)."""
     from ..play.lobby.client import LobbyClient, LobbyError
     from ..play.lobby.identity import Identity
@@ -87,7 +87,7 @@ def lobby_app(host: str, port: int, name: str | None = None) -> tuple[TwosApp, l
             client = await connect(host, port)
         except LobbyError as e:
             failed.append(str(e))
-            app.exit(return_code=2)
+            app.exit()  # (run_lobby says why; a return code would read as a crash)
             return
         app.open_lobby(client, (host, port), connect)
         security = getattr(client, "security", "")
