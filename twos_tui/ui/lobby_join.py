@@ -64,9 +64,9 @@ def run_lobby(host: str, port: int, name: str | None = None) -> int:
 def lobby_app(host: str, port: int, name: str | None = None) -> tuple[TwosApp, list[str]]:
     """The app that opens on the lobby at ``host:port``, logged in with this install's
     key (made now at the first visit; ``IdentityError`` when it cannot be used), and the
-    list where it puts the reason if the lobby cannot be reached or refuses us (the
-    app then ends, and :func:`run_lobby` says why). ``name``: the name asked for on a first visit (the server keeps it for
-    this key)."""
+    list where it puts the reason if the lobby cannot be reached or refuses us (the app
+    then ends, and :func:`run_lobby` says why). ``name``: the name asked for on a first
+    visit (the server keeps it for this key)."""
     from ..play.lobby.client import LobbyClient, LobbyError
     from ..play.lobby.identity import Identity
     from ..play.net.tls import KnownHosts, address_key
