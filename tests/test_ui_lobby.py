@@ -655,3 +655,26 @@ def test_join_without_a_code_is_the_lobby(monkeypatch, capsys):
     assert main(["join", "127.0.0.1:9358", "--bot", "easy"]) == 2
     assert main(["join", "127.0.0.1:9358", "--watch"]) == 2
     assert "join code" in capsys.readouterr().err and len(asked) == 2
+
+
+async def test_home_join_without_a_code_opens_the_lobby(tmp_path):
+    """Home → Join a table, with the address of a lobby server and no code: its lobby."""
+    from twos_tui.ui.screens.join import JoinScreen
+
+    async with lobby_elsewhere(tmp_path) as server:
+        app = make_app(autosave=False, ai_pause=None)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await wait_for_screen(pilot, HomeScreen)
+            await pilot.press("j")
+            join = await wait_for_screen(pilot, JoinScreen)
+            join.query_one("#join-address", Input).value = f"127.0.0.1:{server.port}"
+            join.query_one("#join-name", Input).value = "Uma"
+            await pilot.click("#join")
+            lobby = await wait_for_screen(
+                pilot, LobbyScreen, "the lobby", when=lambda s: s.state is not None
+            )
+            assert lobby.state.me.name == "Uma"
+            await wait_for(pilot, lambda: "Uma" in shown(lobby, "#lobby-me"), "my panel")
+            await wait_for_text(pilot, "First visit", where=lambda: toasts(pilot.app))
+            await pilot.press("escape")
+            await wait_for_screen(pilot, HomeScreen)

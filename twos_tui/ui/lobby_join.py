@@ -15,10 +15,12 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..play.lobby.client import LobbyClient
     from ..play.lobby.model import LobbyLink, Seated
     from ..play.net.client import TokenStore
     from ..play.seat_view import SeatView
     from .app import TwosApp
+    from .screens.lobby import LobbyConnect
 
 
 def connect_seated(
@@ -61,43 +63,65 @@ def run_lobby(host: str, port: int, name: str | None = None) -> int:
     return status
 
 
-def lobby_app(host: str, port: int, name: str | None = None) -> tuple[TwosApp, list[str]]:
-    """The app that opens on the lobby at ``host:port``, logged in with this install's
-    key (made now at the first visit; ``IdentityError`` when it cannot be used), and the
-    list where it puts the reason if the lobby cannot be reached or refuses us (the app
-    then ends, and :func:`run_lobby` says why). ``name``: the name asked for on a first
-    visit (the server keeps it for this key)."""
-    from ..play.lobby.client import LobbyClient, LobbyError
+async def open_lobby_client(
+    host: str, port: int, name: str | None = None
+) -> tuple[LobbyClient, LobbyConnect]:
+    """Log in to the lobby at ``host:port`` with this install's key (made now at the
+    first use): the client, with its first listing as its ``state``, and how to open
+    another (a redirect). ``LobbyError`` / ``IdentityError`` with the reason."""
+    from ..play.lobby.client import LobbyClient
     from ..play.lobby.identity import Identity
-    from ..play.net.tls import KnownHosts, address_key
-    from .app import make_app
 
     identity = Identity.load()
-    app = make_app(ai_pause=None, tips=True)
-    failed: list[str] = []
 
     async def connect(to_host: str, to_port: int) -> LobbyLink:
         client = LobbyClient(to_host, to_port, identity, name)
         await client.open()
         return client
 
+    client = LobbyClient(host, port, identity, name)
+    await client.open()
+    return client, connect
+
+
+def say_security(app: TwosApp, client: LobbyClient, first_visit: bool) -> None:
+    """What the lobby's connection is: a first visit pinned the server's certificate,
+    and the player should compare its fingerprint (as ``join`` shows it)."""
+    from ..play.net.tls import address_key
+
+    if client.security:
+        app.notify(
+            client.security,
+            title=f"Lobby at {address_key(client.host, client.port)}",
+            severity="warning" if first_visit else "information",
+            timeout=20 if first_visit else 5,
+        )
+
+
+def lobby_app(host: str, port: int, name: str | None = None) -> tuple[TwosApp, list[str]]:
+    """The app that opens on the lobby at ``host:port`` (:func:`open_lobby_client`),
+    and the list where it puts the reason if the lobby cannot be reached or refuses us
+    (the app then ends, and :func:`run_lobby` says why). ``name``: the name asked for on
+    a first visit (the server keeps it for this install's key)."""
+    from ..play.lobby.client import LobbyError
+    from ..play.lobby.identity import Identity
+    from ..play.net.tls import KnownHosts
+    from .app import make_app
+
+    Identity.load()  # (a key that cannot be used: IdentityError, before any screen)
+    app = make_app(ai_pause=None, tips=True)
+    failed: list[str] = []
+
     async def start() -> None:
         first_visit = KnownHosts().get(host, port) is None
         try:
-            client = await connect(host, port)
+            client, connect = await open_lobby_client(host, port, name)
         except LobbyError as e:
             failed.append(str(e))
             app.exit()  # (run_lobby says why; a return code would read as a crash)
             return
         app.open_lobby(client, (host, port), connect)
-        security = getattr(client, "security", "")
-        if security:  # a first visit pins the certificate: the player should see it
-            app.notify(
-                security,
-                title=f"Lobby at {address_key(host, port)}",
-                severity="warning" if first_visit else "information",
-                timeout=20 if first_visit else 5,
-            )
+        say_security(app, client, first_visit)
 
     app.on_start = lambda: app.run_worker(start(), group="lobby-open", exclusive=True)
     return app, failed
