@@ -57,8 +57,14 @@ async def test_join_dialog_says_what_is_missing(tmp_path, monkeypatch):
         await pilot.click("#join")
         await wait_for(pilot, lambda: "is not a port" in str(error.render()), "not a port")
         screen.query_one("#join-address", Input).value = "127.0.0.1:9"
-        screen.action_join()
+        # watching needs the code; joining without one looks for a lobby server there
+        screen.action_join(watch=True)
         await wait_for(pilot, lambda: "join code" in str(error.render()), "the join code asked")
+        screen.action_join()
+        await wait_for(
+            pilot, lambda: "Could not reach 127.0.0.1:9" in str(error.render()), "no lobby"
+        )
+        assert not screen.query_one("#join").disabled
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, JoinScreen), "the join closed")
 

@@ -3,6 +3,8 @@
 ``host`` opens a table that friends join with a code (see ``docs/protocol.md``); with
 ``--headless`` it only serves (no screen, logs to stderr). ``join HOST[:PORT] CODE``
 sits at such a table; ``--bot LEVEL`` plays the seat with the AI to the match's end.
+``join HOST[:PORT]`` without a code opens the lobby of a lobby server (``twos-tui
+server``) in the app.
 The connection is TLS (``wss``, see :mod:`twos_tui.play.net.tls`): the host prints its
 certificate's fingerprint, the client pins it on the first join (``join HOST:PORT
 --forget`` forgets it); ``host --cert/--key`` serve a real certificate, ``--no-tls`` none.
@@ -167,7 +169,12 @@ def add_net_parsers(sub: Subcommands) -> None:
 
     join = sub.add_parser("join", help="sit at a table hosted on another computer")
     join.add_argument("address", metavar="HOST[:PORT]", help=f"the host (port {DEFAULT_PORT})")
-    join.add_argument("code", nargs="?", default=None, help="the join code the host gave you")
+    join.add_argument(
+        "code",
+        nargs="?",
+        default=None,
+        help="the join code the host gave you (none: the lobby of a lobby server)",
+    )
     join.add_argument("--name", default=None, help="your name at the table")
     join.add_argument(
         "--bot", default=None, metavar="LEVEL", help="play the seat with the AI (no screen)"
@@ -492,7 +499,12 @@ def run_join_cli(args: argparse.Namespace) -> int:
     if args.forget:
         return forget_host(host, port)
     if not args.code:
-        return _fail("the join code the host gave you goes after the address")
+        if args.bot is not None or args.watch:
+            return _fail("the join code the host gave you goes after the address")
+        # no code: the lobby of a lobby server (twos-tui server) at that address
+        from .ui.lobby_join import run_lobby
+
+        return run_lobby(host, port, args.name)
     if args.bot is not None:
         from .ai import normalize_level
 

@@ -16,6 +16,8 @@ from .chrome import SafeCommandPalette
 
 if TYPE_CHECKING:
     from ..engine import Game
+    from ..play.lobby.model import LobbyLink
+    from .screens.lobby import LobbyConnect
 
 
 class RoutingApp(SessionsApp):
@@ -72,6 +74,17 @@ class RoutingApp(SessionsApp):
 
         self.go_home()
         self.push_screen(PickerScreen(variant))
+
+    def open_lobby(
+        self, link: LobbyLink, address: tuple[str, int], connect: LobbyConnect | None = None
+    ) -> None:
+        """The lobby of the server at ``address`` (host, port), over ``link`` (a
+        connection already open). ``connect(host, port)`` opens another link: how a
+        redirect to another server process is followed (without it, one is refused)."""
+        from .screens.lobby import LobbyScreen
+
+        self.go_home()
+        self.push_screen(LobbyScreen(link, address, connect))
 
     def open_help(self, game: Game | None = None) -> None:
         from .screens.help import HelpScreen

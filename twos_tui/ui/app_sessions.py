@@ -4,6 +4,7 @@ hosting and leaving a game, and going back to the home screen."""
 from __future__ import annotations
 
 import contextlib
+import sys
 from typing import TYPE_CHECKING
 
 from ..play.saves import SaveError
@@ -32,13 +33,28 @@ class SessionsApp(SettingsApp):
     exit_on_leave = False
 
     def go_home(self) -> None:
+        """Back to the home screen; from a table opened from a lobby, back to the lobby
+        (it stays open under its tables)."""
         if self.exit_on_leave and self.table is not None:
             self.close_session()
             self.exit()
             return
+        to_lobby = self.table is not None and self.lobby_below()
         while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
+            if to_lobby and self.lobby_below(self.screen):
+                break
             self.pop_screen()
         self.close_session()
+
+    def lobby_below(self, screen: object = None) -> bool:
+        """A lobby is open in the stack (``screen``: is that screen the lobby)."""
+        if "twos_tui.ui.screens.lobby" not in sys.modules:
+            return False  # (never opened: not imported at the start for this question)
+        from .screens.lobby import LobbyScreen
+
+        if screen is not None:
+            return isinstance(screen, LobbyScreen)
+        return any(isinstance(s, LobbyScreen) for s in self.screen_stack)
 
     @property
     def session(self) -> Session | None:
@@ -97,7 +113,9 @@ class SessionsApp(SettingsApp):
 
         self.run_worker(start(), group="host", exclusive=True)
 
-    def start_session(self, session: Session | SeatView) -> None:
+    def start_session(self, session: Session | SeatView, over_lobby: bool = False) -> None:
+        """Open the table of ``session``; ``over_lobby``: over the lobby on top (a table
+        the lobby seated us at), which leaving the table goes back to."""
         from ..play import history
         from ..play.seat_view import LocalSeatView, SeatView
         from .screens.table import TableScreen
@@ -105,7 +123,10 @@ class SessionsApp(SettingsApp):
         # the history's writer thread, started with the first table (not at launch)
         history.RECORDER.on_error = self._history_failed
         history.RECORDER.start()
-        self.go_home()
+        if over_lobby and self.lobby_below(self.screen):
+            self.close_session()
+        else:
+            self.go_home()
         table = session if isinstance(session, SeatView) else LocalSeatView(session)
         if hasattr(table, "record_history"):  # a joined table: this player's own history
             table.record_history = self.autosave

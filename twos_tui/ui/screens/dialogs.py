@@ -398,10 +398,17 @@ class ConfirmLeave(ModalScreen[bool]):
         Binding("left,right", "app.focus_next", show=False),
     ]
 
+    def __init__(self, to_lobby: bool = False) -> None:
+        super().__init__()
+        #: a table the lobby seated us at: leaving goes back to the lobby
+        self.to_lobby = to_lobby
+
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
             yield Static(
-                Text(
+                Text("Leave this table and go back to the lobby?")
+                if self.to_lobby
+                else Text(
                     "Leave this table for the home screen?\n"
                     "The game is saved: Continue on the home screen picks it up."
                 )

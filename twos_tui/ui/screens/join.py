@@ -67,7 +67,8 @@ class JoinScreen(ModalScreen[None]):
             yield Static(Text("Join a table", style="bold"), id="join-title")
             yield Static(
                 Text(
-                    "Ask the host for the address and the code their table shows.",
+                    "Ask the host for the address and the code their table shows. "
+                    "For a lobby server, leave the code empty.",
                     style="dim",
                 )
             )
@@ -126,14 +127,40 @@ class JoinScreen(ModalScreen[None]):
             self.say(str(e))
             return
         code = self.query_one("#join-code", Input).value.strip()
-        if not code:
+        if not code and watch:
             self.say("Type the join code the host's table shows.")
             return
         name = clean_name(self.query_one("#join-name", Input).value, "Player")
+        if not code:  # a lobby server's lobby
+            self.say(f"Opening the lobby at {host}:{port}…", error=False)
+            self.query_one("#join", Button).disabled = True
+            self.query_one("#watch", Button).disabled = True
+            self.run_worker(self.open_lobby(host, port, name), group="join", exclusive=True)
+            return
         self.say(f"{'Watching' if watch else 'Joining'} {host}:{port}…", error=False)
         self.query_one("#join", Button).disabled = True
         self.query_one("#watch", Button).disabled = True
         self.connect(host, port, code, name, watch)
+
+    async def open_lobby(self, host: str, port: int, name: str) -> None:
+        from ...play.lobby.client import LobbyError
+        from ...play.lobby.identity import IdentityError
+        from ...play.net.tls import KnownHosts
+        from ..lobby_join import open_lobby_client, say_security
+
+        first_visit = KnownHosts().get(host, port) is None
+        try:
+            client, connect = await open_lobby_client(host, port, name)
+        except (LobbyError, IdentityError, OSError) as e:
+            self.failed(str(e))
+            return
+        if not self.is_attached:
+            await client.close()  # the dialog was left meanwhile
+            return
+        self.dismiss(None)
+        app = twos_app(self)
+        app.open_lobby(client, (host, port), connect)
+        say_security(app, client, first_visit)
 
     @work(thread=True, exclusive=True, group="join")
     def connect(self, host: str, port: int, code: str, name: str, watch: bool = False) -> None:

@@ -11,21 +11,19 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from ...ai import DEFAULT_LEVEL, LEVELS
 from ...engine import Game, new_game
-from ...engine.protocol import OptionSpec
 from ...jsontypes import JsonObject
 from ...play import settings as settings_file
 from ...play.names import MAX_NAME_CELLS, NAME_CHARS, clean_name
 from ...play.net.client import DEFAULT_PORT
 from ...play.session import AI, AI_NAMES, HUMAN, SeatConfig, Session
 from ..chrome import KeyBar, SafeHeader, SafeOptionList
+from ..rule_rows import RuleSelects, chosen_rules, house_rule_rows, mark_house_rules
 from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
 from ..variants import available_variants, player_counts_text
@@ -67,7 +65,7 @@ class PickerScreen(SizeGuard, Screen[None]):
         #: each seat's name and kind (the kind's value: "human", "remote", "ai:LEVEL")
         self.seat_inputs: list[tuple[Input, Select[str]]] = []
         #: each house rule and its list (the value: the index of the rule's choice)
-        self.option_selects: list[tuple[OptionSpec, Select[int]]] = []
+        self.option_selects: RuleSelects = []
         #: player count -> the house rules chosen for it on this visit (this game)
         self._chosen_here: dict[int, JsonObject] = {}
         self._building = False
@@ -253,55 +251,18 @@ class PickerScreen(SizeGuard, Screen[None]):
         do not depend on the count) on top."""
         box = self.query_one("#options", Vertical)
         await box.remove_children()
-        rows: list[Widget] = []
-        self.option_selects = []
         specs = self.cls.option_specs(self.players)
         choice = self.settings.choice_for(self.cls.variant_id)
         remembered = choice.options_for(self.players, self.cls.option_specs) if choice else {}
         remembered.update(self._chosen_here.get(self.players, {}))
         remembered.update(carry or {})
-        for spec in specs:
-            choices = [(Text(label), i) for i, (_, label) in enumerate(spec.choices)]
-            default = next(i for i, (v, _) in enumerate(spec.choices) if v == spec.default)
-            for i, (v, _) in enumerate(spec.choices):
-                if spec.id in remembered and remembered[spec.id] == v:
-                    default = i
-            sel = Select(
-                choices, value=default, allow_blank=False, compact=True, classes="option-select"
-            )
-            self.option_selects.append((spec, sel))
-            rows.append(
-                Vertical(
-                    Horizontal(Label(spec.label, classes="option-label"), sel, classes="row"),
-                    Static(Text(spec.description, style="dim"), classes="option-desc"),
-                    classes="option",
-                )
-            )
-        if not specs:
-            rows.append(Static(Text("This game has no house-rule options.", style="dim")))
+        rows, self.option_selects = house_rule_rows(specs, remembered)
         await box.mount_all(rows)
         self.mark_house_rules()
 
     def mark_house_rules(self) -> None:
-        """Mark each rule set away from its usual value: a "•" before its name and a line
-        saying what the usual is (not by colour alone)."""
-        for spec, sel in self.option_selects:
-            row = sel.parent
-            box = row.parent if row is not None else None
-            if box is None:
-                continue
-            usual = spec.label_of(spec.default)
-            changed = isinstance(sel.value, int) and spec.choices[sel.value][0] != spec.default
-            desc = Text(spec.description, style="dim")
-            if changed:
-                desc.append(f"\n• House rule: the usual is {usual}.", style="italic")
-            try:
-                box.query_one(".option-label", Label).update(
-                    f"• {spec.label}" if changed else spec.label
-                )
-                box.query_one(".option-desc", Static).update(desc)
-            except NoMatches:  # a row being taken down or not yet up
-                continue
+        """Mark each rule set away from its usual value (see :func:`mark_house_rules`)."""
+        mark_house_rules(self.option_selects)
 
     @on(Select.Changed, ".option-select")
     def _option_changed(self) -> None:
@@ -373,11 +334,7 @@ class PickerScreen(SizeGuard, Screen[None]):
     # ----- reading the choices ----------------------------------------------------------
     def chosen_options(self) -> JsonObject:
         """The house rules chosen, by rule id (JSON values: the engine checks them)."""
-        out: JsonObject = {}
-        for spec, sel in self.option_selects:
-            if isinstance(sel.value, int):
-                out[spec.id] = spec.choices[sel.value][0]
-        return out
+        return chosen_rules(self.option_selects)
 
     def chosen_seats(self) -> list[SeatConfig]:
         seats = []
