@@ -651,10 +651,16 @@ def test_join_without_a_code_is_the_lobby(monkeypatch, capsys):
     monkeypatch.setattr(lobby_join, "run_lobby", lambda *a: asked.append(a) or 0)
     assert main(["join", "127.0.0.1:9358", "--name", "Zoe"]) == 0
     assert main(["join", "[::1]"]) == 0
-    assert asked == [("127.0.0.1", 9358, "Zoe"), ("::1", 7417, None)]
+    # (the SSH door's lobby: leaving it ends the program; a guest who came without a key)
+    assert main(["join", "127.0.0.1:9358", "--guest", "--no-key"]) == 0
+    assert asked == [
+        ("127.0.0.1", 9358, "Zoe", False, False),
+        ("::1", 7417, None, False, False),
+        ("127.0.0.1", 9358, None, True, True),
+    ]
     assert main(["join", "127.0.0.1:9358", "--bot", "easy"]) == 2
     assert main(["join", "127.0.0.1:9358", "--watch"]) == 2
-    assert "join code" in capsys.readouterr().err and len(asked) == 2
+    assert "join code" in capsys.readouterr().err and len(asked) == 3
 
 
 async def test_home_join_without_a_code_opens_the_lobby(tmp_path):

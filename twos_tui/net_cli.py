@@ -127,27 +127,7 @@ def add_net_parsers(sub: Subcommands) -> None:
         action="store_true",
         help="start a new table even when an unfinished hosted one of this game can reopen",
     )
-    host.add_argument(
-        "--ssh",
-        type=_port,
-        default=None,
-        metavar="PORT",
-        help="also open an SSH door on PORT: friends with nothing installed run "
-        "ssh -p PORT NAME@HOST and type the code (needs the ssh extra)",
-    )
-    host.add_argument(
-        "--authorized-keys",
-        default=None,
-        metavar="FILE",
-        help="only these public keys (an authorized_keys file) may enter the SSH door",
-    )
-    host.add_argument(
-        "--ssh-per-address",
-        type=int,
-        default=3,
-        metavar="N",
-        help="SSH connections from one address at once (default 3)",
-    )
+    add_ssh_arguments(host, "type the code")
     host.add_argument(
         "--cert",
         default=None,
@@ -180,6 +160,8 @@ def add_net_parsers(sub: Subcommands) -> None:
         "--bot", default=None, metavar="LEVEL", help="play the seat with the AI (no screen)"
     )
     join.add_argument("--guest", action="store_true", help=argparse.SUPPRESS)
+    # (the SSH door's lobby, for a guest who came without a key: log in as a guest)
+    join.add_argument("--no-key", action="store_true", help=argparse.SUPPRESS)
     join.add_argument(
         "--watch",
         action="store_true",
@@ -275,6 +257,7 @@ def build_hosted(args: argparse.Namespace) -> tuple[HostedTable, TableServer, in
                 args.bind,
                 authorized_keys=args.authorized_keys,
                 per_address=args.ssh_per_address,
+                max_connections=args.max_guests,
             )
         )
     people = table.host_people()
@@ -377,6 +360,42 @@ async def serve_headless(table: HostedTable, server: TableServer) -> int:
     return 0
 
 
+def add_ssh_arguments(parser: argparse.ArgumentParser, then: str) -> None:
+    """The SSH door's options (``host`` and ``server``): ``then`` says what a guest
+    does once in."""
+    from .play.net.ssh_door import MAX_CONNECTIONS, PER_ADDRESS
+
+    parser.add_argument(
+        "--ssh",
+        type=_port,
+        default=None,
+        metavar="PORT",
+        help="also open an SSH door on PORT: people with nothing installed run "
+        f"ssh -p PORT NAME@HOST and {then} (needs the ssh extra)",
+    )
+    parser.add_argument(
+        "--authorized-keys",
+        default=None,
+        metavar="FILE",
+        help="only these public keys (an authorized_keys file) may enter the SSH door",
+    )
+    parser.add_argument(
+        "--ssh-per-address",
+        type=int,
+        default=PER_ADDRESS,
+        metavar="N",
+        help=f"SSH connections from one address at once (default {PER_ADDRESS})",
+    )
+    parser.add_argument(
+        "--max-guests",
+        type=int,
+        default=MAX_CONNECTIONS,
+        metavar="N",
+        help="SSH guests at once, in all: each is a process of about 46 MiB "
+        f"(default {MAX_CONNECTIONS})",
+    )
+
+
 def check_ssh_args(args: argparse.Namespace) -> str | None:
     """Why the SSH options cannot be used, or ``None`` (before anything is made)."""
     if args.ssh is None:
@@ -390,6 +409,8 @@ def check_ssh_args(args: argparse.Namespace) -> str | None:
         return why
     if not 1 <= args.ssh_per_address <= 1000:
         return f"--ssh-per-address is from 1 to 1000 (got {args.ssh_per_address})"
+    if not 1 <= args.max_guests <= 100_000:
+        return f"--max-guests is from 1 to 100000 (got {args.max_guests})"
     if args.ssh != 0 and args.ssh == args.port:
         return f"the SSH door needs a port of its own (--port is {args.port} too)"
     if args.authorized_keys:
@@ -504,7 +525,7 @@ def run_join_cli(args: argparse.Namespace) -> int:
         # no code: the lobby of a lobby server (twos-tui server) at that address
         from .ui.lobby_join import run_lobby
 
-        return run_lobby(host, port, args.name)
+        return run_lobby(host, port, args.name, args.guest, args.no_key)
     if args.bot is not None:
         from .ai import normalize_level
 

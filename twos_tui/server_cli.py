@@ -89,6 +89,9 @@ def add_server_parser(sub: Subcommands) -> None:
     server.add_argument(
         "--tables", type=_tables, default=None, metavar="N", help="the most tables at once"
     )
+    from .net_cli import add_ssh_arguments
+
+    add_ssh_arguments(server, "land in the lobby (their SSH key is their account)")
     server.add_argument(
         "--advertise",
         default=None,
@@ -173,6 +176,11 @@ def _run(args: argparse.Namespace, store: Store) -> int:
         shared = Shared(store, args.advertise)
     elif args.advertise is not None:
         return _fail("--advertise is for a postgresql:// --db shared by several servers")
+    from .net_cli import check_ssh_args
+
+    why = check_ssh_args(args)
+    if why:
+        return _fail(why)
     server = LobbyServer(
         store,
         shared=shared,
@@ -181,6 +189,19 @@ def _run(args: argparse.Namespace, store: Store) -> int:
         host=args.bind,
         port=args.port,
     )
+    if args.ssh is not None:
+        from .play.net.ssh_door import SshDoor
+
+        server.doors.append(
+            SshDoor(
+                args.ssh,
+                args.bind,
+                authorized_keys=args.authorized_keys,
+                per_address=args.ssh_per_address,
+                max_connections=args.max_guests,
+                lobby=True,
+            )
+        )
     try:
         return asyncio.run(_serve(server))
     except OSError as e:
@@ -198,6 +219,8 @@ def announce(server: LobbyServer) -> list[str]:
         shown = f"[{addr}]" if ":" in addr else addr
         lines.append(f"Players connect with: twos-tui join {shown}:{server.port}")
     lines += cert_lines(server.cert)
+    for door in server.doors:
+        lines += door.lines(addresses(bind))
     if server.shared is not None:
         lines.append(
             "One lobby with the other servers on this database: they send players here "

@@ -28,14 +28,19 @@ class SessionsApp(SettingsApp):
     #: games are saved as they are played (off in some tests)
     autosave: bool
 
-    #: leaving the table ends the program (an SSH door's guest never gets the home
-    #: screen, which would play games on the host's computer): ``join --guest``
+    #: leaving the table (or the lobby) ends the program (an SSH door's guest never gets
+    #: the home screen, which would play games on the host's computer): ``join --guest``
     exit_on_leave = False
 
     def go_home(self) -> None:
         """Back to the home screen; from a table opened from a lobby, back to the lobby
         (it stays open under its tables)."""
-        if self.exit_on_leave and self.table is not None:
+        leaving_lobby = self.table is None and self.lobby_below(self.screen)
+        if self.exit_on_leave and (
+            leaving_lobby or (self.table is not None and not self.lobby_below())
+        ):
+            # an SSH door's guest: its table, or its lobby (a table from the lobby goes
+            # back to the lobby), is all it gets
             self.close_session()
             self.exit()
             return

@@ -43,14 +43,19 @@ def connect_seated(
     )
 
 
-def run_lobby(host: str, port: int, name: str | None = None) -> int:
+def run_lobby(
+    host: str, port: int, name: str | None = None, guest: bool = False, keyless: bool = False
+) -> int:
     """``twos-tui join HOST[:PORT]``: the app on the lobby at ``host:port``; the exit
     status. A lobby that cannot be reached, or that refuses us, ends the app with one
-    line on stderr and status 2, as ``join`` does for a table."""
+    line on stderr and status 2, as ``join`` does for a table. ``guest``: leaving the
+    lobby ends the app (an SSH door's guest); ``keyless``: log in without a key, as a
+    guest (an SSH guest who came without a key)."""
     from ..play.lobby.identity import IdentityError
 
     try:
-        app, failed = lobby_app(host, port, name)
+        app, failed = lobby_app(host, port, name, keyless)
+        app.exit_on_leave = guest
     except (IdentityError, OSError) as e:
         print(f"twos-tui: {e}", file=sys.stderr)
         return 2
@@ -64,7 +69,7 @@ def run_lobby(host: str, port: int, name: str | None = None) -> int:
 
 
 async def open_lobby_client(
-    host: str, port: int, name: str | None = None
+    host: str, port: int, name: str | None = None, keyless: bool = False
 ) -> tuple[LobbyClient, LobbyConnect]:
     """Log in to the lobby at ``host:port`` with this install's key (made now at the
     first use): the client, with its first listing as its ``state``, and how to open
@@ -72,7 +77,7 @@ async def open_lobby_client(
     from ..play.lobby.client import LobbyClient
     from ..play.lobby.identity import Identity
 
-    identity = Identity.load()
+    identity = None if keyless else Identity.load()
 
     async def connect(to_host: str, to_port: int) -> LobbyLink:
         client = LobbyClient(to_host, to_port, identity, name)
@@ -98,7 +103,9 @@ def say_security(app: TwosApp, client: LobbyClient, first_visit: bool) -> None:
         )
 
 
-def lobby_app(host: str, port: int, name: str | None = None) -> tuple[TwosApp, list[str]]:
+def lobby_app(
+    host: str, port: int, name: str | None = None, keyless: bool = False
+) -> tuple[TwosApp, list[str]]:
     """The app that opens on the lobby at ``host:port`` (:func:`open_lobby_client`),
     and the list where it puts the reason if the lobby cannot be reached or refuses us
     (the app then ends, and :func:`run_lobby` says why). ``name``: the name asked for on
@@ -108,14 +115,15 @@ def lobby_app(host: str, port: int, name: str | None = None) -> tuple[TwosApp, l
     from ..play.net.tls import KnownHosts
     from .app import make_app
 
-    Identity.load()  # (a key that cannot be used: IdentityError, before any screen)
+    if not keyless:
+        Identity.load()  # (a key that cannot be used: IdentityError, before any screen)
     app = make_app(ai_pause=None, tips=True)
     failed: list[str] = []
 
     async def start() -> None:
         first_visit = KnownHosts().get(host, port) is None
         try:
-            client, connect = await open_lobby_client(host, port, name)
+            client, connect = await open_lobby_client(host, port, name, keyless)
         except LobbyError as e:
             failed.append(str(e))
             app.exit()  # (run_lobby says why; a return code would read as a crash)

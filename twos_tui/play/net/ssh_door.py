@@ -186,8 +186,12 @@ class SshDoor:
         code_timeout: float = CODE_TIMEOUT_S,
         login_timeout: float = LOGIN_TIMEOUT_S,
         command: list[str] | None = None,
+        lobby: bool = False,
     ) -> None:
         self.port = port
+        #: a lobby server's door: a guest lands in the lobby (no code asked), their SSH
+        #: key their account (the client's own key lives in the key's home)
+        self.lobby = lobby
         self.bind = bind
         self.authorized_keys_path = authorized_keys
         self.authorized: Any = None
@@ -294,7 +298,8 @@ class SshDoor:
         for h in hosts:
             shown = f"[{h}]" if ":" in h else h
             out.append(f"Or with nothing installed: ssh -p {self.port} YOURNAME@{shown}")
-        out.append(f"  (then type the code; SSH host key {self.fingerprint})")
+        what = "the lobby" if self.lobby else "then type the code"
+        out.append(f"  ({what}; SSH host key {self.fingerprint})")
         return out
 
     # ----- one connection ------------------------------------------------------------
@@ -336,13 +341,14 @@ class SshDoor:
             process.exit(1)
             return
         name = guest_name(process.get_extra_info("username") or "")
-        found = await self._ask_code(process, name)
+        key = getattr(owner, "fingerprint", "")
+        found = ("", False) if self.lobby else await self._ask_code(process, name)
         if found is None:
             return
         code, watch = found
-        home, keep = self._guest_home(getattr(owner, "fingerprint", ""))
+        home, keep = self._guest_home(key)
         try:
-            status = await self._run_client(process, name, code, watch, home)
+            status = await self._run_client(process, name, code, watch, home, keep)
         finally:
             if not keep:
                 shutil.rmtree(home, ignore_errors=True)
@@ -443,7 +449,9 @@ class SshDoor:
                 return str(path), True
         return tempfile.mkdtemp(prefix="twos-tui-ssh-"), False
 
-    async def _run_client(self, process: Any, name: str, code: str, watch: bool, home: str) -> int:
+    async def _run_client(
+        self, process: Any, name: str, code: str, watch: bool, home: str, keyed: bool = True
+    ) -> int:
         """The client in a pseudo-terminal, relayed until either side ends."""
         import fcntl
         import termios
@@ -464,7 +472,10 @@ class SshDoor:
         }
         if os.environ.get("PYTHONPATH"):
             env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-        args = [*self.command, "join", self._ws_address(), code, f"--name={name}", "--guest"]
+        where = [self._ws_address()] + ([] if self.lobby else [code])
+        args = [*self.command, "join", *where, f"--name={name}", "--guest"]
+        if self.lobby and not keyed:  # the lobby: an account by SSH key, else a guest
+            args.append("--no-key")
         if watch:
             args.append("--watch")
 
@@ -494,7 +505,7 @@ class SshDoor:
         write_t, _ = await loop.connect_write_pipe(
             asyncio.Protocol, os.fdopen(os.dup(master), "wb", 0)
         )
-        log.info("SSH guest %s: client %d for table %s", name, child.pid, code)
+        log.info("SSH guest %s: client %d for %s", name, child.pid, code or "the lobby")
 
         async def to_guest() -> None:
             while True:
