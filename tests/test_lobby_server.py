@@ -87,8 +87,10 @@ async def test_quick_match_seats_two_people_together_and_the_ai_fills(tmp_path) 
         # a deal played through the joined seats, to its end
         await asyncio.wait_for(asyncio.gather(_one_deal(a), _one_deal(b)), 120)
         assert lt.game.deal_over or lt.game.deal_number > 1
-        gone = await listing(ana, lambda s: s.queue is None)
-        assert gone.tables[0].started
+        # (a player at a table under way gets no lobby states; another player sees it)
+        cy = Player(server, tmp_path, "Cy")
+        assert (await cy.open()).tables[0].started
+        await cy.close()
         await ana.close(), await bo.close()
 
 

@@ -245,11 +245,15 @@ async def test_two_server_processes_share_one_lobby(tmp_path, pg_dsn) -> None:
         cy = Player(At(port_a), tmp_path, "Cy")
         await cy.open()
         await seen(cy, lambda s: any(t.table_id == sa.table_id and t.started for t in s.tables))
-        await seen(bo, lambda s: any(t.table_id == sa.table_id for t in s.tables))
+        # (Bo, at the table, gets no lobby states meanwhile: someone else in B's lobby)
+        dee = Player(At(port_b), tmp_path, "Dee")
+        await dee.open()
+        await seen(dee, lambda s: any(t.table_id == sa.table_id for t in s.tables))
+        await dee.close()
         # a deal played there, through the joined seats
         await asyncio.wait_for(asyncio.gather(_one_deal(ca), _one_deal(cb)), 180)
         # and still listed in A afterwards, to a player who comes in now
-        late = Player(At(port_a), tmp_path, "Dee")
+        late = Player(At(port_a), tmp_path, "Eve")
         await late.open()
         await seen(late, lambda s: any(t.table_id == sa.table_id for t in s.tables))
         await late.close()

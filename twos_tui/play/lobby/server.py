@@ -239,8 +239,28 @@ class LobbyServer(TableServer):
     def _push(self) -> None:
         self._push_at = None
         self._last_push = asyncio.get_running_loop().time()
+        playing = self.at_tables()
         for c in self.lobby_conns:
+            # a player at a table is not looking at the lobby: it gets the lobby again
+            # when they leave it (the table's change pushes then). Sending every seated
+            # player the whole listing at every change was what limited a busy server
+            # (benchmarks/bench_lobby.py: 500 players, see docs/scaling.md)
+            if c.account is not None and c.account.name in playing:
+                continue
             c.push_state()
+
+    def at_tables(self) -> set[str]:
+        """The accounts sitting, connected, at a table of this lobby whose match is under
+        way (at one still waiting for people, a player may look at the lobby)."""
+        out: set[str] = set()
+        for lt in self.lobby_tables.values():
+            if lt.reported or lt.hosted.closed or not lt.hosted.started:
+                continue
+            for seat, name in lt.accounts.items():
+                rs = lt.hosted.seats.get(seat)
+                if rs is not None and rs.conn is not None:
+                    out.add(name)
+        return out
 
     def _refresh(self) -> None:
         if not self._stale:
