@@ -112,7 +112,7 @@ async def test_a_quick_match_in_a_is_sent_to_the_people_waiting_in_b(tmp_path, p
         again = Player(At(port_of(go.address)), tmp_path, "Ana")
         first = await again.open()
         assert first.me.name == "Ana"
-        await again.lobby.send(QuickMatch("big-two", 4, wait_s=0))
+        await again.lobby.send(QuickMatch("big-two", 4, wait_s=0, redirected=True))
         sa, sb = await again.next(Seated), await bo.next(Seated)
         assert sa.table_id == sb.table_id and {sa.seat, sb.seat} == {0, 1}
         lt = b.lobby_tables[sa.table_id]
@@ -237,7 +237,7 @@ async def test_two_server_processes_share_one_lobby(tmp_path, pg_dsn) -> None:
         await ana.close()
         again = Player(At(port_b), tmp_path, "Ana")
         await again.open()
-        await again.lobby.send(QuickMatch("twos", 3, wait_s=0))
+        await again.lobby.send(QuickMatch("twos", 3, wait_s=0, redirected=True))
         sa, sb = await again.next(Seated), await bo.next(Seated)
         assert sa.table_id == sb.table_id
         ca, cb = await again.join(sa), await bo.join(sb)

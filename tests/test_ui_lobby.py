@@ -432,6 +432,24 @@ async def test_a_redirect_after_a_quick_match_sits_at_that_table():
         assert screen.address == ("::1", 9352)
 
 
+async def test_a_quick_match_sent_on_to_another_server_asks_there_again():
+    """A ``redirect`` without a table after a quick match: people wait for that match in
+    another server process; the lobby asks there again, marked so that process keeps
+    the player (never sends them on a second time)."""
+    queued = QuickMatch("big-two", 4, 30.0)
+    first = FakeLobbyLink(sample_state(), answer=lambda r: [Redirect("10.9.8.7:9353", "")])
+    second = FakeLobbyLink(sample_state())
+
+    async def connect(host: str, port: int) -> FakeLobbyLink:
+        return second
+
+    async with lobby_app(first, connect).run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await lobby_up(pilot)
+        screen.ask(queued)
+        assert await sent(pilot, second, 1) == replace(queued, redirected=True)
+        assert screen.address == ("10.9.8.7", 9353)
+
+
 async def test_seated_opens_the_table_as_join_does(data_home):
     """``Seated`` joins the real table at the lobby's address with the token given: it
     is kept where ``twos-tui join`` keeps tokens, and the table opens (a seat), or as a

@@ -161,10 +161,14 @@ def _watch(d: Mapping[str, Any]) -> Watch:
 
 def _quick(d: Mapping[str, Any]) -> QuickMatch:
     wait = d.get("wait_s", 30.0)
+    redirected = d.get("redirected", False)
+    if type(redirected) is not bool:
+        raise WireError("redirected is true or false.")
     return QuickMatch(
         game=_game(d),
         players=_int(d, "players", 2, MAX_SEATS) or 2,
         wait_s=_seconds(wait, "wait", MAX_WAIT_S),
+        redirected=redirected,
     )
 
 
@@ -176,7 +180,7 @@ _FIELDS: dict[str, frozenset[str]] = {
     ),
     "sit": frozenset({"v", "type", "table", "seat", "code"}),
     "watch": frozenset({"v", "type", "table"}),
-    "quick": frozenset({"v", "type", "game", "players", "wait_s"}),
+    "quick": frozenset({"v", "type", "game", "players", "wait_s", "redirected"}),
     "cancel": frozenset({"v", "type"}),
 }
 _DECODERS: dict[str, Callable[[Mapping[str, Any]], ClientWire]] = {

@@ -128,6 +128,9 @@ class QuickMatch:
     game: str
     players: int
     wait_s: float = 30.0
+    #: asked again after another server process sent the player here (a ``Redirect``
+    #: without a table): seated or queued here, never sent on a second time
+    redirected: bool = False
 
 
 @dataclass(frozen=True, slots=True)

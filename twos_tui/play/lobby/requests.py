@@ -189,8 +189,9 @@ def quick(server: LobbyServer, conn: LobbyConn, req: QuickMatch) -> None:
         conn.refuse("You are waiting for a quick match already (in another window).")
         return
     shared = server.shared
-    if shared is not None and not server.queues.queues.get((req.game, req.players)):
-        elsewhere = shared.queue_elsewhere(req.game, req.players)
+    if shared is not None and not req.redirected:
+        here = bool(server.queues.queues.get((req.game, req.players)))
+        elsewhere = shared.queue_elsewhere(req.game, req.players, here)
         if elsewhere is not None:  # people wait for this match in another process: there
             conn.send(Redirect(elsewhere, ""))
             return

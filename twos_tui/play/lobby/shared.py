@@ -149,11 +149,18 @@ class Shared:
                 return address
         return None
 
-    def queue_elsewhere(self, game: str, players: int) -> str | None:
-        """The address of a process with people waiting to quick-match ``game`` for
-        ``players`` (the one with the most), when this one has nobody waiting there."""
-        best = [(n, a) for a, g, p, n in self.remote_queues if g == game and p == players]
-        return max(best)[1] if best else None
+    def queue_elsewhere(self, game: str, players: int, waiting_here: bool) -> str | None:
+        """Where a quick match of ``game`` for ``players`` asked here should go instead:
+        people waiting for it gather in the process with the lowest address among those
+        where someone waits (this one included when ``waiting_here``). Every process
+        reads the same order, so players sent on do not bounce between two processes
+        (as "the one with the most waiting" did under load). ``None``: here."""
+        there = sorted(a for a, g, p, n in self.remote_queues if g == game and p == players)
+        if not there:
+            return None
+        if waiting_here and self.address is not None and self.address < there[0]:
+            return None
+        return there[0]
 
     # ----- what this process lists -------------------------------------------------------
     def changed(self) -> None:

@@ -123,6 +123,8 @@ def encode_request(msg: ClientWire) -> str:
         d = {"type": "watch", "table": msg.table_id}
     elif isinstance(msg, QuickMatch):
         d = {"type": "quick", "game": msg.game, "players": msg.players, "wait_s": msg.wait_s}
+        if msg.redirected:
+            d["redirected"] = True
     else:
         d = {"type": "cancel"}
     return _dump({"v": LOBBY_VERSION, **d})

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -438,7 +439,10 @@ class LobbyScreen(SizeGuard, Screen[None]):
         last = self.last_request
         if isinstance(last, SitDown | Watch) and last.table_id == redirect.table_id:
             again: LobbyRequest = last
-        else:  # a quick match or a new table, made over there: sit at it
+        elif isinstance(last, QuickMatch) and not redirect.table_id:
+            # people wait for this match over there: ask there (and be kept there)
+            again = replace(last, redirected=True)
+        else:  # a new table, made over there: sit at it
             again = SitDown(redirect.table_id)
         self.ask(again)
 
