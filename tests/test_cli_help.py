@@ -24,9 +24,10 @@ def _walk(parser: argparse.ArgumentParser, path: list[str]):
             yield path, action
 
 
-#: options hidden from --help on purpose: ``join --guest`` is what the SSH door starts
+#: options hidden from --help on purpose: ``join --guest`` (and ``--no-key``, a guest
+#: without a key in the lobby) is what the SSH door starts
 #: its clients with (leaving the table ends the program), not something a person types
-HIDDEN = {"twos-tui join --guest"}
+HIDDEN = {"twos-tui join --guest", "twos-tui join --no-key"}
 
 
 def test_every_option_and_argument_has_help():
