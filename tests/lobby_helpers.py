@@ -3,6 +3,7 @@ port) over TLS, and players who log in with a key of their own (or as guests).""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from twos_tui.play.lobby.identity import Identity
 from twos_tui.play.lobby.model import LobbyEvent, LobbyState, Refused, Seated
 from twos_tui.play.lobby.server import LobbyServer
 from twos_tui.play.lobby.store import SqliteStore
+from twos_tui.play.net import messages as M
 from twos_tui.play.net.client import TableClient
 from twos_tui.play.net.tls import KnownHosts, host_cert
 
@@ -86,9 +88,26 @@ class Player:
         await self.lobby.close()
 
 
+async def one_deal(client) -> None:
+    """Play ``client``'s seat (its first legal move that is not a pass) until the first
+    deal is over."""
+    while True:
+        client.changed.clear()
+        st = client.state
+        if st is not None and (st.deal_over or st.deal > 1):
+            return
+        if st is not None and st.decision and client.seat in st.to_act and st.legal:
+            legal = list(st.legal)
+            action = ([a for a in legal if a.kind != "pass"] or legal)[0]
+            await client.request(M.Act(action=action, n=st.n))
+            continue
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(client.changed.wait(), 5.0)
+
+
 async def listing(player: Player, pred: Any, what: str = "the listing") -> LobbyState:
     """Wait for a lobby state of ``player`` that ``pred`` holds of."""
     return await player.next(LobbyState, pred=pred)
 
 
-__all__ = ["MemoryStore", "Player", "SqliteStore", "listing", "lobby_server", "until"]
+__all__ = ["MemoryStore", "Player", "SqliteStore", "listing", "lobby_server", "one_deal", "until"]

@@ -5,9 +5,8 @@ join the tables on the same port as ``twos-tui join`` does."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
-from lobby_helpers import Player, SqliteStore, listing, lobby_server
+from lobby_helpers import Player, SqliteStore, listing, lobby_server, one_deal
 from net_helpers import find_leaks, play_moves, until
 
 from twos_tui.play.lobby.model import (
@@ -21,7 +20,6 @@ from twos_tui.play.lobby.model import (
     Watch,
 )
 from twos_tui.play.lobby.server import LobbyServer
-from twos_tui.play.net import messages as M
 from twos_tui.play.net.client import play_bot
 
 
@@ -85,30 +83,13 @@ async def test_quick_match_seats_two_people_together_and_the_ai_fills(tmp_path) 
         a, b = await ana.join(sa), await bo.join(sb)
         assert a.table.names[:2] == ["Ana", guest.me.name]
         # a deal played through the joined seats, to its end
-        await asyncio.wait_for(asyncio.gather(_one_deal(a), _one_deal(b)), 120)
+        await asyncio.wait_for(asyncio.gather(one_deal(a), one_deal(b)), 120)
         assert lt.game.deal_over or lt.game.deal_number > 1
         # (a player at a table under way gets no lobby states; another player sees it)
         cy = Player(server, tmp_path, "Cy")
         assert (await cy.open()).tables[0].started
         await cy.close()
         await ana.close(), await bo.close()
-
-
-async def _one_deal(client) -> None:
-    """Play ``client``'s seat (its first legal move that is not a pass) until the first
-    deal is over."""
-    while True:
-        client.changed.clear()
-        st = client.state
-        if st is not None and (st.deal_over or st.deal > 1):
-            return
-        if st is not None and st.decision and client.seat in st.to_act and st.legal:
-            legal = list(st.legal)
-            action = ([a for a in legal if a.kind != "pass"] or legal)[0]
-            await client.request(M.Act(action=action, n=st.n))
-            continue
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(client.changed.wait(), 5.0)
 
 
 async def test_quick_match_waits_then_can_be_cancelled(tmp_path) -> None:

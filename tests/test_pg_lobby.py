@@ -24,7 +24,7 @@ import pytest
 
 pytest.importorskip("psycopg", reason="psycopg is not installed: the PostgreSQL tests are skipped")
 
-from lobby_helpers import Player, listing, lobby_server  # noqa: E402
+from lobby_helpers import Player, listing, lobby_server, one_deal  # noqa: E402
 from net_helpers import find_leaks, until  # noqa: E402
 
 from twos_tui.play.lobby.model import (  # noqa: E402
@@ -38,7 +38,6 @@ from twos_tui.play.lobby.model import (  # noqa: E402
 )
 from twos_tui.play.lobby.shared import Shared  # noqa: E402
 from twos_tui.play.lobby.store_pg import PostgresStore  # noqa: E402
-from twos_tui.play.net import messages as M  # noqa: E402
 
 
 class At:
@@ -73,23 +72,6 @@ async def two_servers(tmp_path: Path, dsn: str):
     finally:
         for s in stores:
             s.close()
-
-
-async def _one_deal(client) -> None:
-    """Play ``client``'s seat (its first legal move that is not a pass) until the first
-    deal is over."""
-    while True:
-        client.changed.clear()
-        st = client.state
-        if st is not None and (st.deal_over or st.deal > 1):
-            return
-        if st is not None and st.decision and client.seat in st.to_act and st.legal:
-            legal = list(st.legal)
-            action = ([a for a in legal if a.kind != "pass"] or legal)[0]
-            await client.request(M.Act(action=action, n=st.n))
-            continue
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(client.changed.wait(), 5.0)
 
 
 async def test_a_quick_match_in_a_is_sent_to_the_people_waiting_in_b(tmp_path, pg_dsn) -> None:
@@ -131,7 +113,7 @@ async def test_a_quick_match_in_a_is_sent_to_the_people_waiting_in_b(tmp_path, p
         # a deal played at B through the joined seats
         ca, cb = await again.join(sa), await bo.join(sb)
         game = lt.game
-        await asyncio.wait_for(asyncio.gather(_one_deal(ca), _one_deal(cb)), 120)
+        await asyncio.wait_for(asyncio.gather(one_deal(ca), one_deal(cb)), 120)
         assert game.deal_over or game.deal_number > 1
         # watching it from A: sent to B
         await cy.lobby.send(Watch(sa.table_id))
@@ -251,7 +233,7 @@ async def test_two_server_processes_share_one_lobby(tmp_path, pg_dsn) -> None:
         await seen(dee, lambda s: any(t.table_id == sa.table_id for t in s.tables))
         await dee.close()
         # a deal played there, through the joined seats
-        await asyncio.wait_for(asyncio.gather(_one_deal(ca), _one_deal(cb)), 180)
+        await asyncio.wait_for(asyncio.gather(one_deal(ca), one_deal(cb)), 180)
         # and still listed in A afterwards, to a player who comes in now
         late = Player(At(port_a), tmp_path, "Eve")
         await late.open()

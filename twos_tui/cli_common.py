@@ -90,6 +90,17 @@ def int_range(lo: int | None = None, hi: int | None = None) -> Callable[[str], i
     return parse
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free one) to 65535 (``host``, ``server``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is from 0 to 65535 (got {value})")
+    return value
+
+
 #: a seed is any whole number of at most this many digits (what a save may hold: a game
 #: started with a longer seed could never be continued)
 SEED_DIGITS = 400

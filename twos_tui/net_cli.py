@@ -22,6 +22,7 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from .cli_common import port_number
 from .engine import VARIANT_IDS
 
 if TYPE_CHECKING:
@@ -36,16 +37,6 @@ KINDS = ("human", "remote", "ai")
 def _fail(text: str) -> int:
     print(f"twos-tui: {text}", file=sys.stderr)
     return 2
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is from 0 to 65535 (got {value})")
-    return value
 
 
 def _seconds(text: str) -> float:
@@ -93,7 +84,7 @@ def add_net_parsers(sub: Subcommands) -> None:
         help="the address to listen on (default 127.0.0.1: this computer only; "
         "0.0.0.0 for your network)",
     )
-    host.add_argument("--port", type=_port, default=DEFAULT_PORT, help="0: any free port")
+    host.add_argument("--port", type=port_number, default=DEFAULT_PORT, help="0: any free port")
     host.add_argument(
         "--hold", type=_seconds, default=120.0, metavar="S", help="seconds a dropped seat is kept"
     )
@@ -367,7 +358,7 @@ def add_ssh_arguments(parser: argparse.ArgumentParser, then: str) -> None:
 
     parser.add_argument(
         "--ssh",
-        type=_port,
+        type=port_number,
         default=None,
         metavar="PORT",
         help="also open an SSH door on PORT: people with nothing installed run "

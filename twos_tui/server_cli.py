@@ -19,6 +19,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
+from .cli_common import port_number
 from .engine import VARIANT_IDS
 
 if TYPE_CHECKING:
@@ -33,16 +34,6 @@ ACTIONS = ("leaderboard", "tables", "ban")
 def _fail(text: str) -> int:
     print(f"twos-tui server: {text}", file=sys.stderr)
     return 2
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is from 0 to 65535 (got {value})")
-    return value
 
 
 def _tables(text: str) -> int:
@@ -77,7 +68,7 @@ def add_server_parser(sub: Subcommands) -> None:
         "--bind", default="127.0.0.1", metavar="ADDR", help="the address to listen on"
     )
     server.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help=f"0: any free port ({DEFAULT_PORT})"
+        "--port", type=port_number, default=DEFAULT_PORT, help=f"0: any free port ({DEFAULT_PORT})"
     )
     server.add_argument(
         "--db",
