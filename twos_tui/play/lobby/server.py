@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
@@ -58,7 +58,7 @@ class LobbyServer(TableServer):
         store: LobbyStore,
         process: str | None = None,
         max_tables: int = DEFAULT_MAX_TABLES,
-        table_kw: dict[str, Any] | None = None,
+        table_kw: Mapping[str, object] | None = None,
         clock: Callable[[], float] = time.monotonic,
         shared: Shared | None = None,
         **kw: Any,
@@ -69,7 +69,7 @@ class LobbyServer(TableServer):
         self.shared = shared
         self.process = process
         self.max_tables = max_tables
-        self.table_kw: dict[str, Any] = dict(table_kw or {})
+        self.table_kw: dict[str, object] = dict(table_kw or {})
         self.lobby_tables: dict[str, LobbyTable] = {}
         self.lobby_conns: set[LobbyConn] = set()
         self.queues: Queues[LobbyConn] = Queues(clock)
