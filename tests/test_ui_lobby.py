@@ -164,12 +164,29 @@ async def test_sit_with_enter_and_s_and_watch_with_w():
             where=lambda: toasts(pilot.app),
         )
         assert len(link.requests) == 3
+        # ... unless a seat there is yours (you left it, it is held): back to it
+        mine = replace(
+            sample_state(),
+            tables=tuple(
+                replace(t, seats=(seat("Ann [admin]", 1532.4, connected=False), *t.seats[1:]))
+                if t.table_id == "bt-103"
+                else t
+                for t in sample_state().tables
+            ),
+        )
+        link.push(mine)
+        await wait_for(pilot, lambda: screen.state is mine, "the listing with Ann's seat")
+        await wait_for(pilot, lambda: highlighted_id(screen) == "bt-103", "still the full table")
+        await pilot.press("s")
+        assert await sent(pilot, link, 4) == SitDown("bt-103")
+        link.push(sample_state())
+        await wait_for(pilot, lambda: screen.state is not mine, "the listing as before")
         # a private table asks for its code
         await pilot.press("down", "enter")
         dialog = await wait_for_screen(pilot, CodeDialog)
         dialog.query_one(Input).value = "ABCD-12"
         await pilot.press("enter")
-        assert await sent(pilot, link, 4) == SitDown("bt-104", None, "ABCD-12")
+        assert await sent(pilot, link, 5) == SitDown("bt-104", None, "ABCD-12")
         await wait_for_screen(pilot, LobbyScreen)
 
 

@@ -129,7 +129,8 @@ def lobby_app(
             app.exit()  # (run_lobby says why; a return code would read as a crash)
             return
         app.open_lobby(client, (host, port), connect)
-        say_security(app, client, first_visit)
+        if not app.exit_on_leave:  # (an SSH door's guest knows the door's key, not this)
+            say_security(app, client, first_visit)
 
     app.on_start = lambda: app.run_worker(start(), group="lobby-open", exclusive=True)
     return app, failed

@@ -345,6 +345,10 @@ class LobbyScreen(SizeGuard, Screen[None]):
         table = self.selected_table()
         if table is None:
             return
+        me = self.state.me.name if self.state is not None else None
+        if any(seat.name == me for seat in table.seats):  # your own seat (away): back to it
+            self.ask(SitDown(table.table_id))
+            return
         if not free_seats(table):
             self.notify("Every seat at that table is taken: w watches it.", title="No free seat")
             return
