@@ -217,3 +217,30 @@ def test_config_names_the_settings_file_for_the_app_and_its_children(monkeypatch
     assert cli.main(["--config", str(tmp_path / "mine.toml"), "learn"]) == 0
     assert seen == [tmp_path / "mine.toml"]
     assert os.environ["TWOS_TUI_CONFIG"] == str(tmp_path / "mine.toml")
+
+
+def test_the_stderr_log_writes_to_stderr_as_it_is_now(monkeypatch):
+    """A headless host's log lines go to ``sys.stderr`` as it is when a line is logged:
+    the stream it was when the handler was made may be closed since (a test's captured
+    stderr: every later line was a "--- Logging error ---", and a later test read that
+    where it expected the host's first line)."""
+    import io
+
+    from twos_tui.play import logs
+
+    root = logging.getLogger()
+    before = list(root.handlers)
+    first = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", first)
+    try:
+        logs.also_to_stderr()
+        logging.getLogger("twos_tui.test").info("one")
+        first.close()
+        second = io.StringIO()
+        monkeypatch.setattr(sys, "stderr", second)
+        logging.getLogger("twos_tui.test").info("two")
+        assert second.getvalue().endswith(" two\n")
+    finally:
+        for h in list(root.handlers):
+            if h not in before:
+                root.removeHandler(h)

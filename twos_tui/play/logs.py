@@ -77,13 +77,27 @@ def stop() -> None:
         _handler = None
 
 
+class CurrentStderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """A handler writing to whatever ``sys.stderr`` is when a line is logged, not the
+    stream it was when the handler was made: that one may be closed since (a test's
+    captured stderr; every later line was then a "--- Logging error ---")."""
+
+    @property
+    def stream(self) -> object:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: object) -> None:
+        pass  # (StreamHandler sets it: always the current sys.stderr)
+
+
 def also_to_stderr(fmt: str = "%(asctime)s %(message)s") -> None:
     """Also show the log's INFO lines on stderr (a headless host's running commentary);
     once, however often asked."""
     root = logging.getLogger()
     if any(h.get_name() == STDERR_HANDLER for h in root.handlers):
         return
-    handler = logging.StreamHandler(sys.stderr)
+    handler = CurrentStderr()
     handler.set_name(STDERR_HANDLER)
     handler.setFormatter(logging.Formatter(fmt))
     handler.setLevel(logging.INFO)
