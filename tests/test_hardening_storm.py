@@ -179,7 +179,7 @@ async def storm(per_screen: int, seed: int) -> Counter:
                         for _ in range(50):
                             if isinstance(app.screen, PassScreen):
                                 break
-                            await pilot.pause(0.01)
+                            await pilot.pause()
                 # a burst on this screen (it may lead elsewhere: that counts there)
                 for _ in range(min(60, per_screen)):
                     here = screen_key(app)

@@ -6,6 +6,7 @@ Continue screen (cases 1-5, 7) and a read-only disk (issue 11, item 2)."""
 from __future__ import annotations
 
 import errno
+import math
 import json
 import random
 
@@ -60,7 +61,7 @@ async def test_palette_then_pass_screen_then_palette_again():
     session = hot_seat_session()
     # the AI waits as long as the test needs: the test lets it move (no race with a
     # 1.5 s pause on a busy machine)
-    app = make_app(session=session, ai_pause=600)
+    app = make_app(session=session, ai_pause=math.inf)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         # the pass screen for Ann first (hot-seat): she takes the keyboard

@@ -794,7 +794,7 @@ async def test_theme_cache_follows_public_theme_calls_and_theme_is_kept(data_hom
 async def test_one_ai_worker_at_a_time():
     seats = default_seats(4, humans=0)
     session = Session.start("big-two", seats, 4, {}, 5)
-    app = make_app(session=session, ai_pause=600)  # the AI waits while the test looks
+    app = make_app(session=session, ai_pause=math.inf)  # the AI waits while the test looks
     async with app.run_test(size=(80, 24)) as pilot:
         table = await wait_for_screen(pilot, TableScreen)
         for _ in range(3):
