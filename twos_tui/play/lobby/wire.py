@@ -209,7 +209,7 @@ def no_constants(name: str) -> JsonValue:
     raise ValueError(f"{name} is not a number")
 
 
-def load(raw: str | bytes, limit: int) -> dict[str, Any]:
+def load(raw: str | bytes, limit: int) -> JsonObject:
     if isinstance(raw, bytes):
         raise WireError("Messages are JSON text, not binary frames.")
     if len(raw) > limit:
@@ -258,10 +258,12 @@ def decode_event(raw: str | bytes) -> ServerWire:
             return _state(d)
         if kind == "seated":
             seat = d.get("seat")
+            if seat is not None and type(seat) is not int:
+                raise ValueError(f"seat {seat!r} is not a seat number")
             return Seated(
                 table_id=str(d["table"]),
                 code=str(d["code"]),
-                seat=int(seat) if seat is not None else None,
+                seat=seat,
                 token=str(d.get("token") or ""),
             )
         if kind == "refused":
