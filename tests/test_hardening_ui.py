@@ -6,8 +6,8 @@ Continue screen (cases 1-5, 7) and a read-only disk (issue 11, item 2)."""
 from __future__ import annotations
 
 import errno
-import math
 import json
+import math
 import random
 
 import pytest

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from twos_tui.cli import main
 from twos_tui.net_cli import parse_address, result_line, seat_kinds
+from twos_tui.play.logs import STDERR_HANDLER
 
 
 def test_addresses() -> None:
@@ -47,6 +50,9 @@ def test_bad_arguments_say_one_line_and_exit_2(argv, words, capsys, tmp_path, mo
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err and words in err[-1] and "Traceback" not in "\n".join(err)
+    # the headless host's commentary on stderr stops with it (it once stayed: a later
+    # command in the same process printed the log's lines before its own first line)
+    assert not [h for h in logging.getLogger().handlers if h.get_name() == STDERR_HANDLER]
 
 
 @pytest.mark.parametrize(

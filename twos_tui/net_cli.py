@@ -436,7 +436,7 @@ def run_host_cli(args: argparse.Namespace) -> int:
             table.forget()
         return _fail(f"the SSH door's host key: {e}")
     if args.headless or seat is None:
-        from .play.logs import also_to_stderr
+        from .play.logs import also_to_stderr, not_to_stderr
 
         also_to_stderr()  # (the running commentary, besides the log file)
         try:
@@ -449,6 +449,8 @@ def run_host_cli(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             table.session.close()
             return 0
+        finally:
+            not_to_stderr()
     return run_hosted_ui(table, server, seat)
 
 

@@ -106,6 +106,15 @@ def also_to_stderr(fmt: str = "%(asctime)s %(message)s") -> None:
         root.setLevel(logging.INFO)
 
 
+def not_to_stderr() -> None:
+    """Stop what :func:`also_to_stderr` started (the headless host has stopped: a later
+    command in the same process, a test, must not meet its commentary on stderr)."""
+    root = logging.getLogger()
+    for h in [h for h in root.handlers if h.get_name() == STDERR_HANDLER]:
+        root.removeHandler(h)
+        h.close()
+
+
 def write_crash(details: str) -> Path | None:
     """Add an unexpected error's details to ``crash.log`` (and to the log); the file, or
     None when it could not be written."""
