@@ -34,6 +34,53 @@ def test_every_agent_holds_every_hand():
     assert total == pytest.approx(8)
 
 
+def test_cards_left_shares_and_the_paired_comparison_agree_with_the_deals():
+    """The 10+/11+ shares count the hands each agent ended with that many cards; the
+    paired comparison sets each agent's result with a hand against the other's with the
+    same hand, so it equals the figures recomputed by hand from the deals."""
+    from twos_tui.arena import SEED_STRIDE, format_report, play_deal
+
+    seats = ["greedy2", "random", "random", "random"]
+    r = run_arena("big-two", seats, 8, seed=4)
+    per: dict[tuple[int, int], dict[str, list[tuple[int, int]]]] = {}
+    left10 = {"greedy2": 0, "random": 0}
+    left11 = {"greedy2": 0, "random": 0}
+    for k in range(2):
+        for rot in range(4):
+            specs = [seats[(i - rot) % 4] for i in range(4)]
+            out = play_deal("big-two", 4, specs, 4 * SEED_STRIDE + k)
+            left = out["left"]
+            assert sorted(left)[0] == 0 and left.count(0) == 1 and max(left) <= 13
+            for seat, spec in enumerate(specs):
+                left10[spec] += left[seat] >= 10
+                left11[spec] += left[seat] >= 11
+                won = seat in out["winners"]
+                per.setdefault((k, seat), {}).setdefault(spec, []).append(
+                    (won, out["changes"][seat])
+                )
+    rows = {a["name"]: a for a in r["agents"]}
+    assert rows["greedy2"]["left_10"] == pytest.approx(left10["greedy2"] / 8, abs=1e-4)
+    assert rows["random"]["left_11"] == pytest.approx(left11["random"] / 24, abs=1e-4)
+    assert left10["random"] > 0  # (random players do end with many cards)
+    diffs = []
+    for by in per.values():
+        g, rnd = by["greedy2"], by["random"]
+        diffs.append(sum(c for _, c in g) / len(g) - sum(c for _, c in rnd) / len(rnd))
+    (p,) = r["paired"]
+    assert p["agent"] == "greedy2" and p["vs"] == "random" and p["hands"] == 8
+    assert p["score_diff"] == pytest.approx(sum(diffs) / 8, abs=1e-4)
+    lo, hi = p["score_diff_ci95"]
+    assert lo <= p["score_diff"] <= hi
+    text = format_report(r)
+    assert "10+ cards" in text and "greedy2 - random over 8 hands" in text
+
+
+def test_trick_games_have_no_cards_left_columns():
+    r = run_arena("2v1", ["greedy", "random", "random"], 3, seed=2)
+    assert all("left_10" not in a for a in r["agents"])
+    assert r["paired"] and r["paired"][0]["hands"] == 3
+
+
 @pytest.mark.parametrize("variant", ["twos", "2v1", "twos-tricks", "chinese-poker"])
 def test_arena_is_reproducible_from_the_seed(variant):
     from twos_tui.engine import variant_class

@@ -21,8 +21,19 @@ Figures per agent (agents with the same spec are pooled):
   lone bids landed exactly);
 * Twos (trick-taking): ``top_share``, the share of deals it ended with the top score
   (ties shared);
+* climbing games: ``left_10``/``left_11``, the share of its hands it ended holding 10 or
+  more (11 or more) cards: the heavy penalties of Big Two, its five-round edition and
+  Chinese Poker start there;
 * ``decision_ms``: median / p95 / max milliseconds of the agent's ``choose`` calls that had
   more than one legal action.
+
+**Paired comparison** (``paired``): the first agent against each other one, on the same
+hands. Every seat of every seeded deal is held by each agent once in the rotations; for
+each such hand the first agent's result with it is set against the other agent's (its
+mean, where the other held it in several rotations): the mean difference in deals won
+(points of win rate) and in score change (penalty or points a deal), each with a
+normal-approximation 95% interval over the hands. Luck of the deal cancels out, so the
+interval is much narrower than the two agents' own intervals would suggest.
 """
 
 from __future__ import annotations
@@ -41,6 +52,7 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 from .ai import BASELINES, EXTRA_LEVELS, LEVELS, agent_for, ai_rng, normalize_level
 from .ai.options import OptionValue, parse_options
 from .engine import new_game, variant_class
+from .engine.climbing.game import ClimbingGame
 from .engine.two_v_one.game import TwoVOneGame
 
 if TYPE_CHECKING:
@@ -67,6 +79,7 @@ class DealOutcome(TypedDict):
     winners: list[int]
     changes: list[int]
     times: list[list[float]]
+    left: NotRequired[list[int]]  #: climbing games: the cards each seat ended with
     lone: NotRequired[int | None]
     exact: NotRequired[bool]
 
@@ -89,12 +102,26 @@ class AgentRow(TypedDict):
     avg_score: float
     avg_score_ci95: list[float]
     decision_ms: DecisionTimes
+    left_10: NotRequired[float]  #: climbing games: share of hands ended with 10+ cards
+    left_11: NotRequired[float]  #: ... and with 11+
     coin_share: NotRequired[float]  #: 2v1
     coin_share_chance: NotRequired[float]
     lone_rounds: NotRequired[int]
     lone_exact_rate: NotRequired[float | None]
     top_share: NotRequired[float]  #: twos-tricks
     top_share_ci95: NotRequired[list[float]]
+
+
+class PairedRow(TypedDict):
+    """One agent against another on the same hands (see the module docstring)."""
+
+    agent: str
+    vs: str
+    hands: int
+    win_diff: float
+    win_diff_ci95: list[float]
+    score_diff: float
+    score_diff_ci95: list[float]
 
 
 class ArenaReport(TypedDict):
@@ -109,6 +136,7 @@ class ArenaReport(TypedDict):
     options: Options
     seconds: float
     agents: list[AgentRow]
+    paired: list[PairedRow]
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -159,6 +187,8 @@ class _Tally:
     lone_rounds: int = 0
     lone_exact: int = 0
     top_share: float = 0.0
+    left_10: int = 0
+    left_11: int = 0
 
 
 def play_deal(
@@ -202,6 +232,8 @@ def play_deal(
         "changes": list(res.changes),
         "times": times,
     }
+    if isinstance(g, ClimbingGame):
+        out["left"] = list(g.cards_left())
     if isinstance(g, TwoVOneGame):
         out["lone"] = g.lone
         out["exact"] = g.lone in res.winners
@@ -267,7 +299,11 @@ def run_arena(
     results.sort(key=lambda r: r[0])
 
     tallies: dict[str, _Tally] = defaultdict(_Tally)
-    for _, specs, out in results:
+    # per (deal group, seat): each agent's (won, change) with that hand, for the pairing
+    hands: dict[tuple[int, int], dict[str, list[tuple[float, float]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for index, specs, out in results:
         winners = set(out["winners"])
         changes = out["changes"]
         chance = len(winners) / players
@@ -286,6 +322,13 @@ def run_arena(
             if out.get("lone") == seat:
                 t.lone_rounds += 1
                 t.lone_exact += bool(out.get("exact"))
+            left = out.get("left")
+            if left is not None:
+                t.left_10 += left[seat] >= 10
+                t.left_11 += left[seat] >= 11
+            hands[(index // rotations, seat)][spec].append(
+                (float(seat in winners), float(changes[seat]))
+            )
 
     agents = []
     for spec in dict.fromkeys(seats):
@@ -308,6 +351,9 @@ def run_arena(
                 "decisions": len(times),
             },
         }
+        if cls.family == "climbing":
+            row["left_10"] = round(t.left_10 / t.hands, 4)
+            row["left_11"] = round(t.left_11 / t.hands, 4)
         if variant == "2v1":
             # every round hands out exactly 2 coins: the share of them, chance 1/3
             row["coin_share"] = round(t.score / (2 * t.hands), 4)
@@ -321,6 +367,7 @@ def run_arena(
             row["top_share_ci95"] = [round(x, 4) for x in wilson(t.top_share, t.hands)]
         agents.append(row)
     return {
+        "paired": paired_rows(list(dict.fromkeys(seats)), hands),
         "variant": variant,
         "players": players,
         "deals": len(tasks),
@@ -331,6 +378,44 @@ def run_arena(
         "seconds": round(elapsed, 2),
         "agents": agents,
     }
+
+
+def paired_rows(
+    names: list[str], hands: dict[tuple[int, int], dict[str, list[tuple[float, float]]]]
+) -> list[PairedRow]:
+    """The first of ``names`` against each other one, over the hands both held."""
+    rows: list[PairedRow] = []
+    if len(names) < 2:
+        return rows
+    first = names[0]
+    for other in names[1:]:
+        n = 0
+        w = w2 = d = d2 = 0.0
+        for by_agent in hands.values():
+            a, b = by_agent.get(first), by_agent.get(other)
+            if not a or not b:
+                continue
+            dw = statistics.fmean(x[0] for x in a) - statistics.fmean(x[0] for x in b)
+            ds = statistics.fmean(x[1] for x in a) - statistics.fmean(x[1] for x in b)
+            n += 1
+            w += dw
+            w2 += dw * dw
+            d += ds
+            d2 += ds * ds
+        if not n:
+            continue
+        rows.append(
+            {
+                "agent": first,
+                "vs": other,
+                "hands": n,
+                "win_diff": round(w / n, 4),
+                "win_diff_ci95": [round(x, 4) for x in mean_ci(w, w2, n)],
+                "score_diff": round(d / n, 4),
+                "score_diff_ci95": [round(x, 4) for x in mean_ci(d, d2, n)],
+            }
+        )
+    return rows
 
 
 def format_report(r: ArenaReport) -> str:
@@ -350,6 +435,8 @@ def format_report(r: ArenaReport) -> str:
         extra = "  coin share  lone exact"
     elif r["variant"] == "twos-tricks":
         extra = "  top score"
+    elif r["agents"] and "left_10" in r["agents"][0]:
+        extra = "  10+ cards  11+ cards"
     lines.append(
         f"{'agent':<10} {'hands':>6}  {'win rate':>8}  {'95% interval':>15}  {'chance':>6}"
         f"  {'avg score':>9}{extra}  {'ms median / p95 / max':>24}"
@@ -363,11 +450,24 @@ def format_report(r: ArenaReport) -> str:
             more = f"  {a['coin_share']:>10.1%}  {'—' if rate is None else f'{rate:.1%}':>10}"
         elif r["variant"] == "twos-tricks":
             more = f"  {a['top_share']:>9.1%}"
+        elif "left_10" in a:
+            more = f"  {a['left_10']:>9.1%}  {a.get('left_11', 0.0):>9.1%}"
         lines.append(
             f"{a['name']:<10} {a['hands']:>6}  {a['win_rate']:>8.1%}  "
             f"{f'{lo:.1%}–{hi:.1%}':>15}  {a['chance']:>6.1%}  {a['avg_score']:>9.3f}{more}"
             f"  {d['median']:>8.2f} / {d['p95']:>7.2f} / {d['max']:>7.2f}"
         )
+    if r.get("paired"):
+        unit = "penalty" if r["score"] == "penalty" else "points"
+        lines += ["", "paired, on the same hands (difference, 95% interval):"]
+        for p in r["paired"]:
+            wl, wh = p["win_diff_ci95"]
+            sl, sh = p["score_diff_ci95"]
+            lines.append(
+                f"{p['agent']} - {p['vs']} over {p['hands']} hands: win rate "
+                f"{p['win_diff'] * 100:+.1f} points [{wl * 100:+.1f}, {wh * 100:+.1f}], "
+                f"{unit} a deal {p['score_diff']:+.3f} [{sl:+.3f}, {sh:+.3f}]"
+            )
     return "\n".join(lines)
 
 

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..engine.cards import display
 from ..engine.climbing.combination import reading_order
-from ..engine.climbing.game_poker import penalty_50_40_30
 from ..engine.climbing.poker_cards import CODE_IDX
+from ..engine.climbing.rules import rules_for
 from ..engine.climbing.rules_twos import CODE_INT
 from ..engine.observer import ObsIn, as_climbing
 from ..engine.protocol import Action
@@ -79,15 +79,9 @@ def _names(obs: ClimbingView) -> list[str]:
 def penalty(obs: ClimbingView, left: int) -> int:
     """What holding ``left`` cards costs when someone else goes out (0 where only the
     winner counts)."""
-    variant = obs.variant
     if left <= 0:
         return 0
-    if variant == "twos":
-        return left if (obs.options or {}).get("scoring") == "penalty" else 0
-    if variant == "big-two-5r":
-        return left * (3 if left >= 13 else 2 if left >= 10 else 1)
-    full = 13 if variant == "big-two" else (12 if obs.players == 4 else 16)
-    return penalty_50_40_30(left, full)
+    return rules_for(obs.variant, obs.players, obs.options).penalty(left) or 0
 
 
 def _cards_word(n: int) -> str:

@@ -90,10 +90,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
-from ..engine.climbing.core import Move, SimState
+from ..engine.climbing.core import Move, Rules, SimState
 from ..engine.climbing.determinize import Sampler
 from ..engine.climbing.rules import rules_for
 from ..engine.observer import ObsIn, as_climbing
@@ -171,6 +171,42 @@ BELIEFS = True
 HAND_CHOICE_EPS = 0.1
 #: give opponents who follow oddly random moves in the rollouts (see :func:`erratic`)
 ERRATIC = True
+
+
+#: in the penalty games, how much the others' penalties count against this seat's own
+#: (the match is won by the lowest total: what matters is the gap to the others; 1 =
+#: the mean of the others' penalties counts as much as this seat's own)
+OTHERS_WEIGHT = 1.0
+
+
+def deal_value(rules: Rules, seat: int) -> Callable[[list[int], int], float]:
+    """What the end of a played-out deal is worth to ``seat``: a function of the hands
+    left (card masks) and the winner. Where the match is decided by penalty points, the
+    change in the seat's standing: the others' mean penalty (weighted by
+    :data:`OTHERS_WEIGHT`) less its own, from the game's own table (Big Two's 50/40/30
+    for 13/12/11 cards, the five-round edition's doubling and tripling, Chinese Poker's,
+    Twos' point a card), in units of the most a seat can lose. Where deals won decide
+    it (Twos' usual scoring): 1 for the win, plus a small bonus for the cards shed."""
+    size = max(1, rules.hand_size)
+    worst = rules.penalty(size)
+    if worst is None:
+
+        def won(hands: list[int], winner: int) -> float:
+            return (1.0 if winner == seat else 0.0) + SHED_BONUS * (
+                1.0 - hands[seat].bit_count() / size
+            )
+
+        return won
+    table = [rules.penalty(n) or 0 for n in range(size + 1)]
+    scale = 1.0 / max(1, table[size])
+    others = OTHERS_WEIGHT / max(1, rules.players - 1)
+
+    def standing(hands: list[int], winner: int) -> float:
+        own = 0 if winner == seat else table[hands[seat].bit_count()]
+        rest = sum(table[h.bit_count()] for i, h in enumerate(hands) if i != seat and i != winner)
+        return (others * rest - own) * scale
+
+    return standing
 
 
 # ---------------------------------------------------------------------------------------
@@ -319,7 +355,7 @@ class HardClimbingAgent:
         count = [0] * k
         total = [0.0] * k
         active = list(range(k))
-        size = max(1, sampler.rules.hand_size)
+        value = deal_value(sampler.rules, seat)
         deadline = start + self.budget_s
         cap = self.iterations
         rollouts = worlds = 0
@@ -331,9 +367,7 @@ class HardClimbingAgent:
                 s = world.copy()
                 s.play(moves[i])
                 win = rollout(s) if eps is None else rollout_erratic(s, random.Random(wseed), eps)
-                reward[i] = (1.0 if win == seat else 0.0) + SHED_BONUS * (
-                    1.0 - s.hands[seat].bit_count() / size
-                )
+                reward[i] = value(s.hands, win)
                 rollouts += 1
             r0 = reward[0]
             for i in active:
@@ -392,7 +426,8 @@ class HardClimbingAgent:
             pairs = {L: [rest] for L in letters}
         else:
             pairs = {L: [masks[M] for M in letters if M != L] for L in letters}
-        wins = {(L, j): [0, 0] for L in letters for j in range(len(pairs[L]))}
+        worth = deal_value(rules, seat)
+        wins = {(L, j): [0.0, 0] for L in letters for j in range(len(pairs[L]))}
         keys = list(wins)
         deadline = start + self.budget_s
         cap = self.iterations
@@ -404,7 +439,8 @@ class HardClimbingAgent:
                 hands[other] = pairs[L][j]
                 s = SimState(rules, hands, dealer, dealer=dealer)
                 w = wins[(L, j)]
-                w[0] += rollout(s, rng, HAND_CHOICE_EPS) == seat
+                win = rollout(s, rng, HAND_CHOICE_EPS)
+                w[0] += worth(s.hands, win)
                 w[1] += 1
                 done += 1
             if cap is not None:

@@ -115,6 +115,13 @@ class Rules:
         self.deck_mask = 0
         self._hands: dict[int, HandMoves] = {}
 
+    # ----- scoring ---------------------------------------------------------------------
+    def penalty(self, left: int) -> int | None:
+        """The penalty points of a player who ends a deal holding ``left`` cards, where
+        the deal is scored in penalty points (lowest total wins the match); None where
+        it is scored in deals won. The games score with it and the searches play for it."""
+        return None
+
     # ----- card conversions ----------------------------------------------------------
     def mask_of(self, codes: Iterable[str]) -> int:
         idx = self.index

@@ -41,7 +41,6 @@ from .game_poker import (
     SUIT_SORT,
     PokerClimbingGame,
     passing_spec,
-    penalty_50_40_30,
     shuffled_positions,
     target_spec,
 )
@@ -198,7 +197,9 @@ class BigTwoGame(PokerClimbingGame):
 
     # ----- scoring ---------------------------------------------------------------------
     def penalty_for(self, left: int) -> int:
-        return penalty_50_40_30(left, self.hand_size)
+        points = self.rules_core.penalty(left)
+        assert points is not None  # (the core's table: penalty games always have one)
+        return points
 
     def score_deal(self, winner: int) -> DealResult:
         changes = [

@@ -49,13 +49,6 @@ class BigTwoFiveRoundGame(BigTwoGame):
             f"for cards left; lowest total after five deals wins."
         )
 
-    def penalty_for(self, left: int) -> int:
-        if left >= 13:
-            return 3 * left
-        if left >= 10:
-            return 2 * left
-        return left
-
     def match_ends(self, totals: list[int]) -> bool:
         return self.deal_number >= self.rounds
 

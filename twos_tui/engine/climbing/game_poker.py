@@ -39,7 +39,7 @@ from ..words import says
 from .combination import Combination, Slot, _show, describe_kind, shown_order
 from .core import beats
 from .game import ClimbingGame
-from .poker_cards import CODE_BIT, CODE_IDX, IDX_CODE, mask_ints
+from .poker_cards import CODE_BIT, CODE_IDX, IDX_CODE, mask_ints, penalty_50_40_30
 
 if TYPE_CHECKING:
     from .core import Move
@@ -142,20 +142,6 @@ def play_text(e: Entry) -> str:
 def hand_mask(codes: Iterable[str]) -> int:
     """Bit mask of distinct card codes."""
     return sum(map(CODE_BIT.__getitem__, set(codes)))
-
-
-def penalty_50_40_30(left: int, full: int) -> int:
-    """Blume's table: every card still held 50, all but one 40, all but two 30,
-    otherwise one point a card."""
-    if left == 0:
-        return 0
-    if left == full:
-        return 50
-    if left == full - 1:
-        return 40
-    if left == full - 2:
-        return 30
-    return left
 
 
 @cache

@@ -429,7 +429,7 @@ class TwosGame(ClimbingGame):
             if s != winner
         ]
         if self.options["scoring"] == "penalty":
-            changes = left
+            changes = [self.rules_core.penalty(n) or 0 for n in left]  # (a point a card)
             totals = [t + c for t, c in zip(self.totals, changes, strict=False)]
             self.match_over = self.deal_number >= self.options["penalty_deals"]
             summary = (

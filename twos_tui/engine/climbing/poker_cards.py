@@ -42,3 +42,17 @@ LOW_CARDS = tuple(
 )
 
 __all__ = ["CODE_BIT", "CODE_IDX", "IDX_CODE", "LOW_CARDS", "RANK_CARDS", "SUIT_ORDER", "mask_ints"]
+
+
+def penalty_50_40_30(left: int, full: int) -> int:
+    """Blume's table: every card still held 50, all but one 40, all but two 30,
+    otherwise one point a card."""
+    if left == 0:
+        return 0
+    if left == full:
+        return 50
+    if left == full - 1:
+        return 40
+    if left == full - 2:
+        return 30
+    return left

@@ -26,7 +26,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
 
 from .core import HandMoves, HouseRules, Move, Rules, SimState, SlotMoves, lowest_holder
-from .poker_cards import CODE_IDX, IDX_CODE, RANK_CARDS, mask_ints
+from .poker_cards import CODE_IDX, IDX_CODE, RANK_CARDS, mask_ints, penalty_50_40_30
 
 if TYPE_CHECKING:
     import random
@@ -197,6 +197,15 @@ class BigTwoRules(Rules):
         self._moves: dict[int, Move | None] = {}  # mask -> move (classification)
 
     # ----- classification ------------------------------------------------------------
+
+    def penalty(self, left: int) -> int:
+        """Big Two: 50 for every card still held, 40 for all but one, 30 for all but two,
+        else a point a card; the five-round edition: a point a card, doubled from 10
+        cards, tripled at 13."""
+        if self.variant_id == "big-two-5r":
+            return 3 * left if left >= 13 else 2 * left if left >= 10 else left
+        return penalty_50_40_30(left, self.hand_size)
+
     def move_of(self, mask: int) -> Move | None:
         got: Move | Literal[False] | None = self._moves.get(mask, False)
         if got is not False:

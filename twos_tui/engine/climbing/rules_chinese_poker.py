@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from .core import HouseRules, LeadMemo, Move, Rules, SimState
-from .poker_cards import CODE_IDX, IDX_CODE, LOW_CARDS, mask_ints
+from .poker_cards import CODE_IDX, IDX_CODE, LOW_CARDS, mask_ints, penalty_50_40_30
 
 if TYPE_CHECKING:
     import random
@@ -131,6 +131,11 @@ class ChinesePokerRules(Rules):
         self.open_pass = True
         self.by_quad = options.get("bomb_compare") == "quad"
         self._moves: dict[int, Move | None] = {}
+
+    def penalty(self, left: int) -> int:
+        """50 for every card still held, 40 for all but one, 30 for all but two, else a
+        point a card."""
+        return penalty_50_40_30(left, self.hand_size)
 
     def move_of(self, mask: int) -> Move | None:
         got: Move | Literal[False] | None = self._moves.get(mask, False)

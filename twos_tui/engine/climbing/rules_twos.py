@@ -306,6 +306,11 @@ class TwosRules(Rules):
         self.all_sets = _ALL_SETS
 
     # ----- classification ------------------------------------------------------------
+
+    def penalty(self, left: int) -> int | None:
+        """A point a card under penalty scoring; None when deals won decide the match."""
+        return left if self.options.get("scoring") == "penalty" else None
+
     def move_of(self, mask: int) -> Move | None:
         return classify_mask(mask, self.opt)
 
