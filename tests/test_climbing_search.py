@@ -227,3 +227,74 @@ def test_erratic_reads_odd_follows_from_later_plays():
     # other deals do not count
     other = [{**x, "deal": 0} for x in odd_pass]
     assert cs.erratic(_obs_with(other), rules) == [0.0] + [cs.ODD_EPS_MAX / 2] * 3
+
+
+def test_deal_value_is_the_standing_on_the_games_own_penalty_table():
+    """A played-out deal is worth the others' mean penalty less the seat's own, from the
+    game's table (Big Two: 30 for 11 cards, 50 for 13), in units of the most a seat can
+    lose; where deals won decide the match, the win plus a little for the cards shed."""
+    from twos_tui.engine.climbing.rules import rules_for
+
+    big = rules_for("big-two", 4, {})
+    hands = [0, (1 << 11) - 1, (1 << 5) - 1, (1 << 13) - 1]  # 0 went out; 11, 5, 13 left
+    v = cs.deal_value(big, 1)(hands, 0)
+    assert v == pytest.approx(((0 + 5 + 50) / 3 - 30) / 50)
+    assert cs.deal_value(big, 0)(hands, 0) == pytest.approx((30 + 5 + 50) / 3 / 50)
+    five = rules_for("big-two-5r", 4, {})
+    assert cs.deal_value(five, 1)(hands, 0) == pytest.approx(((5 + 39) / 3 - 22) / 39)
+    # deals won: Twos' usual scoring, and hard as it played before (penalty=False)
+    twos = rules_for("twos", 3, {})
+    assert twos.penalty(13) is None
+    assert cs.deal_value(twos, 0)([0, 3, 5], 0) == pytest.approx(1 + cs.SHED_BONUS)
+    assert cs.deal_value(big, 1, penalty=False)(hands, 0) == pytest.approx(cs.SHED_BONUS * 2 / 13)
+    points = rules_for("twos", 3, {"scoring": "penalty"})
+    assert points.penalty(7) == 7
+
+
+def test_a_hard_hint_that_plays_for_the_penalty_says_so_only_when_true():
+    """Where hard's move differs from normal's in a penalty game, the hint says it keeps
+    the penalty low only when no other move tried did better on the same deals (the
+    search's own means); in Twos (deals won) it never says so."""
+    claims = 0
+    for variant, seeds in (("big-two", range(6)), ("twos", range(2))):
+        for seed in seeds:
+            g = new_game(variant, seed=seed)
+            rng = random.Random(seed)
+            for _ in range(60):
+                if g.deal_over:
+                    break
+                seat = g.to_act()[0]
+                legal = g.legal_actions(seat)
+                agent = HardClimbingAgent(iterations=120)
+                hint = agent.suggest(g.observation(seat), legal, g.decision(seat), rng)
+                if "keeps your penalty low" in hint.reason:
+                    assert variant == "big-two"
+                    means = agent.last["means"]
+                    picked = agent.last["picked"]
+                    assert means[picked] == max(m for m in means if m is not None)
+                    claims += 1
+                g.apply(seat, hint.action)
+    assert claims  # (the claim is made, and checked, somewhere in these deals)
+
+
+def test_twos_under_penalty_scoring_hints_never_claim_a_win_rate():
+    """Twos' hard (the guided search) plays for the points under penalty scoring: its
+    means are standings, not shares of deals won, so its hint never calls them that."""
+    from twos_tui.ai import suggest
+
+    seen = 0
+    for seed in range(2):
+        g = new_game("twos", 3, {"scoring": "penalty"}, seed)
+        rng = random.Random(seed)
+        for _ in range(40):
+            if g.deal_over:
+                break
+            seat = g.to_act()[0]
+            legal = g.legal_actions(seat)
+            hint = suggest(
+                "twos", g.observation(seat), legal, g.decision(seat), rng, "hard", iterations=60
+            )
+            assert "won" not in hint.reason and "%" not in hint.reason, hint.reason
+            seen += "deals dealt from what you can see" in hint.reason
+            g.apply(seat, hint.action)
+    assert seen  # (the search's own reason was given, and checked)

@@ -70,6 +70,7 @@ class AgentKw(TypedDict, total=False):
 
     budget_s: float
     iterations: int
+    play_for_penalty: bool  #: the climbing games' hard: False plays for the deal won
 
 
 class DealOutcome(TypedDict):

@@ -179,17 +179,19 @@ ERRATIC = True
 OTHERS_WEIGHT = 1.0
 
 
-def deal_value(rules: Rules, seat: int) -> Callable[[list[int], int], float]:
+def deal_value(rules: Rules, seat: int, penalty: bool = True) -> Callable[[list[int], int], float]:
     """What the end of a played-out deal is worth to ``seat``: a function of the hands
     left (card masks) and the winner. Where the match is decided by penalty points, the
     change in the seat's standing: the others' mean penalty (weighted by
     :data:`OTHERS_WEIGHT`) less its own, from the game's own table (Big Two's 50/40/30
     for 13/12/11 cards, the five-round edition's doubling and tripling, Chinese Poker's,
     Twos' point a card), in units of the most a seat can lose. Where deals won decide
-    it (Twos' usual scoring): 1 for the win, plus a small bonus for the cards shed."""
+    it (Twos' usual scoring), or with ``penalty=False`` (how hard played before it
+    played for the penalty: kept for ``benchmarks/penalty_search.py``): 1 for the win,
+    plus a small bonus for the cards shed."""
     size = max(1, rules.hand_size)
     worst = rules.penalty(size)
-    if worst is None:
+    if worst is None or not penalty:
 
         def won(hands: list[int], winner: int) -> float:
             return (1.0 if winner == seat else 0.0) + SHED_BONUS * (
@@ -218,13 +220,18 @@ class HardClimbingAgent:
 
     name = "hard"
 
-    def __init__(self, budget_s: float = 0.4, iterations: int | None = None) -> None:
+    def __init__(
+        self, budget_s: float = 0.4, iterations: int | None = None, play_for_penalty: bool = True
+    ) -> None:
         if budget_s <= 0:
             raise ValueError("budget_s must be positive")
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.budget_s = budget_s
         self.iterations = iterations
+        #: score playouts by the match's penalty points where the game has them (else
+        #: by the deal won and the cards shed)
+        self.play_for_penalty = play_for_penalty
         #: figures of the last search: worlds, rollouts, candidates, seconds
         self.last: SearchFigures = {"worlds": 0, "rollouts": 0}
 
@@ -260,6 +267,22 @@ class HardClimbingAgent:
         head = "Pass" if act.kind == "pass" else f"Play {show(act.cards)}"
         worlds = self.last.get("worlds", 0)
         if worlds:
+            means = [m for m in self.last.get("means", []) if m is not None]
+            picked = self.last.get("picked")
+            mine = self.last.get("means", [None])[picked] if picked is not None else None
+            rules = rules_for(obs.variant, obs.players, obs.options)
+            if (
+                self.play_for_penalty
+                and rules.penalty(rules.hand_size) is not None
+                and mine is not None
+                and mine >= max(means)
+            ):  # (the means are of the seat's standing on penalty points)
+                return Suggestion(
+                    act,
+                    f"{head}: it keeps your penalty low: played out in {worlds} deals dealt "
+                    "from what you can see, no other move tried left you better placed on "
+                    "penalty points (yours against the others').",
+                )
             return Suggestion(
                 act,
                 f"{head}: the search's choice after playing out {worlds} deals dealt from "
@@ -355,7 +378,7 @@ class HardClimbingAgent:
         count = [0] * k
         total = [0.0] * k
         active = list(range(k))
-        value = deal_value(sampler.rules, seat)
+        value = deal_value(sampler.rules, seat, self.play_for_penalty)
         deadline = start + self.budget_s
         cap = self.iterations
         rollouts = worlds = 0
@@ -426,7 +449,7 @@ class HardClimbingAgent:
             pairs = {L: [rest] for L in letters}
         else:
             pairs = {L: [masks[M] for M in letters if M != L] for L in letters}
-        worth = deal_value(rules, seat)
+        worth = deal_value(rules, seat, self.play_for_penalty)
         wins = {(L, j): [0.0, 0] for L in letters for j in range(len(pairs[L]))}
         keys = list(wins)
         deadline = start + self.budget_s

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from ...engine.climbing.rules import rules_for
 from ...engine.observer import ObsIn, as_climbing
 from ...engine.protocol import Action, Decision
 from .. import Suggestion
@@ -52,7 +53,14 @@ def explain(
     mine = est.get(act)
     others = [(p, legal[i]) for p, i in ranked if legal[i] != act]
     stat = ""
-    if mine is not None and level == "hard" and last is not None and last["worlds"]:
+    rules = rules_for(obs.variant, obs.players, obs.options)
+    penalty = rules.penalty(rules.hand_size) is not None  # (Twos under penalty scoring)
+    if penalty and level == "hard" and last is not None and last["worlds"]:
+        # the search weighed the moves by penalty points, not by deals won
+        stat = f"played on in {last['worlds']} deals dealt from what you can see"
+        if mine is not None and others and all(p <= mine for p, _ in others):
+            stat += ", no other move weighed left you better placed on penalty points"
+    elif mine is not None and level == "hard" and last is not None and last["worlds"]:
         stat = (
             f"played on in {last['worlds']} deals dealt from what you can see, it won "
             f"{mine:.0%} of them"

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -49,6 +49,7 @@ from ..climbing_search import (
     belief_weights,
     clearly_better,
     clock,
+    deal_value,
     erratic,
     rollout,
     rollout_erratic,
@@ -85,9 +86,12 @@ def line_value(
     eps: Sequence[float] | None,
     depth: int,
     finish: bool = False,
+    worth: Callable[[list[int], int], float] | None = None,
 ) -> float:
     """Play ``s`` on with the network for every seat (after the seat's candidate) until
-    the seat has been to move ``depth`` more times, then the network's value for it."""
+    the seat has been to move ``depth`` more times, then the network's value for it.
+    ``worth`` (Twos under penalty scoring): what a played-out deal is worth to the seat
+    (:func:`~..climbing_search.deal_value`) instead of the win."""
     r = s.rules
     n = r.players
     deck = r.deck_mask
@@ -100,6 +104,8 @@ def line_value(
             # the others have answered: the fast rollout policy plays the deal out
             size = max(1, r.hand_size)
             w = rollout_erratic(s, rng, eps) if eps is not None else rollout(s)
+            if worth is not None:
+                return worth(s.hands, w)
             return (1.0 if w == seat else 0.0) + SHED_BONUS * (
                 1.0 - s.hands[seat].bit_count() / size
             )
@@ -128,6 +134,8 @@ def line_value(
         else:
             played |= m[0]
             passes = 0
+    if worth is not None:
+        return worth(s.hands, s.winner)
     return 1.0 if s.winner == seat else 0.0
 
 
@@ -144,9 +152,10 @@ class GuidedHardAgent(HardClimbingAgent):
         candidates: int = CANDIDATES,
         incumbent: str = INCUMBENT,
         finish: bool = FINISH,
+        play_for_penalty: bool = True,
     ) -> None:
         self.finish = finish
-        super().__init__(budget_s, iterations)
+        super().__init__(budget_s, iterations, play_for_penalty)
         self.depth = depth
         self.candidates = candidates
         if incumbent not in ("normal", "policy"):
@@ -222,6 +231,12 @@ class GuidedHardAgent(HardClimbingAgent):
         cap = self.iterations
         lines = worlds = 0
         value = [0.0] * k
+        # Twos under penalty scoring plays for the points (the usual scoring: the win)
+        worth = (
+            deal_value(rules, seat, self.play_for_penalty)
+            if rules.penalty(rules.hand_size) is not None
+            else None
+        )
         while True:
             world = sampler.sample(rng)
             wseed = rng.getrandbits(32)
@@ -237,7 +252,10 @@ class GuidedHardAgent(HardClimbingAgent):
                     played |= mv[0]
                     passes = 0
                 if s.winner >= 0:
-                    value[i] = 1.0 if s.winner == seat else 0.0
+                    if worth is not None:
+                        value[i] = worth(s.hands, s.winner)
+                    else:
+                        value[i] = 1.0 if s.winner == seat else 0.0
                 else:
                     value[i] = line_value(
                         net,
@@ -249,6 +267,7 @@ class GuidedHardAgent(HardClimbingAgent):
                         use_eps,
                         self.depth,
                         self.finish,
+                        worth,
                     )
                 lines += 1
             v0 = value[0]
