@@ -124,7 +124,9 @@ class SearchFigures(TypedDict):
     candidates: NotRequired[int]
     seconds: NotRequired[float]
     means: NotRequired[list[float | None]]
+    won: NotRequired[list[float | None]]  #: each move's share of playouts the seat won
     picked: NotRequired[int]
+    moves: NotRequired[list[int]]  #: each weighed move's index among the legal actions
 
 
 #: the module's names, with those that now live in its sibling modules
@@ -317,6 +319,8 @@ class HardClimbingAgent:
             return legal[index[cand[0]]]
         eps = erratic(obs, rules) if ERRATIC else None
         pick = self._search(sampler, seat, [moves[i] for i in cand], cand, rng, start, eps)
+        if "moves" in self.last:  # (indices among the moves, then among the legal actions)
+            self.last["moves"] = [index[j] for j in self.last["moves"]]
         return legal[index[pick]]
 
     def _candidates(
@@ -377,6 +381,7 @@ class HardClimbingAgent:
         diff2 = [0.0] * k
         count = [0] * k
         total = [0.0] * k
+        wins = [0] * k
         active = list(range(k))
         value = deal_value(sampler.rules, seat, self.play_for_penalty)
         deadline = start + self.budget_s
@@ -391,6 +396,7 @@ class HardClimbingAgent:
                 s.play(moves[i])
                 win = rollout(s) if eps is None else rollout_erratic(s, random.Random(wseed), eps)
                 reward[i] = value(s.hands, win)
+                wins[i] += win == seat
                 rollouts += 1
             r0 = reward[0]
             for i in active:
@@ -426,7 +432,9 @@ class HardClimbingAgent:
             "candidates": k,
             "seconds": clock() - start,
             "means": [round(total[i] / count[i], 3) if count[i] else None for i in range(k)],
+            "won": [round(wins[i] / count[i], 3) if count[i] else None for i in range(k)],
             "picked": best_i,
+            "moves": list(index),
         }
         return index[best_i]
 
