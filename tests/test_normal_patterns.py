@@ -2,7 +2,7 @@
 a real seeded Big Two deal.
 
 Each position is the deal dealt from ``seed`` with the moves listed played in turn (``-``
-a pass, ``3D+3C`` a play): the moves that ``normal`` (in the seat that acts last) and three
+a pass, ``3D+3C`` a play): the moves that ``normal`` (in the seat to act) and three
 ``greedy2`` made before the change, up to the decision where normal went wrong. The old
 choice is named in each test; the check is that normal no longer makes it and that what it
 does instead is sound.
