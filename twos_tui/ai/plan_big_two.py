@@ -233,6 +233,11 @@ class BigTwoPlanner(Planner):
                 total += self._rank_cost(r, sm)[0]
         return total
 
+    def sets_cost(self, mask: int) -> float:
+        """The cost of ``mask`` split into singles, pairs and triples alone (no five-card
+        hands: each of those needs a lead to be played)."""
+        return self._sets_cost(mask)
+
     # ----- five-card candidates ------------------------------------------------------------
     def fives(self, mask: int) -> list[Combo]:
         """A short list of five-card hands in ``mask`` worth planning with."""
