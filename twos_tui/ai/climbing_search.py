@@ -179,6 +179,9 @@ ERRATIC = True
 #: (the match is won by the lowest total: what matters is the gap to the others; 1 =
 #: the mean of the others' penalties counts as much as this seat's own)
 OTHERS_WEIGHT = 1.0
+#: in the penalty games, what winning the deal is worth besides the penalties it
+#: saves, in units of the most a seat can lose (see :func:`deal_value`)
+WIN_BONUS = 0.0
 
 
 def deal_value(rules: Rules, seat: int, penalty: bool = True) -> Callable[[list[int], int], float]:
@@ -205,8 +208,13 @@ def deal_value(rules: Rules, seat: int, penalty: bool = True) -> Callable[[list[
     scale = 1.0 / max(1, table[size])
     others = OTHERS_WEIGHT / max(1, rules.players - 1)
 
+    bonus = WIN_BONUS
+
     def standing(hands: list[int], winner: int) -> float:
-        own = 0 if winner == seat else table[hands[seat].bit_count()]
+        if winner == seat:
+            rest = sum(table[h.bit_count()] for i, h in enumerate(hands) if i != seat)
+            return others * rest * scale + bonus
+        own = table[hands[seat].bit_count()]
         rest = sum(table[h.bit_count()] for i, h in enumerate(hands) if i != seat and i != winner)
         return (others * rest - own) * scale
 
