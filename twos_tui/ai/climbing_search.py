@@ -108,6 +108,7 @@ from .climbing_beliefs import (
     clearly_better,
     erratic,
 )
+from .climbing_endgame import endgame_for
 from .climbing_rollout import ACE, ENDGAME_CARDS, TWO, policy, rollout, rollout_erratic
 
 if TYPE_CHECKING:
@@ -125,6 +126,7 @@ class SearchFigures(TypedDict):
     seconds: NotRequired[float]
     means: NotRequired[list[float | None]]
     picked: NotRequired[int]
+    exact: NotRequired[int]
 
 
 #: the module's names, with those that now live in its sibling modules
@@ -169,6 +171,8 @@ PICK_Z = 1.0
 BELIEFS = True
 #: the hand choice plays each pairing of hands many times: a share of random moves
 HAND_CHOICE_EPS = 0.1
+#: solve small endgames exactly in each world (see :mod:`.climbing_endgame`)
+EXACT = True
 #: give opponents who follow oddly random moves in the rollouts (see :func:`erratic`)
 ERRATIC = True
 
@@ -360,10 +364,23 @@ class HardClimbingAgent:
         cap = self.iterations
         rollouts = worlds = 0
         reward = [0.0] * k
+        ending = None  # the exact solver of small endgames (climbing_endgame)
+        solved = 0
         while True:
             world = sampler.sample(rng)
+            if EXACT and not worlds:
+                ending = endgame_for(world, seat, deal_value)
             wseed = rng.getrandbits(32) if eps is not None else 0
+            exact = ending.solve(world, moves, active) if ending is not None else None
+            if exact is None:
+                ending = None  # none, or too big for the node cap: roll the rest out
+            else:
+                solved += 1
             for i in active:
+                if exact is not None:  # the world's value after the move, solved
+                    reward[i] = exact[i]
+                    rollouts += 1
+                    continue
                 s = world.copy()
                 s.play(moves[i])
                 win = rollout(s) if eps is None else rollout_erratic(s, random.Random(wseed), eps)
@@ -404,6 +421,7 @@ class HardClimbingAgent:
             "seconds": clock() - start,
             "means": [round(total[i] / count[i], 3) if count[i] else None for i in range(k)],
             "picked": best_i,
+            "exact": solved,
         }
         return index[best_i]
 
