@@ -23,8 +23,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from twos_tui.ai import climbing_search  # noqa: E402
-from twos_tui.arena import SEED_STRIDE, play_deal  # noqa: E402
+from twos_tui.arena import SEED_STRIDE, AgentKw, play_deal  # noqa: E402
 from twos_tui.engine import variant_class  # noqa: E402
+from twos_tui.engine.climbing.rules import rules_for  # noqa: E402
 
 
 def mean_ci(xs: list[float]) -> tuple[float, float, float]:
@@ -48,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     assert seats[0] == "hard" and "hard" not in seats[1:]
     cls = variant_class(a.variant)
     assert players in cls.player_counts
-    kw = {"hard": {"iterations": a.hard_iterations}}
+    kw: dict[str, AgentKw] = {"hard": {"iterations": a.hard_iterations}}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     start = time.perf_counter()
     win: dict[bool, list[float]] = {False: [], True: []}
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
                 win[on].append(1.0 if me in out["winners"] else 0.0)
                 score[on].append(float(out["changes"][me]))
             if penalty is None:
-                penalty = climbing_search.rules_for(a.variant, players, {}).penalty(13) is not None
+                penalty = rules_for(a.variant, players, {}).penalty(13) is not None
     climbing_search.EXACT = True
     hands = len(win[True])
     pairs = zip(win[True], score[True], win[False], score[False], strict=True)
