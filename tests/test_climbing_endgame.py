@@ -158,6 +158,22 @@ def test_the_node_cap_gives_up_and_the_search_rolls_out(monkeypatch):
     assert agent.last["exact"] == 0 and agent.last["rollouts"] >= 60
 
 
+def test_a_solve_past_the_search_deadline_gives_up():
+    """With a deadline already passed, a solve gives up at its first look at the clock
+    (the search then rolls out); without one it runs to the end."""
+    rules = rules_for("twos", 3, {})
+    world = small_position(rules, (4, 4, 3), random.Random(3))
+    moves = list(world.legal())
+    late = endgame_for(world, 0, deal_value, deadline=0.0)
+    assert late is not None
+    assert late.solve(world, moves, range(len(moves))) is None
+    assert late.nodes == ce.CLOCK_EVERY
+    free = endgame_for(world, 0, deal_value)
+    assert free is not None and free.deadline == float("inf")
+    assert free.solve(world, moves, range(len(moves))) is not None
+    assert free.expanded > ce.CLOCK_EVERY
+
+
 def test_exact_play_starts_at_the_measured_card_count():
     rules = rules_for("big-two", 4, {})
     limit = EXACT_CARDS[("big-two", 4)]

@@ -14,9 +14,10 @@ instead of played out by the cheap rollout policy:
 * a move that empties the hand ends the search of that node: going out at once is the
   best a seat can do (its own penalty is 0, and the others' cards can only go down);
 * **move ordering** for the cuts: longer plays first, the pass last;
-* a **node cap** per world: a solve that would run past it gives up, and the search
-  rolls that world (and the rest of the decision) out as before, so a big position
-  never costs more than the cap.
+* a **node cap** per world: a solve that would run past it (or, on the clock, past the
+  search's deadline) gives up, and the search rolls that world (and the rest of the
+  decision) out as before, so a big position never costs more than the cap and a
+  decision keeps its time budget.
 
 When the search starts exact solving: the cards left in all hands together are at most
 :data:`EXACT_CARDS` for the game (chosen by measurement, see :mod:`.climbing_search`).
@@ -26,6 +27,8 @@ seat's observation), never the game's true hands.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
@@ -47,6 +50,8 @@ EXACT_CARDS: dict[tuple[str, int], int] = {
 #: positions a solve may expand in one world before it gives up (about 0.05 s of one
 #: core)
 NODE_CAP = 10_000
+#: a solve with a deadline looks at the clock every this many positions (a power of 2)
+CLOCK_EVERY = 256
 
 
 class NodeCap(Exception):
@@ -79,6 +84,9 @@ class Endgame:
         #: alpha-beta: position -> (value to the searcher, bound: 0 exact, 1 lower, -1 upper)
         self.memo_ab: dict[tuple[object, ...], tuple[float, int]] = {}
         self.nodes = 0  # positions expanded in the current world
+        #: the search's deadline (its clock, ``time.perf_counter``): a solve still
+        #: running then gives up like one past the node cap (none under an iteration cap)
+        self.deadline = math.inf
         #: worlds solved, worlds given up (node cap), positions expanded in all
         self.solved = 0
         self.gave_up = 0
@@ -122,6 +130,8 @@ class Endgame:
     def _expand(self) -> None:
         self.nodes += 1
         if self.nodes > self.node_cap:
+            raise NodeCap
+        if not self.nodes & (CLOCK_EVERY - 1) and time.perf_counter() >= self.deadline:
             raise NodeCap
 
     def _children(self, s: SimState) -> list[Move | None]:
@@ -192,14 +202,20 @@ class Endgame:
 
 
 def endgame_for(
-    world: SimState, seat: int, values: Callable[[Rules, int], Value]
+    world: SimState,
+    seat: int,
+    values: Callable[[Rules, int], Value],
+    deadline: float = math.inf,
 ) -> Endgame | None:
     """The exact solver for a decision of ``seat`` whose sampled ``world`` is small
     enough (every world of a decision holds the same counts), else None. ``values``:
-    the search's :func:`deal_value`."""
+    the search's :func:`deal_value`; ``deadline``: the search's (see
+    :attr:`Endgame.deadline`)."""
     rules = world.rules
     variant = rules.variant_id or "twos"  # the Twos rules leave the id unset
     limit = EXACT_CARDS.get((variant, rules.players), 0)
     if sum(h.bit_count() for h in world.hands) > limit:
         return None
-    return Endgame(rules, seat, [values(rules, s) for s in range(rules.players)])
+    solver = Endgame(rules, seat, [values(rules, s) for s in range(rules.players)])
+    solver.deadline = deadline
+    return solver

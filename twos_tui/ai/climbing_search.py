@@ -369,7 +369,7 @@ class HardClimbingAgent:
         while True:
             world = sampler.sample(rng)
             if EXACT and not worlds:
-                ending = endgame_for(world, seat, deal_value)
+                ending = endgame_for(world, seat, deal_value, math.inf if cap else deadline)
             wseed = rng.getrandbits(32) if eps is not None else 0
             exact = ending.solve(world, moves, active) if ending is not None else None
             if exact is None:
