@@ -2,8 +2,10 @@
 
 Plays the arena's own deals (``twos-tui arena --seed S``: the same deal seeds and seat
 rotations, through :func:`twos_tui.arena.play_deal`) twice, once with the exact
-endgame solver of the hard search switched off and once on, with ``hard`` in the first
-seat of the rotation and the given agents in the others, and reports per arm hard's
+endgame solver of the hard search switched off and once on, with the search in the
+first seat of the rotation (``hard``; in Twos, whose ``hard`` is the network-guided
+search, which does not use the solver, ``rollouts``) and the given agents in the
+others, and reports per arm the search's
 win rate and mean score (penalty points a deal in the penalty games, deals won's score
 change in Twos), and the paired differences (on - off) with 95% intervals::
 
@@ -46,10 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     seats = a.seats.split(",")
     players = len(seats)
-    assert seats[0] == "hard" and "hard" not in seats[1:]
+    me_name = seats[0]  # the search under test: hard, or rollouts (Twos' hard is guided)
+    assert me_name not in seats[1:]
     cls = variant_class(a.variant)
     assert players in cls.player_counts
-    kw: dict[str, AgentKw] = {"hard": {"iterations": a.hard_iterations}}
+    kw: dict[str, AgentKw] = {me_name: {"iterations": a.hard_iterations}}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     start = time.perf_counter()
     win: dict[bool, list[float]] = {False: [], True: []}
@@ -60,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         deal_seed = a.seed * SEED_STRIDE + k
         for rot in range(players):
             specs = [seats[(i - rot) % players] for i in range(players)]
-            me = specs.index("hard")
+            me = specs.index(me_name)
             for on in (False, True):
                 climbing_search.EXACT = on
                 out = play_deal(a.variant, players, specs, deal_seed, None, kw)

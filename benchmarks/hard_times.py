@@ -8,7 +8,7 @@ the card count (all hands together) at which the search starts solving endgames
 exactly, the share of decisions that solved at least one world exactly, and the times of
 those decisions::
 
-    python benchmarks/hard_times.py --deals 4
+    python benchmarks/hard_times.py --deals 4 [--level rollouts]
 """
 
 from __future__ import annotations
@@ -55,6 +55,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--level",
+        default="hard",
+        help="the search timed: hard, or rollouts (the search with the exact endgames; "
+        "Twos' hard is the network-guided search, which does not use them)",
+    )
     a = ap.parse_args(argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{os.cpu_count()} cores, load {load:.2f}", flush=True)
@@ -65,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         exact_cpu: list[float] = []
         for k in range(a.deals):
             g = new_game(variant, players, dict(options), a.seed * 1_000_003 + k)
-            hard = agent_for(variant, "hard")
+            hard = agent_for(variant, a.level)
             assert isinstance(hard, HardClimbingAgent)
             normal = agent_for(variant, "normal")
             rng = random.Random(k)
