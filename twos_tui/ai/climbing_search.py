@@ -63,27 +63,28 @@ an opponent holds one card; a bomb only when someone is close to going out; with
 or four players, hold a 2 (or an ace) back early in the deal while nobody is close to
 going out (with two, a pass hands the lead straight over, so never).
 
-Exact endgames (:mod:`.climbing_endgame`): when all hands together hold at most 12
-cards (11 in Twos for three), each world is solved exactly instead of rolled out, and a
+Exact endgames (:mod:`.climbing_endgame`): when all hands together hold at most 12 cards
+(11 in Twos for three), each world is solved exactly instead of rolled out, and a
 candidate's reward in that world is its solved value: max-n with three or four players
 (every seat plays for its own :func:`deal_value`), alpha-beta with two, a memo on the
 core's masks shared by the decision's candidates and worlds, and a cap of 10,000
 positions a world (or the deadline) past which the world and the rest of the decision
 are rolled out. The counts are the largest whose solve costs a few hundredths of a
 second a world at the 95th percentile (``benchmarks/endgame_sizes.py``: Big Two at 12
-cards 0.065 s, at 13 about 0.1 s, at 14 0.38 s; Twos for three at 10 cards under
-0.001 s, at 12 0.17 s; Twos for two at 12 cards 0.055 s, at 13 0.22 s).
-Positions that small are rare before someone goes out: on 20 seeded deals a game
-against ``normal`` (``benchmarks/hard_times.py --deals 20 --level rollouts``, load
-about 8.6 on 2 cores) 2.4-3.0% of the decisions in Big Two, five-round and Chinese
-Poker solved exactly, 5.7% in Twos for three and 24.8% in Twos for two; those
-decisions took at most 0.40-0.41 s on the wall clock (the search's budget), as the
-others did. Paired, the same 200 arena deals with and without it, 400 rollouts a
+cards 0.065 s, at 13 about 0.1 s, at 14 0.38 s; Twos for three at 11 cards 0.052 s, at
+12 0.18 s; Twos for two at 12 cards 0.055 s, at 13 0.22 s). Positions that small are
+rare before someone goes out: on 20 seeded deals a game against ``normal``
+(``benchmarks/hard_times.py --deals 20 --level rollouts``, load about 8.6 on 2 cores)
+2.4-3.0% of the decisions in Big Two, five-round and Chinese Poker solved exactly, 5.7%
+in Twos for three and 24.8% in Twos for two; those decisions took 0.400-0.412 s at the
+95th percentile and at most 0.414 s on the wall clock (all decisions: 0.404-0.410 s and
+at most 0.55 s). Paired, the same 200 arena deals with and without it, 400 rollouts a
 decision (``benchmarks/endgame_paired.py``): Twos for two (this search against
-``normal``) 53.5% -> 55.0% of deals won (+1.5 points [-1.1, +4.1], 7 deals changed);
-Big Two 36.5% -> 36.0% (-0.5 [-1.5, +0.5], penalty 3.580 -> 3.585 a deal, 1 deal
-changed); Twos for three, with its network-guided ``hard`` (which does not use the
-solver), unchanged.
+``normal``) 53.5% -> 55.0% of deals won (+1.5 points [-1.1, +4.1], 7 deals changed); Big
+Two 36.5% -> 36.0% (-0.5 [-1.5, +0.5], penalty 3.580 -> 3.585 a deal, 1 deal changed);
+Chinese Poker 29.5% and 5.575 penalty points a deal both ways, Twos for three (this
+search) 38.3% both ways: no deal changed. (Twos' own ``hard`` is the network-guided
+search, which does not use the solver.)
 
 Chinese Poker for two starts with a hand choice: each hand on offer is tried in
 rollouts against the hands the opponent could end up with (the dealer assumes the
