@@ -71,8 +71,8 @@ core's masks shared by the decision's candidates and worlds, and a cap of 10,000
 positions a world (or the deadline) past which the world and the rest of the decision
 are rolled out. The counts are the largest whose solve costs a few hundredths of a
 second a world at the 95th percentile (``benchmarks/endgame_sizes.py``: Big Two at 12
-cards 0.065 s, at 13 about 0.1 s, at 14 0.38 s; Twos for three at 11 cards 0.052 s, at
-12 0.18 s; Twos for two at 12 cards 0.055 s, at 13 0.22 s). Positions that small are
+cards 0.065 s, at 13 about 0.1 s, at 14 0.36 s; Twos for three at 11 cards 0.052 s, at
+12 0.18 s; Twos for two at 12 cards 0.054 s, at 13 0.22 s). Positions that small are
 rare before someone goes out: on 20 seeded deals a game against ``normal``
 (``benchmarks/hard_times.py --deals 20 --level rollouts``, load about 8.6 on 2 cores)
 2.4-3.0% of the decisions in Big Two, five-round and Chinese Poker solved exactly, 5.7%
