@@ -210,6 +210,7 @@ def test_belief_weights_follow_the_flag(monkeypatch):
     obs = g.observe(2)
     rules = rules_for("big-two", 4, obs.options)
     monkeypatch.setattr(cb, "POOL", POOL)
+    monkeypatch.setattr(cb, "INFERENCE", True)
     assert cb.belief_weights(obs, rules, random.Random(1)) == cb.inferred_weights(
         obs, rules, random.Random(1)
     )
