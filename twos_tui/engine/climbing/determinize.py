@@ -14,10 +14,10 @@ often as asked, into complete :class:`~.core.SimState` objects:
 * optional per-card *weights* bias where the cards go: ``weights[s][code]`` (default 1)
   is how much likelier seat ``s`` is to hold ``code`` than an unbiased deal says; the
   key ``OUT`` weights the out-of-play pile. Each unseen card, in a random order (the
-  cards with uneven weights first), goes to a destination with probability proportional
-  to ``weight * room left``, which is an exact uniform deal when every weight is 1. A
-  weight of 0 rules a card out for that destination unless no destination with room is
-  left for it.
+  cards ruled out somewhere first, then the other cards with uneven weights, then the
+  rest), goes to a destination with probability proportional to ``weight * room
+  left``, which is an exact uniform deal when every weight is 1. A weight of 0 rules a
+  card out for that destination unless no destination with room is left for it.
 
 The sampler reads nothing but the observation (and the caller's weights), so the same
 observation and the same generator state give the same deals, whatever the hidden
@@ -143,8 +143,10 @@ class Sampler:
             rows.append(tuple(row))
         self.table = rows
         #: cards whose weights differ between destinations are dealt first, while
-        #: every destination still has room
-        self.biased = [j for j, row in enumerate(rows) if min(row) != max(row)]
+        #: every destination still has room: those ruled out somewhere (a weight of 0)
+        #: before the rest, so that the room they need is still there
+        self.forced = [j for j, row in enumerate(rows) if min(row) == 0.0 < max(row)]
+        self.biased = [j for j, row in enumerate(rows) if 0.0 < min(row) != max(row)]
         self.plain = [j for j, row in enumerate(rows) if min(row) == max(row)]
 
     def sample(self, rng: random.Random) -> SimState:
@@ -169,13 +171,15 @@ class Sampler:
             room = self.room[:]
             table = self.table
             cards = self.cards
+            forced = self.forced[:]
+            rng.shuffle(forced)
             first = self.biased[:]
             rng.shuffle(first)
             rest = self.plain[:]
             rng.shuffle(rest)
             rnd = rng.random
             nd = len(dests)
-            for j in first + rest:
+            for j in forced + first + rest:
                 row = table[j]
                 tot = 0.0
                 for d in range(nd):
