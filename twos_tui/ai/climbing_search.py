@@ -37,8 +37,22 @@ generator only:
    Two 41.2% both ways, Chinese Poker 32.5% -> 40.0% (11 / 5), Twos for three 38.9%
    -> 41.1% of 90 (12 / 10), Twos for two 53.7% -> 61.3% (15 / 9); against
    all-``greedy``, Big Two 55.0% -> 61.3%, Twos for three 71.1% -> 74.4%.)
-   A rollout scores 1 when the seat wins the deal, plus a small bonus for the cards it
-   shed (a tie-break that also plays for the penalty games' score).
+   A rollout is scored by what the match is decided by (:func:`deal_value`). In the
+   penalty games (Big Two, its five-round edition, Chinese Poker, Twos under penalty
+   scoring) that is the seat's change in standing, from the game's own penalty table:
+   the others' mean penalty less its own (so 11 cards left in Big Two cost 30, not 11,
+   and going out earns what the others pay). In Twos' usual scoring it is 1 for the win,
+   plus a small bonus for the cards shed (a tie-break). Before issue 33 every game was
+   scored the Twos way, and hard won many deals but paid more penalty than ``normal``:
+   on the same 240 Big Two deals (hard at 500 playouts a decision against three
+   ``normal``, ``benchmarks/penalty_search.py``), playing for the deal it won 45.4% of
+   deals, 27.2 points more than ``normal`` with the same hands, but paid +0.68 points a
+   deal more [-0.30, +1.66] and ended 7.1% of its hands with 11 cards or more (normal
+   2.6%); playing for the penalty, 35.0% (+13.3 [+7.8, +18.9]), 0.86 points a deal
+   less [-1.42, -0.30] and 2.1% (normal 3.6%). Adding a bonus for the win itself
+   (:data:`WIN_BONUS`, measured on the same deals: 0.15, 0.3, 0.5) wins more deals
+   (+16.7, +18.9, +21.1 points) but gives the penalty back (-0.22, +0.33, +0.25 points
+   a deal, every interval across 0), so there is none.
 5. **Elimination.** The policy's own move is the incumbent. After a few worlds, a
    candidate whose paired difference to the incumbent (or to the leader) is clearly
    negative — by two standard errors of that difference — stops being rolled out, so
