@@ -45,14 +45,16 @@ generator only:
    plus a small bonus for the cards shed (a tie-break). Before issue 33 every game was
    scored the Twos way, and hard won many deals but paid more penalty than ``normal``:
    on the same 240 Big Two deals (hard at 500 playouts a decision against three
-   ``normal``, ``benchmarks/penalty_search.py``), playing for the deal it won 45.4% of
-   deals, 27.2 points more than ``normal`` with the same hands, but paid +0.68 points a
-   deal more [-0.30, +1.66] and ended 7.1% of its hands with 11 cards or more (normal
-   2.6%); playing for the penalty, 35.0% (+13.3 [+7.8, +18.9]), 0.86 points a deal
-   less [-1.42, -0.30] and 2.1% (normal 3.6%). Adding a bonus for the win itself
-   (:data:`WIN_BONUS`, measured on the same deals: 0.15, 0.3, 0.5) wins more deals
-   (+16.7, +18.9, +21.1 points) but gives the penalty back (-0.22, +0.33, +0.25 points
-   a deal, every interval across 0), so there is none.
+   ``normal`` as it was before this issue's fixes, ``python benchmarks/penalty_search.py
+   --deals 240 --iterations 500``), playing for the deal it won 45.4% of deals, 27.2
+   points more than ``normal`` with the same hands, but paid 0.68 points a deal more
+   [-0.30, +1.66] and ended 7.1% of its hands with 11 cards or more (normal 2.6%);
+   playing for the penalty, 35.4% (+13.9 [+8.3, +19.4]), 0.84 points a deal less
+   [-1.40, -0.27] and 2.1% (normal 3.2%). Adding a bonus for the win itself
+   (:data:`WIN_BONUS`; against today's ``normal``, the same deals: 0, 0.15, 0.3, 0.5)
+   wins more deals (+13.3, +16.7, +18.9, +21.1 points) but gives the penalty back
+   (-0.86 [-1.42, -0.30], then -0.22, +0.33, +0.25 a deal, those intervals across 0),
+   so there is none.
 5. **Elimination.** The policy's own move is the incumbent. After a few worlds, a
    candidate whose paired difference to the incumbent (or to the leader) is clearly
    negative — by two standard errors of that difference — stops being rolled out, so
