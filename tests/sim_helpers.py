@@ -7,6 +7,19 @@ import random
 
 from twos_tui.engine import load_game, new_game
 
+#: a climbing game of every variant, player count and the house rules that change the
+#: deal (the sampler and the beliefs are tested on each)
+POSITIONS = [
+    ("twos", 3, {}),
+    ("twos", 2, {}),
+    ("twos", 3, {"opening": "lowest", "passing": "locked"}),
+    ("big-two", 4, {}),
+    ("big-two", 3, {}),
+    ("big-two-5r", 4, {}),
+    ("chinese-poker", 4, {}),
+    ("chinese-poker", 2, {}),
+]
+
 
 def settle_hand_choice(g, rng) -> None:
     """Chinese Poker for two: make the hand choice at random."""

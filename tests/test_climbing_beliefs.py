@@ -6,23 +6,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from sim_helpers import midgame, rehide
+from sim_helpers import POSITIONS, midgame, rehide
 
 from twos_tui.ai import climbing_beliefs as cb
 from twos_tui.engine import Action, load_game, new_game
 from twos_tui.engine.climbing.determinize import OUT, Sampler
 from twos_tui.engine.climbing.rules import rules_for, state_from_game
 
-POSITIONS = [
-    ("twos", 3, {}),
-    ("twos", 2, {}),
-    ("twos", 3, {"opening": "lowest", "passing": "locked"}),
-    ("big-two", 4, {}),
-    ("big-two", 3, {}),
-    ("big-two-5r", 4, {}),
-    ("chinese-poker", 4, {}),
-    ("chinese-poker", 2, {}),
-]
 POOL = 24  # a small pool keeps the tests quick
 
 

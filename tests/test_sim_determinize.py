@@ -5,20 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from sim_helpers import midgame, rehide
+from sim_helpers import POSITIONS, midgame, rehide
 
 from twos_tui.engine.climbing.determinize import OUT, Sampler, determinize, played_this_deal
-
-POSITIONS = [
-    ("twos", 3, {}),
-    ("twos", 2, {}),
-    ("twos", 3, {"opening": "lowest", "passing": "locked"}),
-    ("big-two", 4, {}),
-    ("big-two", 3, {}),
-    ("big-two-5r", 4, {}),
-    ("chinese-poker", 4, {}),
-    ("chinese-poker", 2, {}),
-]
 
 
 @pytest.mark.parametrize(("variant", "players", "options"), POSITIONS)
