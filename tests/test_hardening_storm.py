@@ -18,6 +18,7 @@ from collections import Counter
 import pytest
 from saves_helpers import real_save
 from textual.command import CommandPalette
+from textual.pilot import WaitForScreenTimeout
 
 from twos_tui.play import history
 from twos_tui.play.paths import data_dir
@@ -157,6 +158,19 @@ def screen_key(app) -> str:
     return type(s).__name__
 
 
+async def settle(pilot, tries: int = 10) -> None:
+    """``pilot.pause()``, waiting on where Textual's own wait gives up (it waits 30 s
+    for the screen to handle what is pending, then raises; a machine busy enough makes
+    that happen: the state is waited for, not the clock)."""
+    for _ in range(tries - 1):
+        try:
+            await pilot.pause()
+            return
+        except WaitForScreenTimeout:
+            continue
+    await pilot.pause()
+
+
 async def storm(per_screen: int, seed: int) -> Counter:
     rng = random.Random(seed)
     app = make_app(ai_pause=0)
@@ -167,19 +181,19 @@ async def storm(per_screen: int, seed: int) -> Counter:
         folder = data_dir() / "saves"
         folder.mkdir(parents=True, exist_ok=True)
         opens = openers(app, folder)
-        await pilot.pause()
+        await settle(pilot)
         for name, opener in opens.items():
             tries = 0
             while counts[name] < per_screen and tries < max(40, per_screen):
                 tries += 1
                 if screen_key(app) != name:
                     opener()
-                    await pilot.pause()
+                    await settle(pilot)
                     if name == "PassScreen":
                         for _ in range(50):
                             if isinstance(app.screen, PassScreen):
                                 break
-                            await pilot.pause()
+                            await settle(pilot)
                 # a burst on this screen (it may lead elsewhere: that counts there)
                 for _ in range(min(60, per_screen)):
                     here = screen_key(app)
@@ -205,9 +219,9 @@ async def storm(per_screen: int, seed: int) -> Counter:
             lambda: SaveLockedDialog("elsewhere"),
         ):
             app.action_command_palette()
-            await pilot.pause()
+            await settle(pilot)
             app.push_screen(factory())
-            await pilot.pause()
+            await settle(pilot)
             for _ in range(3):
                 await pilot.press("ctrl+p")
                 counts["palette-over-pushed-screen"] += 1
