@@ -214,6 +214,9 @@ SHED_BONUS = 0.05
 MIN_WORLDS = 8
 DROP_Z = 2.0
 PICK_Z = 1.0
+#: seconds before the budget's end that the search leaves for picking its move and
+#: answering (so that a decision ends inside its budget, not a millisecond after)
+END_MARGIN = 0.002
 #: deal the unseen cards with the weights read from the play (else uniformly)
 BELIEFS = True
 #: the hand choice plays each pairing of hands many times: a share of random moves
@@ -448,6 +451,7 @@ class HardClimbingAgent:
         reward = [0.0] * k
         ending = None  # the exact solver of small endgames (climbing_endgame)
         solved = 0
+        last_world = start  # when the last world ended (the first: when the search began)
         while True:
             world = sampler.sample(rng)
             if EXACT and not worlds:
@@ -486,8 +490,14 @@ class HardClimbingAgent:
             if cap is not None:
                 if rollouts >= cap:
                     break
-            elif clock() >= deadline:
-                break
+            else:
+                # stop when the next world, as long as this one, would end past the
+                # budget (a decision then keeps its 0.4 s, not only starts its last world
+                # inside it)
+                now = clock()
+                if now + (now - last_world) >= deadline - END_MARGIN:
+                    break
+                last_world = now
             if worlds >= MIN_WORLDS and len(active) > 1:
                 # drop a move clearly worse than the incumbent or than the leader
                 lead = max(active, key=lambda i: diff[i] / count[i])
