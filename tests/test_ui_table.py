@@ -57,8 +57,10 @@ def hard_ai_by_rollouts(monkeypatch):
 
     real = climbing_search.HardClimbingAgent.__init__
 
-    def capped(self, budget_s: float = 0.4, iterations: int | None = None) -> None:
-        real(self, budget_s, 48 if iterations is None else iterations)
+    def capped(
+        self, budget_s: float = 0.4, iterations: int | None = None, play_for_penalty: bool = True
+    ) -> None:
+        real(self, budget_s, 48 if iterations is None else iterations, play_for_penalty)
 
     monkeypatch.setattr(climbing_search.HardClimbingAgent, "__init__", capped)
 
