@@ -341,9 +341,8 @@ class HardClimbingAgent:
             ):  # (the means are of the seat's standing on penalty points)
                 return Suggestion(
                     act,
-                    f"{head}: it keeps your penalty low: played out in {worlds} deals dealt "
-                    "from what you can see, no other move tried left you better placed on "
-                    "penalty points (yours against the others').",
+                    f"{head}: it keeps your penalty low (no move tried did better on "
+                    f"points in {worlds} deals dealt from what you can see).",
                 )
             return Suggestion(
                 act,
