@@ -251,6 +251,26 @@ def test_deal_value_is_the_standing_on_the_games_own_penalty_table():
     assert points.penalty(7) == 7
 
 
+def test_in_chinese_poker_a_win_also_earns_the_next_deals_lead():
+    """Chinese Poker's winner deals and plays first next deal: a win is worth the
+    penalties it makes the others pay plus that lead's measured worth; the loser's value
+    is unchanged, and Big Two (the holder of the lowest card leads every deal) adds
+    nothing."""
+    from twos_tui.engine.climbing.rules import rules_for
+
+    for players, size in ((4, 12), (3, 16), (2, 16)):
+        cp = rules_for("chinese-poker", players, {})
+        assert cp.winner_leads_next and cp.hand_size == size
+        hands = [0] + [(1 << 5) - 1] * (players - 1)  # seat 0 went out, the others hold 5
+        won = cs.deal_value(cp, 0)(hands, 0)
+        assert won == pytest.approx((5 + cs.NEXT_LEAD[players]) / 50)
+        lost = cs.deal_value(cp, 1)(hands, 0)
+        assert lost == pytest.approx(((players - 2) * 5 / (players - 1) - 5) / 50)
+    big = rules_for("big-two", 4, {})
+    assert not big.winner_leads_next
+    assert cs.deal_value(big, 0)([0, 31, 31, 31], 0) == pytest.approx(5 / 50)
+
+
 def test_a_hard_hint_that_plays_for_the_penalty_says_so_only_when_true():
     """Where hard's move differs from normal's in a penalty game, the hint says it keeps
     the penalty low only when no other move tried did better on the same deals (the

@@ -104,6 +104,9 @@ class Rules:
     index: dict[str, int] = {}
     #: the variant has bombs (plays that beat any ordinary play)
     has_bombs: bool = False
+    #: the winner of a deal deals the next and plays first in it (Chinese Poker): so a
+    #: deal won is worth more than the penalties it spares
+    winner_leads_next: bool = False
 
     def __init__(self, players: int, options: HouseRules) -> None:
         self.players = players

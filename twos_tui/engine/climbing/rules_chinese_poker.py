@@ -121,6 +121,7 @@ class ChinesePokerRules(Rules):
     codes = tuple(IDX_CODE)
     index = CODE_IDX
     has_bombs = True
+    winner_leads_next = True
 
     variant_id = "chinese-poker"
 
