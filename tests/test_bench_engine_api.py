@@ -4,7 +4,6 @@ ref it checks out itself (and removes after)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -13,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_engine_api.py"
@@ -21,11 +21,7 @@ TINY += ["--rollouts", "2", "--worlds", "1"]
 
 
 def bench_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_engine_api", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

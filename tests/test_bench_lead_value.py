@@ -3,23 +3,19 @@ deals and its figures agree with the deals it played."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_helpers import load_script
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "lead_value.py"
 
 
 def bench_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("lead_value", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 @pytest.mark.parametrize("players", [4, 2])

@@ -5,7 +5,6 @@ against a checkout folder and against a git ref it checks out itself (and remove
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -14,6 +13,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_ui.py"
@@ -21,11 +21,7 @@ TINY = ["--rounds", "1", "--keys", "1", "--runs", "1"]
 
 
 def bench_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_ui", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
