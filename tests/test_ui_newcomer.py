@@ -77,3 +77,58 @@ async def test_a_table_that_is_not_saved_does_not_say_it_is():
         text = flat(screen_text(app))
         assert "Leave this table for the home screen?" in text
         assert "The game is saved" not in text
+
+
+# ---------------------------------------------------------------------------------------
+# 2. an SSH door's guest: Esc (and q) in the lobby asks before ending the session
+# ---------------------------------------------------------------------------------------
+
+
+def guest_lobby_app(link):
+    """The lobby as the SSH door opens it: leaving it ends the app (the session)."""
+    app = make_app(autosave=False, ai_pause=None)
+    app.exit_on_leave = True
+    app.on_start = lambda: app.open_lobby(link, ("127.0.0.1", 9350))
+    return app
+
+
+@pytest.mark.parametrize("key", ["escape", "q"])
+async def test_the_ssh_lobby_asks_before_it_ends_the_session(key):
+    from lobby_fakes_ui import FakeLobbyLink, sample_state
+
+    from twos_tui.ui.screens.lobby import LobbyScreen
+    from twos_tui.ui.screens.lobby_dialogs import ConfirmEndSession
+
+    link = FakeLobbyLink(sample_state())
+    app = guest_lobby_app(link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
+        await pilot.press(key)
+        await wait_for_screen(pilot, ConfirmEndSession, "the question")
+        text = flat(screen_text(app))
+        assert "End the session?" in text and "No (n)" in text and "Yes (y)" in text
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is lobby, "the lobby again")
+        await pilot.press(key)
+        await wait_for_screen(pilot, ConfirmEndSession, "asked again")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is lobby, "the lobby again")
+        assert not link.closed and app.return_code is None
+        await pilot.press(key)
+        await wait_for_screen(pilot, ConfirmEndSession, "asked a third time")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.return_code is not None, "the app (the session) over")
+
+
+async def test_the_lobby_at_home_still_goes_home_without_asking():
+    from lobby_fakes_ui import FakeLobbyLink, sample_state
+
+    from twos_tui.ui.screens.lobby import LobbyScreen
+
+    link = FakeLobbyLink(sample_state())
+    app = guest_lobby_app(link)
+    app.exit_on_leave = False
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
+        await pilot.press("escape")
+        await wait_for_screen(pilot, HomeScreen)

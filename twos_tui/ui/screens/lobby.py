@@ -404,7 +404,18 @@ class LobbyScreen(SizeGuard, Screen[None]):
         self.action_leave()
 
     def action_leave(self) -> None:
-        twos_app(self).go_home()
+        app = twos_app(self)
+        if not app.exit_on_leave:
+            app.go_home()
+            return
+        # an SSH door's guest: leaving the lobby ends the session, so it asks first
+        from .lobby_dialogs import ConfirmEndSession
+
+        def answer(end: bool | None) -> None:
+            if end and self.is_attached:
+                twos_app(self).go_home()
+
+        self.app.push_screen(ConfirmEndSession(), answer)
 
     def action_focus_games(self) -> None:
         self.query_one("#lobby-games", OptionList).focus()
