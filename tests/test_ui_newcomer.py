@@ -132,3 +132,61 @@ async def test_the_lobby_at_home_still_goes_home_without_asking():
         await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
         await pilot.press("escape")
         await wait_for_screen(pilot, HomeScreen)
+
+
+# ---------------------------------------------------------------------------------------
+# 3. at a table the lobby seated us at, q says it goes back to the lobby
+# ---------------------------------------------------------------------------------------
+
+
+def key_bar(app) -> str:
+    from ui_helpers import screen_lines
+
+    return screen_lines(app)[-1]
+
+
+async def test_q_at_a_lobby_table_says_lobby():
+    from lobby_fakes_ui import FakeLobbyLink, sample_state
+
+    from twos_tui.play.seat_view import LocalSeatView
+    from twos_tui.play.session import Session
+    from twos_tui.ui.screens.lobby import LobbyScreen
+
+    link = FakeLobbyLink(sample_state())
+    app = make_app(autosave=False, ai_pause=0)
+    app.on_start = lambda: app.open_lobby(link, ("127.0.0.1", 9350))
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
+        session = Session.start("big-two", None, None, {}, 4, autosave=False)
+        app.start_session(LocalSeatView(session), over_lobby=True)
+        await wait_for_screen(pilot, TableScreen, "the lobby's table")
+        await wait_for(pilot, lambda: "q Lobby" in key_bar(app), "q Lobby in the key bar")
+        assert "Home" not in key_bar(app)
+        await pilot.press("q")
+        await wait_for_text(pilot, "Leave this table and go back to the lobby?")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen is lobby, "the lobby again")
+
+
+async def test_q_at_a_lobby_tables_deal_summary_says_lobby():
+    from lobby_fakes_ui import FakeLobbyLink, sample_state
+
+    from twos_tui.play.seat_view import LocalSeatView
+    from twos_tui.ui.screens.lobby import LobbyScreen
+
+    link = FakeLobbyLink(sample_state())
+    app = make_app(autosave=False, ai_pause=0)
+    app.on_start = lambda: app.open_lobby(link, ("127.0.0.1", 9350))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
+        app.start_session(LocalSeatView(deal_over("big-two")), over_lobby=True)
+        await wait_for_screen(pilot, DealEndScreen, "the deal summary")
+        await wait_for_text(pilot, "Lobby (q)")
+        assert "q Lobby" in key_bar(app) and "Home" not in flat(screen_text(app))
+
+
+async def test_q_at_a_home_table_still_says_home():
+    app = make_app("big-two", seed=4, ai_pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, TableScreen)
+        await wait_for(pilot, lambda: "q Home" in key_bar(app), "q Home in the key bar")

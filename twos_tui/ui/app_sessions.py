@@ -51,6 +51,14 @@ class SessionsApp(SettingsApp):
             self.pop_screen()
         self.close_session()
 
+    def leave_to(self) -> str:
+        """Where leaving the table in play goes, as its key says it: "Lobby" (a table
+        the lobby seated us at), "Quit" (an SSH door's guest at its only table: the
+        session ends) or "Home"."""
+        if self.lobby_below():
+            return "Lobby"
+        return "Quit" if self.exit_on_leave else "Home"
+
     def lobby_below(self, screen: object = None) -> bool:
         """A lobby is open in the stack (``screen``: is that screen the lobby)."""
         if "twos_tui.ui.screens.lobby" not in sys.modules:

@@ -176,8 +176,8 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
 
     Enter takes the focused button (the next deal, or play again, at first); Esc goes on
     to the next deal too (with the match over it does nothing): it never leaves the game.
-    Home takes ``q``, as at the table, and asks first as the table does
-    (:class:`ConfirmLeave`) while the match goes on. ``t``
+    Home (or the lobby: the key and the button say where) takes ``q``, as at the table,
+    and asks first as the table does (:class:`ConfirmLeave`) while the match goes on. ``t``
     shows the deal's last trick. The dialog has its own footer: the table's keys (h Hint…)
     do not work here and must not show through."""
 
@@ -194,7 +194,10 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         Binding("t", "last_trick('trick')", "Last trick"),
         Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
         Binding("o", "score_sheet", "Scores"),
-        Binding("q", "choose('home')", "Home"),
+        # q says where it goes (one of these is offered: TwosApp.leave_to)
+        Binding("q", "choose('home', 'Home')", "Home"),
+        Binding("q", "choose('home', 'Lobby')", "Lobby"),
+        Binding("q", "choose('home', 'Quit')", "Quit"),
         Binding("left,right", "app.focus_next", show=False),
         # the buttons keep the focus: the arrows and the page keys scroll the text
         Binding("up", "scroll_body(-1)", show=False),
@@ -274,7 +277,7 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
                     yield Button("New game (n)", id="new")
                 else:
                     yield Button(f"Next {word.lower()} (⏎)", id="next", variant="success")
-                yield Button("Home (q)", id="home")
+                yield Button(f"{twos_app(self).leave_to()} (q)", id="home")
         yield KeyBar()
 
     def watching_line(self) -> Text:
@@ -325,6 +328,8 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         if action in ("default", "next", "choose") and not self.keys_armed:
             # the guard: the key goes on to on_key, which drops it
             return None if action == "default" else False
+        if action == "choose" and parameters[1:]:
+            return parameters[1] == twos_app(self).leave_to()  # q: where it goes
         if action == "choose" and parameters == ("new",):
             # only offered when the match is over (a spectator leaves with q)
             return self.table.match_over and not self.watching
@@ -360,7 +365,7 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         else:
             self.dismiss("next")
 
-    def action_choose(self, choice: str) -> None:
+    def action_choose(self, choice: str, _shown: str = "") -> None:
         if choice == "home" and self.leaving_a_match():
             self.confirm_leave()
             return

@@ -382,7 +382,7 @@ class TableScreen(SizeGuard, Screen[None]):
     def action_help(self) -> None:
         self.views.help()
 
-    def action_leave(self) -> None:
+    def action_leave(self, _shown: str = "") -> None:
         self.views.leave()
 
     def action_last_trick(self, _word: str = "") -> None:
