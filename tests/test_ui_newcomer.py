@@ -190,3 +190,90 @@ async def test_q_at_a_home_table_still_says_home():
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_screen(pilot, TableScreen)
         await wait_for(pilot, lambda: "q Home" in key_bar(app), "q Home in the key bar")
+
+
+# ---------------------------------------------------------------------------------------
+# 4. the match-over box at a lobby table: what comes next, and the rating change
+# ---------------------------------------------------------------------------------------
+
+
+def match_over_session():
+    """A Twos session (one deal wins the match) whose match is over."""
+    import random
+
+    from ui_helpers import play_until
+
+    from twos_tui.play.session import Session
+
+    session = Session.start("twos", None, None, {"deals_to_win": 1}, 3, autosave=False)
+    play_until(session.game, lambda g: g.deal_over, random.Random(3))
+    assert session.game.match_over
+    return session
+
+
+async def test_a_lobby_matchs_end_offers_the_lobby_and_shows_the_rating_change(monkeypatch):
+    from dataclasses import replace
+
+    from lobby_fakes_ui import FakeLobbyLink, sample_state
+
+    from twos_tui.play.lobby.model import RatingInfo, ResultInfo, Seated
+    from twos_tui.play.seat_view import LocalSeatView
+    from twos_tui.ui import lobby_join
+    from twos_tui.ui.screens.lobby import LobbyScreen
+
+    # a table with a player on another computer (no "play again" here), its match over
+    session = match_over_session()
+    view = LocalSeatView(session, remote_seats=(1,))
+    monkeypatch.setattr(lobby_join, "connect_seated", lambda *a, **kw: view)
+    state = sample_state()
+    link = FakeLobbyLink(state)
+    app = make_app(autosave=False, ai_pause=0)
+    app.on_start = lambda: app.open_lobby(link, ("127.0.0.1", 9350))
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
+        link.push(Seated("bt-101", "ABCD", 0, "token"))
+        await wait_for_screen(pilot, DealEndScreen, "the match-over box")
+        await wait_for_text(pilot, "Back to the lobby (⏎)")
+        text = flat(screen_text(app))
+        assert "Match over" in text and "Next deal" not in text and "Rating" not in text
+        bar = key_bar(app)
+        assert "q Lobby" in bar and "New game" not in bar
+        # the lobby's news, unchanged results: still no rating line
+        link.push(replace(state, tables=()))
+        await wait_for(pilot, lambda: lobby.events_seen >= 3, "the lobby's news read")
+        assert "Rating" not in flat(screen_text(app))
+        # the lobby says the result: the box shows the rating and its change
+        me = state.me
+        result = ResultInfo("twos", 1_700_000_900.0, 1, 4, 207.2)
+        ratings = (me.ratings[0], RatingInfo("twos", 1207.4, 4, 2))
+        link.push(replace(state, me=replace(me, ratings=ratings, recent=(result, *me.recent))))
+        await wait_for_text(pilot, "Rating 1207 (+207)")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is lobby, "back in the lobby")
+
+
+async def test_an_unrated_lobby_match_shows_no_rating(monkeypatch):
+    from dataclasses import replace
+
+    from lobby_fakes_ui import FakeLobbyLink, sample_state
+
+    from twos_tui.play.lobby.model import ResultInfo, Seated
+    from twos_tui.play.seat_view import LocalSeatView
+    from twos_tui.ui import lobby_join
+    from twos_tui.ui.screens.lobby import LobbyScreen
+
+    session = match_over_session()
+    view = LocalSeatView(session, remote_seats=(1,))
+    monkeypatch.setattr(lobby_join, "connect_seated", lambda *a, **kw: view)
+    state = sample_state()
+    link = FakeLobbyLink(state)
+    app = make_app(autosave=False, ai_pause=0)
+    app.on_start = lambda: app.open_lobby(link, ("127.0.0.1", 9350))
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
+        link.push(Seated("bt-101", "ABCD", 0, "token"))
+        await wait_for_screen(pilot, DealEndScreen, "the match-over box")
+        result = ResultInfo("twos", 1_700_000_900.0, 2, 4, None)
+        link.push(replace(state, me=replace(state.me, recent=(result, *state.me.recent))))
+        await wait_for(pilot, lambda: lobby.events_seen >= 3, "the lobby's news read")
+        assert "Rating" not in flat(screen_text(app))

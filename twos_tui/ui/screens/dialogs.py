@@ -237,6 +237,8 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         with Vertical(id="end-box"):
             title = "Match over" if over else f"{word} {r.deal_number if r else g.deal_number} over"
             yield Static(Text(title, style="bold"), id="end-title")
+            #: a rated lobby match's rating change, once the lobby has said it
+            yield Static("", id="end-rating")
             body = Text()
             if over:
                 won = g.match_winners()
@@ -275,10 +277,32 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
                 elif over and self.table.can_play_again:
                     yield Button("Play again (⏎)", id="again", variant="success")
                     yield Button("New game (n)", id="new")
+                elif over:
+                    # a joined table's match over: no next deal and no play again here;
+                    # what comes next is leaving (to the lobby, home, or the end)
+                    yield Button(f"{self.leave_words()} (⏎)", id="home", variant="success")
                 else:
                     yield Button(f"Next {word.lower()} (⏎)", id="next", variant="success")
-                yield Button(f"{twos_app(self).leave_to()} (q)", id="home")
+                if not over or self.watching or self.table.can_play_again:
+                    yield Button(f"{twos_app(self).leave_to()} (q)", id="home")
         yield KeyBar()
+
+    def leave_words(self) -> str:
+        """The button that leaves once a joined table's match is over, in words."""
+        return {"Lobby": "Back to the lobby", "Quit": "End the session"}.get(
+            twos_app(self).leave_to(), "Home"
+        )
+
+    def show_rating(self, line: Text | None) -> None:
+        """A rated lobby match's rating change under the title ("Rating 1207 (+207)"),
+        once the lobby knows it (the lobby calls this when its news comes)."""
+        if line is None or not self.table.match_over:
+            return
+        for shown in self.query("#end-rating"):
+            if isinstance(shown, Static):
+                shown.update(line)
+                shown.display = True
+        self._fit(self.app.size.height)
 
     def watching_line(self) -> Text:
         """A spectator's line under the summary: what the players do next."""
@@ -300,6 +324,12 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
 
     def on_mount(self) -> None:
         focus_first(self, "#end-buttons Button")
+        for rating in self.query("#end-rating"):
+            rating.display = False
+        if self.table.match_over:
+            lobby = twos_app(self).lobby_screen()
+            if lobby is not None:
+                self.show_rating(lobby.match_rating(self.table.variant_id))
         self._fit(self.app.size.height)
         # the table's announcements (a catch, a bomb) would cover the buttons: the
         # summary above says how the deal went
@@ -315,6 +345,7 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         """The text scrolls in what the window leaves it: the buttons always show."""
         for scroll in self.query("#end-scroll"):
             chrome = self.CHROME_ROWS + (1 if self.watching else 0)  # the watching line
+            chrome += sum(1 for r in self.query("#end-rating") if r.display)
             scroll.styles.max_height = max(3, min(15, height - chrome))
 
     def action_scroll_body(self, rows: int) -> None:
@@ -331,8 +362,9 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         if action == "choose" and parameters[1:]:
             return parameters[1] == twos_app(self).leave_to()  # q: where it goes
         if action == "choose" and parameters == ("new",):
-            # only offered when the match is over (a spectator leaves with q)
-            return self.table.match_over and not self.watching
+            # only offered when the match is over (a spectator leaves with q), at a table
+            # this computer could play again (a joined table's next is leaving)
+            return self.table.match_over and not self.watching and self.table.can_play_again
         over = self.table.match_over
         if self.watching and action in ("default", "next"):
             return action == "next" or parameters == ("watch",)

@@ -8,6 +8,8 @@ read by an async worker on the app's own loop (so widgets are touched on the UI 
 A new :class:`LobbyState` updates the lists in place, keeping the game and table chosen
 and the scroll; ``Refused`` is a notice; ``Seated`` joins the table as ``twos-tui join``
 does (:mod:`..lobby_join`); ``Redirect`` reconnects to the server given and asks again.
+The lobby stays open under its table: the state it gets once a rated match there is over
+brings the rating change, which the match-over box shows (:meth:`LobbyScreen.match_rating`).
 """
 
 from __future__ import annotations
@@ -38,13 +40,23 @@ from ...play.lobby.model import (
     QuickMatch,
     Redirect,
     Refused,
+    ResultInfo,
     Seated,
     SitDown,
     TableInfo,
     Watch,
 )
 from ..chrome import KeyBar, SafeHeader, SafeOptionList
-from ..lobby_text import free_seats, game_name, me_text, queue_text, table_text
+from ..lobby_text import (
+    change_text,
+    free_seats,
+    game_name,
+    me_text,
+    queue_text,
+    rating_for,
+    rating_text,
+    table_text,
+)
 from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
 from ..variants import available_variants
@@ -99,6 +111,9 @@ class LobbyScreen(SizeGuard, Screen[None]):
         self.last_request: LobbyRequest | None = None
         #: events handled (tests and tools wait for a count)
         self.events_seen = 0
+        #: the player's results when the lobby last seated them (the table's own result
+        #: is a new one: :meth:`match_rating`); None before any table
+        self.results_before: tuple[ResultInfo, ...] | None = None
         #: a join under way (the lobby says so, and asks nothing more meanwhile)
         self.joining = False
         self.closing = False  #: the lobby is being left
@@ -205,6 +220,32 @@ class LobbyScreen(SizeGuard, Screen[None]):
 
         if isinstance(board, LeaderboardScreen):
             board.show(state)
+        self.tell_match_end()
+
+    # ----- a lobby table's match over: its rating change -------------------------------
+    def match_rating(self, game: str) -> Text | None:
+        """The rating change of the rated match just played at the table this lobby
+        seated us at, as the lobby said it ("Rating 1207 (+207)"): the first result of
+        ``game`` new since we sat down; None before the lobby says it, or unrated."""
+        if self.state is None or self.results_before is None:
+            return None
+        me = self.state.me
+        new = [r for r in me.recent if r.game == game and r not in self.results_before]
+        if not new or new[0].rating_change is None:
+            return None
+        rating = rating_for(me, game)
+        if rating is None:
+            return None
+        change = change_text(new[0].rating_change)
+        return Text(f"Rating {rating_text(rating.rating)} ({change})", style="bold")
+
+    def tell_match_end(self) -> None:
+        """The lobby's news reaches a match-over box open over its table."""
+        from .dialogs import DealEndScreen
+
+        for screen in self.app.screen_stack:
+            if isinstance(screen, DealEndScreen) and screen.table.match_over:
+                screen.show_rating(self.match_rating(screen.table.variant_id))
 
     def mark_games(self) -> None:
         """Each game with its count of tables; the one shown marked "▸", the one of a
@@ -466,6 +507,8 @@ class LobbyScreen(SizeGuard, Screen[None]):
         if self.joining:
             return
         self.joining = True
+        # the results known now: the table's own result is the one that comes after
+        self.results_before = self.state.me.recent if self.state else ()
         host, port = self.address
         name = self.state.me.name if self.state else None
         what = "Watching" if seated.seat is None else "Joining"
