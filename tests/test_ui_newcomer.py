@@ -277,3 +277,48 @@ async def test_an_unrated_lobby_match_shows_no_rating(monkeypatch):
         link.push(replace(state, me=replace(state.me, recent=(result, *state.me.recent))))
         await wait_for(pilot, lambda: lobby.events_seen >= 3, "the lobby's news read")
         assert "Rating" not in flat(screen_text(app))
+
+
+# ---------------------------------------------------------------------------------------
+# 5. a seat held for a dropped player shows its hold only, not its clock too
+# ---------------------------------------------------------------------------------------
+
+
+async def test_a_held_seat_shows_its_hold_not_its_clock(tmp_path, monkeypatch):
+    import re
+
+    from net_helpers import join
+    from test_net_clock_screens import Hand, box_of, clocked_table
+
+    from twos_tui.play.net.host_view import HostSeatView
+    from twos_tui.play.net.server import TableServer
+
+    clock = re.compile(r"\d+:\d\d \+\d+:\d\d|bank \d+:\d\d")
+    now = Hand()
+    table = clocked_table(now, kinds=["human", "remote", "ai"], names=["Hana"], drive_ai=False)
+    server = TableServer()
+    server.add(table)
+    view = HostSeatView(table)
+    app = make_app(autosave=False, ai_pause=0)
+    app.on_start = lambda: app.start_session(view)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await server.start("127.0.0.1", 0)
+        try:
+            jo = await join(server, table, "Jo")  # seat 1: Jo leads, his clock runs
+            await wait_for(pilot, lambda: "0:30 +1:00" in box_of(app, "Jo"), "Jo's clock")
+            token = jo.token
+            await jo.close()  # Jo drops: his seat is held
+            await wait_for(pilot, lambda: "seat held" in box_of(app, "Jo"), "the hold")
+            assert not clock.search(box_of(app, "Jo")), box_of(app, "Jo")
+            now.t += 30  # the hold counts down; the clock is still not shown
+            await wait_for(pilot, lambda: "seat held 1:30" in box_of(app, "Jo"), "the hold on")
+            assert not clock.search(box_of(app, "Jo")), box_of(app, "Jo")
+            # Jo comes back: his clock's figures are shown again, the hold is gone
+            jo = await join(server, table, "Jo", token=token)
+            await wait_for(pilot, lambda: clock.search(box_of(app, "Jo")), "Jo's clock back")
+            assert "seat held" not in box_of(app, "Jo")
+            await jo.close()
+        finally:
+            await server.close()
+            view.close()
