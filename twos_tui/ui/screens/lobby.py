@@ -9,7 +9,7 @@ A new :class:`LobbyState` updates the lists in place, keeping the game and table
 and the scroll; ``Refused`` is a notice; ``Seated`` joins the table as ``twos-tui join``
 does (:mod:`..lobby_join`); ``Redirect`` reconnects to the server given and asks again.
 The lobby stays open under its table: the state it gets once a rated match there is over
-brings the rating change, which the match-over box shows (:meth:`LobbyScreen.match_rating`).
+brings the rating change, which the match-over box shows (:mod:`.lobby_results`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -47,20 +46,12 @@ from ...play.lobby.model import (
     Watch,
 )
 from ..chrome import KeyBar, SafeHeader, SafeOptionList
-from ..lobby_text import (
-    change_text,
-    free_seats,
-    game_name,
-    me_text,
-    queue_text,
-    rating_for,
-    rating_text,
-    table_text,
-)
+from ..lobby_text import free_seats, game_name, me_text, queue_text, table_text
 from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
 from ..variants import available_variants
 from .lobby_list import TablesList
+from .lobby_results import ask_again, leave_lobby, tell_match_end
 from .sizing import SizeGuard
 
 if TYPE_CHECKING:
@@ -111,8 +102,7 @@ class LobbyScreen(SizeGuard, Screen[None]):
         self.last_request: LobbyRequest | None = None
         #: events handled (tests and tools wait for a count)
         self.events_seen = 0
-        #: the player's results when the lobby last seated them (the table's own result
-        #: is a new one: :meth:`match_rating`); None before any table
+        #: the player's results as the lobby last seated them (see lobby_results)
         self.results_before: tuple[ResultInfo, ...] | None = None
         #: a join under way (the lobby says so, and asks nothing more meanwhile)
         self.joining = False
@@ -220,32 +210,7 @@ class LobbyScreen(SizeGuard, Screen[None]):
 
         if isinstance(board, LeaderboardScreen):
             board.show(state)
-        self.tell_match_end()
-
-    # ----- a lobby table's match over: its rating change -------------------------------
-    def match_rating(self, game: str) -> Text | None:
-        """The rating change of the rated match just played at the table this lobby
-        seated us at, as the lobby said it ("Rating 1207 (+207)"): the first result of
-        ``game`` new since we sat down; None before the lobby says it, or unrated."""
-        if self.state is None or self.results_before is None:
-            return None
-        me = self.state.me
-        new = [r for r in me.recent if r.game == game and r not in self.results_before]
-        if not new or new[0].rating_change is None:
-            return None
-        rating = rating_for(me, game)
-        if rating is None:
-            return None
-        change = change_text(new[0].rating_change)
-        return Text(f"Rating {rating_text(rating.rating)} ({change})", style="bold")
-
-    def tell_match_end(self) -> None:
-        """The lobby's news reaches a match-over box open over its table."""
-        from .dialogs import DealEndScreen
-
-        for screen in self.app.screen_stack:
-            if isinstance(screen, DealEndScreen) and screen.table.match_over:
-                screen.show_rating(self.match_rating(screen.table.variant_id))
+        tell_match_end(self)
 
     def mark_games(self) -> None:
         """Each game with its count of tables; the one shown marked "▸", the one of a
@@ -445,18 +410,7 @@ class LobbyScreen(SizeGuard, Screen[None]):
         self.action_leave()
 
     def action_leave(self) -> None:
-        app = twos_app(self)
-        if not app.exit_on_leave:
-            app.go_home()
-            return
-        # an SSH door's guest: leaving the lobby ends the session, so it asks first
-        from .lobby_dialogs import ConfirmEndSession
-
-        def answer(end: bool | None) -> None:
-            if end and self.is_attached:
-                twos_app(self).go_home()
-
-        self.app.push_screen(ConfirmEndSession(), answer)
+        leave_lobby(self)  # (an SSH door's guest is asked first: it ends the session)
 
     def action_focus_games(self) -> None:
         self.query_one("#lobby-games", OptionList).focus()
@@ -492,22 +446,13 @@ class LobbyScreen(SizeGuard, Screen[None]):
             await old.close()
         self.first_state()
         self.listen()
-        last = self.last_request
-        if isinstance(last, SitDown | Watch) and last.table_id == redirect.table_id:
-            again: LobbyRequest = last
-        elif isinstance(last, QuickMatch) and not redirect.table_id:
-            # people wait for this match over there: ask there (and be kept there)
-            again = replace(last, redirected=True)
-        else:  # a new table, made over there: sit at it
-            again = SitDown(redirect.table_id)
-        self.ask(again)
+        self.ask(ask_again(redirect, self.last_request))
 
     # ----- seated: the table opens ------------------------------------------------------
     def join_table(self, seated: Seated) -> None:
         if self.joining:
             return
         self.joining = True
-        # the results known now: the table's own result is the one that comes after
         self.results_before = self.state.me.recent if self.state else ()
         host, port = self.address
         name = self.state.me.name if self.state else None
