@@ -52,14 +52,19 @@ async def test_ssh_lands_in_the_lobby_sits_plays_and_comes_back(tmp_path, monkey
             proc.stdin.write(b"y")
             screen.data = b""
             await screen.until(lambda s: s.has("Quick match"), timeout=60)
-            # and leaving the lobby ends the connection (a guest never gets a home screen)
+            # and leaving the lobby ends the connection (a guest never gets a home screen),
+            # once the guest says yes
             proc.stdin.write(b"q")
+            await screen.until(lambda s: s.has("End the session?"), timeout=60)
+            proc.stdin.write(b"y")
             await asyncio.wait_for(proc.wait_closed(), 60)
         # the same SSH key again: the same account, no name to claim
         async with await ssh_connect(door, key, "ana") as conn:
             proc, screen = await _session(conn)
             await screen.until(lambda s: s.has("Quick match") and s.has("ana"), timeout=120)
             proc.stdin.write(b"q")
+            await screen.until(lambda s: s.has("End the session?"), timeout=60)
+            proc.stdin.write(b"y")
             await asyncio.wait_for(proc.wait_closed(), 60)
         assert [a.name for a in (server.store.account("ana"),) if a] == ["ana"]
         await bo.close()
@@ -86,5 +91,7 @@ async def test_a_keyless_ssh_guest_is_a_guest_in_the_lobby(tmp_path, monkeypatch
             await screen.until(lambda s: s.has("Quick match") and s.has("guest"), timeout=120)
             assert server.store.account("dee") is None  # no account without a key
             proc.stdin.write(b"q")
+            await screen.until(lambda s: s.has("End the session?"), timeout=60)
+            proc.stdin.write(b"y")
             await asyncio.wait_for(proc.wait_closed(), 60)
         await watcher.close()

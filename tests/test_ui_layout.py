@@ -22,7 +22,7 @@ from ui_helpers import (
 from twos_tui.play import history
 from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
 from twos_tui.ui.app import make_app
-from twos_tui.ui.screens.dialogs import DealEndScreen, InfoDialog, PassScreen
+from twos_tui.ui.screens.dialogs import ConfirmLeave, DealEndScreen, InfoDialog, PassScreen
 from twos_tui.ui.screens.home import HomeScreen
 from twos_tui.ui.screens.table import TableScreen
 
@@ -85,6 +85,8 @@ async def test_every_footer_shows_its_leave_key_at_80_columns():
         await wait_screen(pilot, DealEndScreen)
         check("deal end", app, "q Home")
         await pilot.press("q")
+        await wait_screen(pilot, ConfirmLeave)  # the match goes on: asked first
+        await pilot.press("y")
         await wait_screen(pilot, HomeScreen)
         check("home", app, "q Quit")
         await pilot.press("n")

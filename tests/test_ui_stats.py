@@ -18,7 +18,7 @@ from twos_tui.play import history, saves
 from twos_tui.play.session import AI, HUMAN, SeatConfig, Session
 from twos_tui.ui.app import make_app
 from twos_tui.ui.home_menu import HomeMenu
-from twos_tui.ui.screens.dialogs import DealEndScreen, PassScreen
+from twos_tui.ui.screens.dialogs import ConfirmLeave, DealEndScreen, PassScreen
 from twos_tui.ui.screens.home import HomeScreen
 from twos_tui.ui.screens.replay import ReplayScreen
 from twos_tui.ui.screens.stats import StatsScreen
@@ -70,7 +70,9 @@ async def test_a_deal_played_in_the_app_is_in_stats_and_replays(data_home):
         g = session.game
         result = g.last_result
         history.RECORDER.flush()
-        await pilot.press("q")  # home from the deal-end dialog
+        await pilot.press("q")  # home from the deal-end dialog (asked first: the match goes on)
+        await wait_for_screen(pilot, ConfirmLeave)
+        await pilot.press("y")
         await wait_for_screen(pilot, HomeScreen)
         await pilot.press("s")
         stats = await stats_ready(pilot, app)

@@ -24,7 +24,7 @@ from ui_helpers import (
 
 from twos_tui.play.session import Session
 from twos_tui.ui.app import make_app
-from twos_tui.ui.screens.dialogs import DealEndScreen, InfoDialog
+from twos_tui.ui.screens.dialogs import ConfirmLeave, DealEndScreen, InfoDialog
 from twos_tui.ui.screens.home import HomeScreen
 from twos_tui.ui.screens.table import TableScreen
 
@@ -78,6 +78,8 @@ async def test_deal_end_home_is_q_and_the_buttons_and_footer_say_so():
         assert "Home" in footer and "q" in footer and "Last trick" in footer
         assert "⏎ Continue" in footer
         await pilot.press("q")
+        await wait_for_screen(pilot, ConfirmLeave)  # the match goes on: asked first
+        await pilot.press("y")
         await wait_for_screen(pilot, HomeScreen)
 
 

@@ -75,6 +75,13 @@ class SeatInfo:
     def is_ai(self) -> bool:
         return self.kind == AI
 
+    @property
+    def held(self) -> bool:
+        """A person's seat held for them after they dropped ("dropped: seat held 1:40"):
+        its clock is not shown meanwhile, only the hold (their own figures come back
+        when they return)."""
+        return self.kind != AI and not self.connected and self.note.startswith("dropped")
+
     def to_json(self) -> SeatInfoJson:
         return {
             "name": self.name,

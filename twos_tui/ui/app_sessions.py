@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..play.saves import SaveInfo
     from ..play.seat_view import SeatView
     from ..play.session import Session
+    from .screens.lobby import LobbyScreen
 
 
 class SessionsApp(SettingsApp):
@@ -50,6 +51,22 @@ class SessionsApp(SettingsApp):
                 break
             self.pop_screen()
         self.close_session()
+
+    def leave_to(self) -> str:
+        """Where leaving the table in play goes, as its key says it: "Lobby" (a table
+        the lobby seated us at), "Quit" (an SSH door's guest at its only table: the
+        session ends) or "Home"."""
+        if self.lobby_below():
+            return "Lobby"
+        return "Quit" if self.exit_on_leave else "Home"
+
+    def lobby_screen(self) -> LobbyScreen | None:
+        """The lobby open in the stack (under a table it seated us at), if any."""
+        if "twos_tui.ui.screens.lobby" not in sys.modules:
+            return None
+        from .screens.lobby import LobbyScreen
+
+        return next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
 
     def lobby_below(self, screen: object = None) -> bool:
         """A lobby is open in the stack (``screen``: is that screen the lobby)."""

@@ -209,8 +209,18 @@ class SafeHeader(Widget):
 
 
 #: the actions that take a player off a screen or a dialog: the key bound to the first
-#: of them is listed first in :class:`KeyBar`, so it is always seen
+#: of them is listed first in :class:`KeyBar`, so it is always seen (``leave`` and
+#: ``choose('home', …)`` with any words after: the key says where it goes)
 LEAVE_ACTIONS = ("leave", "back", "close", "quit", "choose('home')", "answer(False)")
+
+
+def leaves(action: str) -> bool:
+    """Whether ``action`` (a binding's action string) is one of :data:`LEAVE_ACTIONS`."""
+    return (
+        action in LEAVE_ACTIONS
+        or action.startswith("leave(")
+        or action.startswith("choose('home',")
+    )
 
 
 class KeyBar(Widget):
@@ -264,7 +274,7 @@ class KeyBar(Widget):
                 continue
             seen.add(binding.action)
             item = (binding.key, app.get_key_display(binding), binding.description, enabled)
-            if binding.action in LEAVE_ACTIONS and not leave:
+            if leaves(binding.action) and not leave:
                 leave.append(item)
             else:
                 keys.append(item)

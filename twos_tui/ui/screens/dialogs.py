@@ -22,6 +22,8 @@ from ...engine.words import says
 from ...play.seat_view import SeatView
 from ..chrome import KeyBar, event_clock, focus_first
 from ..screen_css import SCREENS_CSS
+from ..typed_app import twos_app
+from .confirm_leave import ConfirmLeave, InfoDialog
 from .save_dialogs import ConfirmDelete, DamagedSaveDialog, SaveLockedDialog
 from .score_sheet import hands_left, score_sheet
 
@@ -175,7 +177,8 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
 
     Enter takes the focused button (the next deal, or play again, at first); Esc goes on
     to the next deal too (with the match over it does nothing): it never leaves the game.
-    Home takes ``q``, as at the table. ``t``
+    Home (or the lobby: the key and the button say where) takes ``q``, as at the table,
+    and asks first as the table does (:class:`ConfirmLeave`) while the match goes on. ``t``
     shows the deal's last trick. The dialog has its own footer: the table's keys (h Hint…)
     do not work here and must not show through."""
 
@@ -192,7 +195,10 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         Binding("t", "last_trick('trick')", "Last trick"),
         Binding("t", "last_trick('hand')", "Last hand"),  # 2v1: the game's word
         Binding("o", "score_sheet", "Scores"),
-        Binding("q", "choose('home')", "Home"),
+        # q says where it goes (one of these is offered: TwosApp.leave_to)
+        Binding("q", "choose('home', 'Home')", "Home"),
+        Binding("q", "choose('home', 'Lobby')", "Lobby"),
+        Binding("q", "choose('home', 'Quit')", "Quit"),
         Binding("left,right", "app.focus_next", show=False),
         # the buttons keep the focus: the arrows and the page keys scroll the text
         Binding("up", "scroll_body(-1)", show=False),
@@ -232,6 +238,8 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         with Vertical(id="end-box"):
             title = "Match over" if over else f"{word} {r.deal_number if r else g.deal_number} over"
             yield Static(Text(title, style="bold"), id="end-title")
+            #: a rated lobby match's rating change, once the lobby has said it
+            yield Static("", id="end-rating")
             body = Text()
             if over:
                 won = g.match_winners()
@@ -270,10 +278,32 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
                 elif over and self.table.can_play_again:
                     yield Button("Play again (⏎)", id="again", variant="success")
                     yield Button("New game (n)", id="new")
+                elif over:
+                    # a joined table's match over: no next deal and no play again here;
+                    # what comes next is leaving (to the lobby, home, or the end)
+                    yield Button(f"{self.leave_words()} (⏎)", id="home", variant="success")
                 else:
                     yield Button(f"Next {word.lower()} (⏎)", id="next", variant="success")
-                yield Button("Home (q)", id="home")
+                if not over or self.watching or self.table.can_play_again:
+                    yield Button(f"{twos_app(self).leave_to()} (q)", id="home")
         yield KeyBar()
+
+    def leave_words(self) -> str:
+        """The button that leaves once a joined table's match is over, in words."""
+        return {"Lobby": "Back to the lobby", "Quit": "End the session"}.get(
+            twos_app(self).leave_to(), "Home"
+        )
+
+    def show_rating(self, line: Text | None) -> None:
+        """A rated lobby match's rating change under the title ("Rating 1207 (+207)"),
+        once the lobby knows it (the lobby calls this when its news comes)."""
+        if line is None or not self.table.match_over:
+            return
+        for shown in self.query("#end-rating"):
+            if isinstance(shown, Static):
+                shown.update(line)
+                shown.display = True
+        self._fit(self.app.size.height)
 
     def watching_line(self) -> Text:
         """A spectator's line under the summary: what the players do next."""
@@ -295,6 +325,14 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
 
     def on_mount(self) -> None:
         focus_first(self, "#end-buttons Button")
+        for rating in self.query("#end-rating"):
+            rating.display = False
+        if self.table.match_over:
+            lobby = twos_app(self).lobby_screen()
+            if lobby is not None:
+                from .lobby_results import match_rating
+
+                self.show_rating(match_rating(lobby, self.table.variant_id))
         self._fit(self.app.size.height)
         # the table's announcements (a catch, a bomb) would cover the buttons: the
         # summary above says how the deal went
@@ -310,6 +348,7 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         """The text scrolls in what the window leaves it: the buttons always show."""
         for scroll in self.query("#end-scroll"):
             chrome = self.CHROME_ROWS + (1 if self.watching else 0)  # the watching line
+            chrome += sum(1 for r in self.query("#end-rating") if r.display)
             scroll.styles.max_height = max(3, min(15, height - chrome))
 
     def action_scroll_body(self, rows: int) -> None:
@@ -323,9 +362,12 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         if action in ("default", "next", "choose") and not self.keys_armed:
             # the guard: the key goes on to on_key, which drops it
             return None if action == "default" else False
+        if action == "choose" and parameters[1:]:
+            return parameters[1] == twos_app(self).leave_to()  # q: where it goes
         if action == "choose" and parameters == ("new",):
-            # only offered when the match is over (a spectator leaves with q)
-            return self.table.match_over and not self.watching
+            # only offered when the match is over (a spectator leaves with q), at a table
+            # this computer could play again (a joined table's next is leaving)
+            return self.table.match_over and not self.watching and self.table.can_play_again
         over = self.table.match_over
         if self.watching and action in ("default", "next"):
             return action == "next" or parameters == ("watch",)
@@ -358,8 +400,25 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
         else:
             self.dismiss("next")
 
-    def action_choose(self, choice: str) -> None:
+    def action_choose(self, choice: str, _shown: str = "") -> None:
+        if choice == "home" and self.leaving_a_match():
+            self.confirm_leave()
+            return
         self.dismiss(choice)
+
+    def leaving_a_match(self) -> bool:
+        """Leaving from here leaves a match still in play (a player's, not a spectator's):
+        the table's question is asked first."""
+        return not self.watching and not self.table.match_over
+
+    def confirm_leave(self) -> None:
+        """The table's own question (:class:`ConfirmLeave`); Stay keeps this summary."""
+
+        def answer(leave: bool | None) -> None:
+            if leave and self.is_attached:
+                self.dismiss("home")
+
+        self.app.push_screen(ConfirmLeave.for_app(self), answer)
 
     def seen_seat(self) -> int:
         """A seat whose view this screen may read (the one at the screen, if any)."""
@@ -382,111 +441,5 @@ class DealEndScreen(KeyGuard, ModalScreen[str]):
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
-        if self.keys_armed:
-            self.dismiss(event.button.id)
-
-
-class ConfirmLeave(ModalScreen[bool]):
-    """Leave the table? (The game is already saved.) Enter answers with the focused
-    button, which is "Stay": Esc then Enter never leaves a game by accident."""
-
-    CSS_PATH = SCREENS_CSS
-
-    BINDINGS = [
-        Binding("y", "answer(True)", "Leave"),
-        Binding("n,escape", "answer(False)", "Stay"),
-        Binding("left,right", "app.focus_next", show=False),
-    ]
-
-    def __init__(self, to_lobby: bool = False) -> None:
-        super().__init__()
-        #: a table the lobby seated us at: leaving goes back to the lobby
-        self.to_lobby = to_lobby
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="confirm-box"):
-            yield Static(
-                Text("Leave this table and go back to the lobby?")
-                if self.to_lobby
-                else Text(
-                    "Leave this table for the home screen?\n"
-                    "The game is saved: Continue on the home screen picks it up."
-                )
-            )
-            with Horizontal(id="confirm-buttons"):
-                yield Button("Stay (n)", id="stay", variant="primary")
-                yield Button("Leave (y)", id="leave", variant="warning")
-
-    def on_mount(self) -> None:
-        focus_first(self, "#stay")
-
-    def action_answer(self, leave: bool) -> None:
-        self.dismiss(leave)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "leave")
-
-
-class InfoDialog(ModalScreen[None]):
-    """A read-only text (the last trick, the log of the deal); any of Esc, Enter, q or
-    the key that opened it closes it."""
-
-    CSS_PATH = SCREENS_CSS
-
-    BINDINGS = [
-        Binding("escape,enter,q,t,l,o", "close", "Close"),
-    ]
-
-    def __init__(self, title: str, body: Text, scroll_to_end: bool = True) -> None:
-        super().__init__()
-        self.title_text = title
-        self.body = body
-        self.scroll_to_end = scroll_to_end
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="info-box"):
-            yield Static(Text(self.title_text, style="bold"), id="info-title")
-            with VerticalScroll(id="info-scroll"):
-                yield Static(self.body, id="info-body")
-            with Center():
-                yield Button("Close (Esc)", id="close", variant="primary", compact=True)
-        yield KeyBar()
-
-    #: rows the box takes besides its text: border (2), title, the Close button, and
-    #: the screen's own footer and a row above and below the box
-    CHROME_ROWS = 7
-
-    def on_mount(self) -> None:
-        self._fit(self.app.size.height)
-        scrolls = self.query("#info-scroll")
-        if scrolls:
-            scroll = scrolls.first()
-            scroll.focus()
-            if self.scroll_to_end:
-                scroll.scroll_end(animate=False)
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._fit(event.size.height)
-
-    def show_body(self, body: Text) -> None:
-        """Show ``body`` in place of the text shown (a view that follows the table)."""
-        self.body = body
-        for static in self.query("#info-body").results(Static):
-            static.update(body)
-        if self.scroll_to_end:
-            for scroll in self.query("#info-scroll"):
-                scroll.scroll_end(animate=False)
-
-    def _fit(self, height: int) -> None:
-        """The text scrolls in what the window leaves it, so that its last line and the
-        Close button are always on screen (a fixed height cut them off at 80x24)."""
-        for scroll in self.query("#info-scroll"):
-            scroll.styles.max_height = max(3, min(20, height - self.CHROME_ROWS))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    @on(Button.Pressed, "#close")
-    def _close(self) -> None:
-        self.dismiss(None)
+        if self.keys_armed and event.button.id:
+            self.action_choose(event.button.id)

@@ -260,7 +260,7 @@ class LessonScreen(TableScreen):
             return "pass (p)"
         return f"{move.kind} {value}"
 
-    def action_leave(self) -> None:
+    def action_leave(self, _shown: str = "") -> None:
         """Back to the lessons list (the steps passed are kept)."""
         self.app.pop_screen()
 

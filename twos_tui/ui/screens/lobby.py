@@ -8,6 +8,8 @@ read by an async worker on the app's own loop (so widgets are touched on the UI 
 A new :class:`LobbyState` updates the lists in place, keeping the game and table chosen
 and the scroll; ``Refused`` is a notice; ``Seated`` joins the table as ``twos-tui join``
 does (:mod:`..lobby_join`); ``Redirect`` reconnects to the server given and asks again.
+The lobby stays open under its table: the state it gets once a rated match there is over
+brings the rating change, which the match-over box shows (:mod:`.lobby_results`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -38,6 +39,7 @@ from ...play.lobby.model import (
     QuickMatch,
     Redirect,
     Refused,
+    ResultInfo,
     Seated,
     SitDown,
     TableInfo,
@@ -49,6 +51,7 @@ from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
 from ..variants import available_variants
 from .lobby_list import TablesList
+from .lobby_results import ask_again, leave_lobby, tell_match_end
 from .sizing import SizeGuard
 
 if TYPE_CHECKING:
@@ -99,6 +102,8 @@ class LobbyScreen(SizeGuard, Screen[None]):
         self.last_request: LobbyRequest | None = None
         #: events handled (tests and tools wait for a count)
         self.events_seen = 0
+        #: the player's results as the lobby last seated them (see lobby_results)
+        self.results_before: tuple[ResultInfo, ...] | None = None
         #: a join under way (the lobby says so, and asks nothing more meanwhile)
         self.joining = False
         self.closing = False  #: the lobby is being left
@@ -205,6 +210,7 @@ class LobbyScreen(SizeGuard, Screen[None]):
 
         if isinstance(board, LeaderboardScreen):
             board.show(state)
+        tell_match_end(self)
 
     def mark_games(self) -> None:
         """Each game with its count of tables; the one shown marked "▸", the one of a
@@ -404,7 +410,7 @@ class LobbyScreen(SizeGuard, Screen[None]):
         self.action_leave()
 
     def action_leave(self) -> None:
-        twos_app(self).go_home()
+        leave_lobby(self)  # (an SSH door's guest is asked first: it ends the session)
 
     def action_focus_games(self) -> None:
         self.query_one("#lobby-games", OptionList).focus()
@@ -440,21 +446,14 @@ class LobbyScreen(SizeGuard, Screen[None]):
             await old.close()
         self.first_state()
         self.listen()
-        last = self.last_request
-        if isinstance(last, SitDown | Watch) and last.table_id == redirect.table_id:
-            again: LobbyRequest = last
-        elif isinstance(last, QuickMatch) and not redirect.table_id:
-            # people wait for this match over there: ask there (and be kept there)
-            again = replace(last, redirected=True)
-        else:  # a new table, made over there: sit at it
-            again = SitDown(redirect.table_id)
-        self.ask(again)
+        self.ask(ask_again(redirect, self.last_request))
 
     # ----- seated: the table opens ------------------------------------------------------
     def join_table(self, seated: Seated) -> None:
         if self.joining:
             return
         self.joining = True
+        self.results_before = self.state.me.recent if self.state else ()
         host, port = self.address
         name = self.state.me.name if self.state else None
         what = "Watching" if seated.seat is None else "Joining"

@@ -1,5 +1,6 @@
 """The lobby's smaller views: quick match (game, players, how long to wait before AI
-fills the table), a game's leaderboard (live), and the code of a private table."""
+fills the table), a game's leaderboard (live), the code of a private table, and an SSH
+door guest's "End the session?"."""
 
 from __future__ import annotations
 
@@ -251,3 +252,34 @@ class CodeDialog(ModalScreen[str | None]):
     @on(Button.Pressed, "#code-cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmEndSession(ModalScreen[bool]):
+    """An SSH door's guest leaving its lobby: "End the session?" Leaving ends the
+    connection, so it takes a yes; Enter answers with the focused button, which is "No",
+    and Esc or ``n`` says no."""
+
+    CSS_PATH = SCREENS_CSS
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "End session"),
+        Binding("n,escape", "answer(False)", "Stay"),
+        Binding("left,right", "app.focus_next", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Static(Text("End the session?\nYou leave the lobby and the connection closes."))
+            with Horizontal(id="confirm-buttons"):
+                yield Button("No (n)", id="no", variant="primary")
+                yield Button("Yes (y)", id="yes", variant="warning")
+
+    def on_mount(self) -> None:
+        focus_first(self, "#no")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")

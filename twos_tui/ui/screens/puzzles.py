@@ -228,7 +228,7 @@ class PuzzleTableScreen(TableScreen):
     async def action_undo(self) -> None:
         self.show_message(self.view.can_undo() or "", "error")
 
-    def action_leave(self) -> None:
+    def action_leave(self, _shown: str = "") -> None:
         self.dismiss()
 
     def act(self, action: Action) -> None:

@@ -258,7 +258,10 @@ class TableScreen(SizeGuard, Screen[None]):
             self._flashing(),
             [
                 join_notes(
-                    seat_note(s), self.autopass.note(i), clocks[i] if i < len(clocks) else ""
+                    seat_note(s),
+                    self.autopass.note(i),
+                    # a seat held for a dropped player shows its hold, not its clock
+                    clocks[i] if i < len(clocks) and not s.held else "",
                 )
                 for i, s in enumerate(seats)
             ],
@@ -382,7 +385,7 @@ class TableScreen(SizeGuard, Screen[None]):
     def action_help(self) -> None:
         self.views.help()
 
-    def action_leave(self) -> None:
+    def action_leave(self, _shown: str = "") -> None:
         self.views.leave()
 
     def action_last_trick(self, _word: str = "") -> None:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
 
+from ..typed_app import twos_app
+
 if TYPE_CHECKING:
     from ...engine import Decision
     from .table import TableScreen
@@ -55,7 +57,10 @@ TABLE_BINDINGS: list[BindingType] = [
     Binding("w", "watch_instead", "Watch", show=False),  # leave the seat (twice)
     Binding("escape", "clear", "Clear/leave", show=False),
     Binding("question_mark", "help", "Help", key_display="?"),
-    Binding("q", "leave", "Home"),
+    # q says where it goes (one of these is offered: TwosApp.leave_to)
+    Binding("q", "leave('Home')", "Home"),
+    Binding("q", "leave('Lobby')", "Lobby"),
+    Binding("q", "leave('Quit')", "Quit"),
 ]
 
 
@@ -66,6 +71,8 @@ def choices_only(d: Decision | None) -> bool:
 
 def key_offered(screen: TableScreen, action: str, parameters: tuple[object, ...]) -> bool | None:
     """The screen's ``check_action``: whether ``action`` is offered now."""
+    if action == "leave" and parameters:
+        return parameters[0] == twos_app(screen).leave_to()
     if action == "show_log":
         # shown in the key bar only to a spectator, whose bar has the room
         return bool(parameters) == screen.spectator

@@ -37,7 +37,7 @@ class TableViews:
             if leave:
                 twos_app(screen).go_home()
 
-        screen.app.push_screen(ConfirmLeave(to_lobby=twos_app(screen).lobby_below()), answer)
+        screen.app.push_screen(ConfirmLeave.for_app(screen), answer)
 
     def last_trick(self) -> None:
         screen = self.screen
