@@ -268,7 +268,8 @@ def _act(server: TableServer, conn: Conn, msg: M.Act) -> None:
     conn.push_state()
     answer = _answer(msg)
     server.note_answer(answer)
-    conn.send(answer)
+    # answered once the move is on disk: a server killed after the answer still has it
+    table.when_saved(lambda: conn.send(answer))
 
 
 #: every client message type has its handler (checked at import)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable
 
 from ...ai import ai_rng
 from ...engine import Action
@@ -31,6 +32,19 @@ class HoldsRole(SeatsRole):
             self.session.apply(seat, action)
         finally:
             self._origin_remote = False
+
+    def when_saved(self, then: Callable[[], None]) -> None:
+        """Call ``then`` once the session's last save is on disk (on the table's loop;
+        the disk is waited for on a worker thread, never on the loop): a move is
+        answered only when a restart would find it, so a server killed between the two
+        loses no move it answered for."""
+        loop = self.loop
+        if not self.session.autosave or loop is None or loop.is_closed():
+            self.session.flush()
+            then()
+            return
+        done = loop.run_in_executor(None, self.session.flush)
+        done.add_done_callback(lambda _: then())
 
     def ready(self, seat: int | None) -> None:
         """``seat`` (``None``: the host's people) is ready for the next deal."""
