@@ -68,7 +68,7 @@ def _replayed(tmp: Path, store: SqliteStore, k: int) -> dict[str, tuple[float, f
 
 async def _move(client) -> tuple[int, int] | None:
     """Play ``client``'s seat once when it is to act (its first legal move that is not a
-    pass); the (deal, n) its answer left, or None when the match is over."""
+    pass); the (deal, n) right after that move, or None when the match is over."""
     while True:
         client.changed.clear()
         st = client.state
@@ -81,9 +81,9 @@ async def _move(client) -> tuple[int, int] | None:
             action = ([a for a in legal if a.kind != "pass"] or legal)[0]
             reply = await client.request(M.Act(action=action, n=st.n))
             if isinstance(reply, M.Answer):
-                after = client.state
-                assert after is not None
-                return (after.deal, after.n)
+                # the move answered for (the state seen by now may hold later AI moves,
+                # which no player was answered for)
+                return (st.deal, st.n + 1)
             continue
         try:
             await asyncio.wait_for(client.changed.wait(), 5.0)
