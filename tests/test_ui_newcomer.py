@@ -6,6 +6,9 @@ the app as it was before the fix."""
 
 from __future__ import annotations
 
+import contextlib
+from dataclasses import replace
+
 import pytest
 from ui_helpers import deal_over, flat, screen_text, wait_for, wait_for_screen, wait_for_text
 
@@ -211,19 +214,19 @@ def match_over_session():
     return session
 
 
-async def test_a_lobby_matchs_end_offers_the_lobby_and_shows_the_rating_change(monkeypatch):
-    from dataclasses import replace
-
+@contextlib.asynccontextmanager
+async def lobby_match_over(monkeypatch):
+    """A lobby seats us at a table (a player on another computer, no "play again")
+    whose match is over: the app, its pilot, the lobby screen, the fake link and the
+    lobby state it started from, once the match-over box is up."""
     from lobby_fakes_ui import FakeLobbyLink, sample_state
 
-    from twos_tui.play.lobby.model import RatingInfo, ResultInfo, Seated
+    from twos_tui.play.lobby.model import Seated
     from twos_tui.play.seat_view import LocalSeatView
     from twos_tui.ui import lobby_join
     from twos_tui.ui.screens.lobby import LobbyScreen
 
-    # a table with a player on another computer (no "play again" here), its match over
-    session = match_over_session()
-    view = LocalSeatView(session, remote_seats=(1,))
+    view = LocalSeatView(match_over_session(), remote_seats=(1,))
     monkeypatch.setattr(lobby_join, "connect_seated", lambda *a, **kw: view)
     state = sample_state()
     link = FakeLobbyLink(state)
@@ -233,6 +236,13 @@ async def test_a_lobby_matchs_end_offers_the_lobby_and_shows_the_rating_change(m
         lobby = await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
         link.push(Seated("bt-101", "ABCD", 0, "token"))
         await wait_for_screen(pilot, DealEndScreen, "the match-over box")
+        yield app, pilot, lobby, link, state
+
+
+async def test_a_lobby_matchs_end_offers_the_lobby_and_shows_the_rating_change(monkeypatch):
+    from twos_tui.play.lobby.model import RatingInfo, ResultInfo
+
+    async with lobby_match_over(monkeypatch) as (app, pilot, lobby, link, state):
         await wait_for_text(pilot, "Back to the lobby (⏎)")
         text = flat(screen_text(app))
         assert "Match over" in text and "Next deal" not in text and "Rating" not in text
@@ -253,35 +263,13 @@ async def test_a_lobby_matchs_end_offers_the_lobby_and_shows_the_rating_change(m
 
 
 async def test_an_unrated_lobby_match_shows_no_rating(monkeypatch):
-    from dataclasses import replace
+    from twos_tui.play.lobby.model import ResultInfo
 
-    from lobby_fakes_ui import FakeLobbyLink, sample_state
-
-    from twos_tui.play.lobby.model import ResultInfo, Seated
-    from twos_tui.play.seat_view import LocalSeatView
-    from twos_tui.ui import lobby_join
-    from twos_tui.ui.screens.lobby import LobbyScreen
-
-    session = match_over_session()
-    view = LocalSeatView(session, remote_seats=(1,))
-    monkeypatch.setattr(lobby_join, "connect_seated", lambda *a, **kw: view)
-    state = sample_state()
-    link = FakeLobbyLink(state)
-    app = make_app(autosave=False, ai_pause=0)
-    app.on_start = lambda: app.open_lobby(link, ("127.0.0.1", 9350))
-    async with app.run_test(size=(80, 24)) as pilot:
-        lobby = await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
-        link.push(Seated("bt-101", "ABCD", 0, "token"))
-        await wait_for_screen(pilot, DealEndScreen, "the match-over box")
+    async with lobby_match_over(monkeypatch) as (app, pilot, lobby, link, state):
         result = ResultInfo("twos", 1_700_000_900.0, 2, 4, None)
         link.push(replace(state, me=replace(state.me, recent=(result, *state.me.recent))))
         await wait_for(pilot, lambda: lobby.events_seen >= 3, "the lobby's news read")
         assert "Rating" not in flat(screen_text(app))
-
-
-# ---------------------------------------------------------------------------------------
-# 5. a seat held for a dropped player shows its hold only, not its clock too
-# ---------------------------------------------------------------------------------------
 
 
 async def test_a_held_seat_shows_its_hold_not_its_clock(tmp_path, monkeypatch):
