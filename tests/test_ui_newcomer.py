@@ -48,6 +48,9 @@ async def test_q_at_a_mid_match_deal_summary_asks_and_n_or_esc_stays(stay):
         text = flat(screen_text(app))
         assert "Leave this table for the home screen?" in text
         assert "Stay (n)" in text and "Leave (y)" in text
+        # the question has its own key bar (it had none: the table's showed through)
+        await wait_for(pilot, lambda: "n Stay" in key_bar(app), "the question's keys")
+        assert "y Leave" in key_bar(app)
         await pilot.press(stay)
         await wait_for(pilot, lambda: app.screen is dialog, "the deal summary again")
         assert session.game.deal_number == 1 and app.table is not None
@@ -106,10 +109,17 @@ async def test_the_ssh_lobby_asks_before_it_ends_the_session(key):
     app = guest_lobby_app(link)
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
+        # the key bar says that leaving ends it (it said "esc Back"), and still has room
+        # for the lobby's own keys at 80 columns
+        await wait_for(pilot, lambda: "q Quit" in key_bar(app), "q Quit in the key bar")
+        assert "Back" not in key_bar(app) and "Home" not in key_bar(app)
+        assert "l Leaderboard" in key_bar(app)
         await pilot.press(key)
         await wait_for_screen(pilot, ConfirmEndSession, "the question")
         text = flat(screen_text(app))
         assert "End the session?" in text and "No (n)" in text and "Yes (y)" in text
+        await wait_for(pilot, lambda: "n Stay" in key_bar(app), "the question's keys")
+        assert "y End session" in key_bar(app)
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen is lobby, "the lobby again")
         await pilot.press(key)
@@ -133,6 +143,8 @@ async def test_the_lobby_at_home_still_goes_home_without_asking():
     app.exit_on_leave = False
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
+        await wait_for(pilot, lambda: "q Home" in key_bar(app), "q Home in the key bar")
+        assert "Quit" not in key_bar(app) and "l Leaderboard" in key_bar(app)
         await pilot.press("escape")
         await wait_for_screen(pilot, HomeScreen)
 

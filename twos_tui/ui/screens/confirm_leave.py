@@ -72,6 +72,7 @@ class ConfirmLeave(ModalScreen[bool]):
             with Horizontal(id="confirm-buttons"):
                 yield Button("Stay (n)", id="stay", variant="primary")
                 yield Button("Leave (y)", id="leave", variant="warning")
+        yield KeyBar()
 
     def on_mount(self) -> None:
         focus_first(self, "#stay")

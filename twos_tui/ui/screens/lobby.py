@@ -71,13 +71,16 @@ class LobbyScreen(SizeGuard, Screen[None]):
     BINDINGS = [
         # Esc: cancels a quick match under way, else goes back
         Binding("escape", "cancel_quick_match", "Cancel match"),
-        Binding("escape", "back", "Back"),
+        # Esc leaves as q does; the bar shows q, which says where it goes ("Quit" for an
+        # SSH door's guest, whose leaving ends the session)
+        Binding("escape", "back", "Back", show=False),
         Binding("s", "sit", "Sit"),
         Binding("w", "watch", "Watch"),
         Binding("c", "create", "Create"),
         Binding("m", "quick_match", "Quick match"),
         Binding("l", "leaderboard", "Leaderboard"),
-        Binding("q", "leave", "Home"),
+        Binding("q", "leave('Home')", "Home"),
+        Binding("q", "leave('Quit')", "Quit"),
         Binding("left", "focus_games", "Games", show=False),
         Binding("right", "focus_tables", "Tables", show=False),
     ]
@@ -329,6 +332,11 @@ class LobbyScreen(SizeGuard, Screen[None]):
         queued = self.state is not None and self.state.queue is not None
         if action == "cancel_quick_match":
             return queued
+        if action == "leave" and parameters:
+            # the key that says where it goes: "Quit" for an SSH door's guest
+            quits = twos_app(self).exit_on_leave
+            if (parameters[0] == "Quit") != quits:
+                return False
         if action == "back":
             return not queued
         if action == "quick_match":
@@ -409,7 +417,7 @@ class LobbyScreen(SizeGuard, Screen[None]):
     def action_back(self) -> None:
         self.action_leave()
 
-    def action_leave(self) -> None:
+    def action_leave(self, _shown: str = "") -> None:
         leave_lobby(self)  # (an SSH door's guest is asked first: it ends the session)
 
     def action_focus_games(self) -> None:

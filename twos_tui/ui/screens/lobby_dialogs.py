@@ -273,6 +273,7 @@ class ConfirmEndSession(ModalScreen[bool]):
             with Horizontal(id="confirm-buttons"):
                 yield Button("No (n)", id="no", variant="primary")
                 yield Button("Yes (y)", id="yes", variant="warning")
+        yield KeyBar()
 
     def on_mount(self) -> None:
         focus_first(self, "#no")
