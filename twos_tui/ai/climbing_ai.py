@@ -42,6 +42,16 @@ seat knows). Both offer ``suggest()``: the move and one line in a player's words
   22.4% -> 22.8% of deals (no change within the interval), its penalty 4.80 -> 4.53.
   Tried and dropped: the same bar in Chinese Poker (more deals won, more penalty),
   more weight on the sets-only plan when an opponent is ahead (fewer deals won);
+  (2026-11-28) less weight on blocking a close opponent when leading (``LEAD_BLOCK`` 3),
+  no preference for bigger leads (``SIZE_BONUS`` 0), passing more readily when it
+  hands the lead on (``PASS_COST`` 0.4) and shedding more when an opponent is close
+  (``DUMP`` 1): against three greedy2 it wins more Big Two deals (2,000 deals, seed 1:
+  38.9% -> 40.0%, seed 7: 37.8% -> 40.5%, its penalty 3.47 -> 3.43 and 3.48 -> 3.39)
+  and greedy2 against three of it fewer (23.8% -> 20.8%, 21.9% -> 19.1%), but against
+  today's ``normal`` it pays as much penalty in Big Two (paired +0.07 [-0.04, +0.18] a
+  deal, 2,000 deals), more in five-round (today's pays 0.19 [0.05, 0.33] less against
+  it) and in Chinese Poker (+1.28 [+0.81, +1.75]): more deals won, no fewer points paid,
+  where the points decide the match;
 * an opponent close to going out (4 cards or fewer, weighing more the fewer) counts on
   every play: lead what they cannot follow (more cards than they hold) or high enough,
   beat what would let them win the trick, and in penalty games shed cards (the 50/40/30
