@@ -13,6 +13,9 @@ words::
 
     python benchmarks/blunder_audit.py --decisions 200 --iterations 1000
 
+``--shard I/N`` audits only every N-th deal (from I + N on): N processes, one a shard,
+audit N times as many decisions in the time of one, on disjoint deals.
+
 Both searches are capped in playouts, not in time, so the audit is reproducible and
 does not depend on the machine's load. In Twos, ``hard`` is the guided search: its
 estimates are its lines' values (the share won, from the same playouts).
@@ -21,10 +24,12 @@ estimates are its lines' values (the share won, from the same playouts).
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -73,14 +78,30 @@ def estimates(agent: object) -> dict[int, float]:
     return {}
 
 
+def shard_deals(shard: int = 0, shards: int = 1) -> Iterator[int]:
+    """The deal numbers shard ``shard`` of ``shards`` audits: ``shard + shards``, then
+    every ``shards``-th (the whole audit, one shard: 1, 2, 3, ...). Shards run apart (one
+    process each) audit disjoint deals, and their counts add up."""
+    if not 0 <= shard < shards:
+        raise ValueError(f"shard {shard} of {shards}: it must be 0 to {shards - 1}")
+    return itertools.count(shard + shards, shards)
+
+
 def audit(
-    variant: str, players: int, decisions: int, iterations: int, factor: int, margin: float
+    variant: str,
+    players: int,
+    decisions: int,
+    iterations: int,
+    factor: int,
+    margin: float,
+    shard: int = 0,
+    shards: int = 1,
 ) -> tuple[int, int, list[Blunder]]:
     audited = changed = 0
     blunders: list[Blunder] = []
-    deal = 0
+    deals = shard_deals(shard, shards)
     while audited < decisions:
-        deal += 1
+        deal = next(deals)
         g = new_game(variant, players, {}, 7_000_003 + deal)
         agents = [agent_for(variant, "hard", iterations=iterations)] + [
             agent_for(variant, "normal") for _ in range(players - 1)
@@ -127,14 +148,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--margin", type=float, default=0.15)
     ap.add_argument("--game", action="append", help="only these games (default: four)")
     ap.add_argument("--worst", type=int, default=5)
+    ap.add_argument(
+        "--shard",
+        default="0/1",
+        help="I/N: audit only shard I of N (disjoint deals; run N processes and add up)",
+    )
     a = ap.parse_args(argv)
+    try:
+        shard, shards = (int(x) for x in a.shard.split("/"))
+        shard_deals(shard, shards)
+    except ValueError as e:
+        ap.error(f"--shard {a.shard}: {e}")
     print(f"$ python benchmarks/blunder_audit.py {' '.join(argv or sys.argv[1:])}")
     for variant, players in GAMES:
         if a.game and variant not in a.game:
             continue
         t = time.perf_counter()
         n, changed, blunders = audit(
-            variant, players, a.decisions, a.iterations, a.factor, a.margin
+            variant, players, a.decisions, a.iterations, a.factor, a.margin, shard, shards
         )
         print(
             f"{variant} ({players}): {n} decisions, {changed} changed by the "
