@@ -58,10 +58,17 @@ async def test_ssh_lands_in_the_lobby_sits_plays_and_comes_back(tmp_path, monkey
             await screen.until(lambda s: s.has("End the session?"), timeout=60)
             proc.stdin.write(b"y")
             await asyncio.wait_for(proc.wait_closed(), 60)
-        # the same SSH key again: the same account, no name to claim
+        # the same SSH key again: the same account, no name to claim; the lobby seats
+        # ana back at the table she left (her seat is held), and she leaves it again
         async with await ssh_connect(door, key, "ana") as conn:
             proc, screen = await _session(conn)
-            await screen.until(lambda s: s.has("Quick match") and s.has("ana"), timeout=120)
+            await screen.until(lambda s: s.has("c Chat"), timeout=120)
+            assert lt.seat_of("ana") is not None
+            proc.stdin.write(b"q")
+            await screen.until(lambda s: s.has("go back to the lobby"), timeout=60)
+            proc.stdin.write(b"y")
+            screen.data = b""
+            await screen.until(lambda s: s.has("Quick match") and s.has("ana"), timeout=60)
             proc.stdin.write(b"q")
             await screen.until(lambda s: s.has("End the session?"), timeout=60)
             proc.stdin.write(b"y")

@@ -133,6 +133,46 @@ async def test_the_ssh_lobby_asks_before_it_ends_the_session(key):
         await wait_for(pilot, lambda: app.return_code is not None, "the app (the session) over")
 
 
+class HeldSeatView:
+    """What the lobby's join gives back, as far as the lobby touches it before the table
+    opens (a seat held for the player, re-seated as they log in)."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.mark.parametrize("answer", ["y", "n"])
+async def test_a_seat_given_back_while_ending_the_session_waits_for_the_answer(answer, monkeypatch):
+    from lobby_fakes_ui import FakeLobbyLink, sample_state
+
+    from twos_tui.ui.screens import lobby_results
+    from twos_tui.ui.screens.lobby import LobbyScreen
+    from twos_tui.ui.screens.lobby_dialogs import ConfirmEndSession
+
+    opened = []
+    app = guest_lobby_app(FakeLobbyLink(sample_state()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await wait_for_screen(pilot, LobbyScreen, "the lobby", when=lambda s: s.events_seen)
+        await pilot.press("q")
+        question = await wait_for_screen(pilot, ConfirmEndSession, "the question")
+        # the join of a held seat lands now: the question stays (it gave way before)
+        view = HeldSeatView()
+        lobby.joined(view)
+        await pilot.pause()
+        assert app.screen is question and lobby.waiting_table is view
+        monkeypatch.setattr(lobby_results, "open_joined", lambda lb, v: opened.append(v))
+        await pilot.press(answer)
+        if answer == "y":  # the session ends; the seat stays held (its view closed)
+            await wait_for(pilot, lambda: app.return_code is not None, "the session over")
+            assert view.closed and not opened
+        else:  # staying: the table opens now
+            await wait_for(pilot, lambda: opened == [view], "the table opened")
+            assert not view.closed and lobby.waiting_table is None
+
+
 async def test_the_lobby_at_home_still_goes_home_without_asking():
     from lobby_fakes_ui import FakeLobbyLink, sample_state
 

@@ -51,7 +51,7 @@ from ..screen_css import SCREENS_CSS
 from ..typed_app import twos_app
 from ..variants import available_variants
 from .lobby_list import TablesList
-from .lobby_results import ask_again, leave_lobby, tell_match_end
+from .lobby_results import ask_again, leave_lobby, open_joined, tell_match_end
 from .sizing import SizeGuard
 
 if TYPE_CHECKING:
@@ -109,6 +109,8 @@ class LobbyScreen(SizeGuard, Screen[None]):
         self.results_before: tuple[ResultInfo, ...] | None = None
         #: a join under way (the lobby says so, and asks nothing more meanwhile)
         self.joining = False
+        #: a table joined while "End the session?" is asked: it waits for the answer
+        self.waiting_table: SeatView | None = None
         self.closing = False  #: the lobby is being left
 
     # ----- building -------------------------------------------------------------------
@@ -490,15 +492,4 @@ class LobbyScreen(SizeGuard, Screen[None]):
 
     def joined(self, view: SeatView) -> None:
         """The table opens as a joined table, over the lobby (leaving it comes back)."""
-        if not self.is_attached:
-            view.close()  # the lobby was left meanwhile
-            return
-        from ..hosting import join_notice, joined_view, show_join_notice
-
-        app = twos_app(self)
-        while app.screen is not self and len(app.screen_stack) > 1:
-            app.pop_screen()  # a dialog over the lobby (the leaderboard...) gives way
-        app.start_session(joined_view(view), over_lobby=True)
-        notice = join_notice(view)
-        if notice:
-            show_join_notice(app, notice)
+        open_joined(self, view)

@@ -1,7 +1,7 @@
 """What the lobby open under its table tells that table's screens: a rated match's rating
 change for the match-over box (the state the lobby gets once the match is over carries
-the new result; no message of its own), an SSH door guest's "End the session?", and what
-to ask again after a redirect."""
+the new result; no message of its own), an SSH door guest's "End the session?", the
+table a join opens, and what to ask again after a redirect."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from ..lobby_text import change_text, rating_for, rating_text
 from ..typed_app import twos_app
 
 if TYPE_CHECKING:
+    from ...play.seat_view import SeatView
     from .lobby import LobbyScreen
 
 
@@ -54,10 +55,39 @@ def leave_lobby(lobby: LobbyScreen) -> None:
         return
 
     def answer(end: bool | None) -> None:
-        if end and lobby.is_attached:
-            twos_app(lobby).go_home()
+        waiting, lobby.waiting_table = lobby.waiting_table, None
+        if end:
+            if waiting is not None:
+                waiting.close()  # (the seat is held for the player, as on any drop)
+            if lobby.is_attached:
+                twos_app(lobby).go_home()
+        elif waiting is not None:
+            open_joined(lobby, waiting)
 
     lobby.app.push_screen(ConfirmEndSession(), answer)
+
+
+def open_joined(lobby: LobbyScreen, view: SeatView) -> None:
+    """The table ``view`` joined opens over the lobby (leaving it comes back there). A
+    dialog over the lobby (the leaderboard...) gives way to it, but not the question
+    "End the session?": the table waits for its answer (the lobby seats a player back
+    at a held seat as they log in, which may land while they are asked)."""
+    from ..hosting import join_notice, joined_view, show_join_notice
+    from .lobby_dialogs import ConfirmEndSession
+
+    if not lobby.is_attached:
+        view.close()  # the lobby was left meanwhile
+        return
+    app = twos_app(lobby)
+    if any(isinstance(s, ConfirmEndSession) for s in app.screen_stack):
+        lobby.waiting_table = view
+        return
+    while app.screen is not lobby and len(app.screen_stack) > 1:
+        app.pop_screen()
+    app.start_session(joined_view(view), over_lobby=True)
+    notice = join_notice(view)
+    if notice:
+        show_join_notice(app, notice)
 
 
 def ask_again(redirect: Redirect, last: LobbyRequest | None) -> LobbyRequest:
